@@ -1,0 +1,48 @@
+import { formatIssue, validateEvals, type ValidateEvalsResult } from '@skeval/core';
+import type { Command } from 'commander';
+import { exitCodes, type CliIo } from '../io.js';
+
+interface ValidateFlags {
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export function registerValidate(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  program
+    .command('validate')
+    .description('check evals files and report every problem with its line and column')
+    .argument('[paths...]', 'evals.json files, or folders searched for evals/evals.json (then *.json)', [])
+    .option('--json', 'print the result as JSON')
+    .option('-q, --quiet', 'print errors only, no warnings')
+    .addHelpText('after', '\nExit codes: 0 every file is valid, 2 a file is invalid or a path is missing.')
+    .action(async (paths: string[], flags: ValidateFlags) => {
+      const result = await validateEvals({ paths, cwd: io.cwd });
+      io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : renderText(result, flags.quiet ?? false));
+      setExitCode(result.summary.invalid === 0 ? exitCodes.ok : exitCodes.usage);
+    });
+}
+
+function renderText(result: ValidateEvalsResult, quiet: boolean): string {
+  const lines: string[] = [];
+  for (const file of result.files) {
+    const issues = quiet ? file.errors : [...file.errors, ...file.warnings].sort((a, b) => a.line - b.line || a.column - b.column);
+    for (const issue of issues) lines.push(formatIssue(file.fileName, issue));
+  }
+  const { files, valid, invalid, warnings } = result.summary;
+  const noun = files === 1 ? 'file' : 'files';
+  lines.push(`${files} ${noun}: ${valid} valid, ${invalid} invalid, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function toJson(result: ValidateEvalsResult) {
+  return {
+    files: result.files.map((file) => ({
+      file: file.fileName,
+      valid: file.valid,
+      cases: file.evals?.cases.length ?? null,
+      errors: file.errors,
+      warnings: file.warnings,
+    })),
+    summary: result.summary,
+  };
+}

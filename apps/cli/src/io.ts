@@ -1,0 +1,25 @@
+/** Where a command writes, and what it runs in; tests pass their own. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}
+
+/** The exit codes of DESIGN §9. */
+export const exitCodes = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  infrastructure: 3,
+  interrupted: 130,
+} as const;

@@ -1,0 +1,35 @@
+import { SkevalError } from '@skeval/schema';
+import { Command, CommanderError } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
+import { registerValidate } from './commands/validate.js';
+import { exitCodes, type CliIo } from './io.js';
+
+/**
+ * Runs the `skeval` command line and resolves to its exit code. It never exits the process:
+ * the bin sets `process.exitCode` from what this returns.
+ */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  let exitCode: number = exitCodes.ok;
+  const program = new Command()
+    .name('skeval')
+    .description('Evaluate Agent Skills: does the skill make the agent do the job right, and better than no skill?')
+    .version(packageJson.version, '-v, --version')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  registerValidate(program, io, (code) => {
+    exitCode = code;
+  });
+  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+    if (SkevalError.isInstance(error)) {
+      io.stderr(`skeval: ${error.message}\n`);
+      return error.code === 'usage' || error.code === 'invalid_input' ? exitCodes.usage : exitCodes.infrastructure;
+    }
+    throw error;
+  }
+}

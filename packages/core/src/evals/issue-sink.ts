@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import { describeZodIssue } from './describe-zod-issue.js';
+import { type EvalsIssue, type EvalsIssueCode, formatPointer } from './issues.js';
+import type { JsonDocument } from './json-document.js';
+import type { LineIndex } from './source-text.js';
+
+export type JsonPath = Array<string | number>;
+
+/** Collects located issues while an evals file is read. */
+export interface IssueSink {
+  readonly issues: EvalsIssue[];
+  error(code: EvalsIssueCode, path: JsonPath, message: string, options?: { key?: boolean }): void;
+  warning(code: EvalsIssueCode, path: JsonPath, message: string, options?: { key?: boolean }): void;
+  /** Reports what a zod schema found wrong with `value` (which sits at `path`); returns the parsed data when valid. */
+  check<Schema extends z.ZodType>(schema: Schema, value: unknown, path: JsonPath): z.infer<Schema> | undefined;
+}
+
+export function createIssueSink(lines: LineIndex, document?: JsonDocument): IssueSink {
+  const issues: EvalsIssue[] = [];
+  const add = (severity: EvalsIssue['severity'], code: EvalsIssueCode, path: JsonPath, message: string, key = false) => {
+    const offset = document ? document.offsetOf(path, { key }) : 0;
+    issues.push({ severity, code, message, path, pointer: formatPointer(path), ...lines.locate(offset) });
+  };
+  return {
+    issues,
+    error: (code, path, message, options) => add('error', code, path, message, options?.key),
+    warning: (code, path, message, options) => add('warning', code, path, message, options?.key),
+    check(schema, value, path) {
+      const result = schema.safeParse(value);
+      if (result.success) return result.data;
+      for (const issue of result.error.issues) {
+        const issuePath = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
+        const isPathEscape = issue.code === 'custom' && (issue.params as { skeval?: string } | undefined)?.skeval === 'path_escape';
+        add('error', isPathEscape ? 'path-escape' : 'invalid-value', [...path, ...issuePath], describeZodIssue(issue, valueAt(value, issuePath)));
+      }
+      return undefined;
+    },
+  };
+}
+
+function valueAt(value: unknown, path: JsonPath): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
+/** The keys of `value` a schema with this shape does not know. */
+export function unknownKeys(value: Record<string, unknown>, known: Iterable<string>): string[] {
+  const knownSet = new Set(known);
+  return Object.keys(value).filter((key) => !knownSet.has(key));
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

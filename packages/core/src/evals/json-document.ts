@@ -1,0 +1,151 @@
+import { createScanner, getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+
+// jsonc-parser declares its token kinds as const enums, which isolated modules cannot read;
+// these are its SyntaxKind values.
+const token = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, endOfFile: 17 } as const;
+type ParseErrorName = ReturnType<typeof printParseErrorCode>;
+
+/** A parsed JSON text that can say where any value of it sits. */
+export interface JsonDocument {
+  value: unknown;
+  /** Offset of the value at `path` (or of its key, with `key: true`); the deepest existing ancestor when it is absent. */
+  offsetOf(path: ReadonlyArray<string | number>, options?: { key?: boolean }): number;
+  /** Properties that appear twice in one object: the later one wins, as in `JSON.parse`. */
+  duplicateKeys(): Array<{ path: Array<string | number>; key: string; offset: number }>;
+}
+
+export interface JsonSyntaxProblem {
+  kind: 'json-syntax' | 'json-comment' | 'trailing-comma' | 'too-deep';
+  message: string;
+  offset: number;
+}
+
+export type ParsedJson = { ok: true; document: JsonDocument } | { ok: false; problems: JsonSyntaxProblem[] };
+
+/** Deeper nesting than this is refused before parsing, so no input can exhaust the stack. */
+export const maxJsonDepth = 100;
+const maxReportedSyntaxProblems = 25;
+
+export function parseJsonDocument(text: string): ParsedJson {
+  const deepAt = findExcessiveNesting(text);
+  if (deepAt !== undefined) {
+    return {
+      ok: false,
+      problems: [{ kind: 'too-deep', offset: deepAt, message: `JSON is nested deeper than ${maxJsonDepth} levels here; an evals file needs far fewer` }],
+    };
+  }
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  if (errors.length > 0 || root === undefined) {
+    const seen = new Set<number>();
+    const problems = errors
+      .filter((error) => !seen.has(error.offset) && seen.add(error.offset))
+      .slice(0, maxReportedSyntaxProblems)
+      .map((error) => describeSyntaxError(text, error));
+    return { ok: false, problems };
+  }
+  return { ok: true, document: createDocument(root) };
+}
+
+function findExcessiveNesting(text: string): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let kind: number = scanner.scan(); kind !== token.endOfFile; kind = scanner.scan()) {
+    if (kind === token.openBrace || kind === token.openBracket) {
+      depth += 1;
+      if (depth > maxJsonDepth) return scanner.getTokenOffset();
+    } else if (kind === token.closeBrace || kind === token.closeBracket) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
+}
+
+function describeSyntaxError(text: string, error: ParseError): JsonSyntaxProblem {
+  const { offset } = error;
+  const character = text[offset];
+  const found = character === undefined ? 'the end of the file' : `\`${character}\``;
+  const name = printParseErrorCode(error.error);
+  if (name === 'InvalidCommentToken') {
+    return { kind: 'json-comment', offset, message: 'JSON does not allow comments; remove it (evals.json is read by other tools as strict JSON)' };
+  }
+  if ((name === 'ValueExpected' || name === 'PropertyNameExpected') && (character === '}' || character === ']')) {
+    const commaOffset = previousNonSpace(text, offset);
+    if (text[commaOffset] === ',') {
+      return { kind: 'trailing-comma', offset: commaOffset, message: `trailing comma before \`${character}\`; JSON does not allow it: remove the comma` };
+    }
+  }
+  const messages: Partial<Record<ParseErrorName, string>> = {
+    InvalidSymbol: `unexpected ${found}; expected a JSON value`,
+    InvalidNumberFormat: 'invalid number',
+    PropertyNameExpected: `expected a property name in double quotes, found ${found}`,
+    ValueExpected: `expected a value, found ${found}`,
+    ColonExpected: `expected \`:\` after the property name, found ${found}`,
+    CommaExpected: `expected \`,\` or a closing bracket, found ${found}`,
+    CloseBraceExpected: `expected \`}\` to close the object, found ${found}`,
+    CloseBracketExpected: `expected \`]\` to close the array, found ${found}`,
+    EndOfFileExpected: `unexpected ${found} after the end of the JSON value`,
+    UnexpectedEndOfComment: 'unterminated comment',
+    UnexpectedEndOfString: 'unterminated string: add the closing `"`',
+    UnexpectedEndOfNumber: 'the number ends too early',
+    InvalidUnicode: 'invalid `\\u` escape: it needs four hex digits',
+    InvalidEscapeCharacter: 'invalid escape in a string; escape a backslash as `\\\\`',
+    InvalidCharacter: 'a control character (such as a raw newline or tab) inside a string; write it as `\\n` or `\\t`',
+  };
+  return { kind: 'json-syntax', offset, message: messages[name] ?? `invalid JSON (${name})` };
+}
+
+function previousNonSpace(text: string, offset: number): number {
+  let index = offset - 1;
+  while (index >= 0 && /\s/.test(text[index]!)) index -= 1;
+  return index;
+}
+
+function createDocument(root: Node): JsonDocument {
+  const value: unknown = getNodeValue(root);
+  return {
+    value,
+    offsetOf(path, options = {}) {
+      let node = root;
+      for (const segment of path) {
+        const child = childAt(node, segment);
+        if (!child) return node.offset;
+        if (options.key && child.property && segment === path[path.length - 1]) return child.property.offset;
+        node = child.value;
+      }
+      return node.offset;
+    },
+    duplicateKeys() {
+      const found: Array<{ path: Array<string | number>; key: string; offset: number }> = [];
+      const visit = (node: Node, path: Array<string | number>) => {
+        if (node.type === 'object') {
+          const seen = new Set<string>();
+          for (const property of node.children ?? []) {
+            const [keyNode, valueNode] = property.children ?? [];
+            if (!keyNode) continue;
+            const key = String(keyNode.value);
+            if (seen.has(key)) found.push({ path, key, offset: keyNode.offset });
+            seen.add(key);
+            if (valueNode) visit(valueNode, [...path, key]);
+          }
+        } else if (node.type === 'array') {
+          (node.children ?? []).forEach((child, index) => visit(child, [...path, index]));
+        }
+      };
+      visit(root, []);
+      return found;
+    },
+  };
+}
+
+/** The value node (and, in an object, its key node) at one path segment; the last of duplicate keys wins. */
+function childAt(node: Node, segment: string | number): { value: Node; property?: Node } | undefined {
+  if (node.type === 'array' && typeof segment === 'number') {
+    const value = node.children?.[segment];
+    return value ? { value } : undefined;
+  }
+  if (node.type !== 'object') return undefined;
+  const property = node.children?.findLast((child) => child.children?.[0]?.value === String(segment));
+  const value = property?.children?.[1];
+  return value && property?.children?.[0] ? { value, property: property.children[0] } : undefined;
+}

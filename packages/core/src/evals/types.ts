@@ -1,0 +1,49 @@
+import type { NormalizedAssertion, Setup } from '@skeval/schema';
+import type { EvalsIssue } from './issues.js';
+
+/** A file the workspace starts with: copied from the skill folder, or written from inline content. */
+export interface CaseFile {
+  path: string;
+  content?: string;
+}
+
+/** One case of an evals file, read and checked. */
+export interface LoadedCase {
+  /** `String(id)` as written, or the 1-based position when the case has no id. */
+  id: string;
+  /** The id exactly as written (absent when the case has none). */
+  rawId?: string | number;
+  /** Position in `evals`. */
+  index: number;
+  /** A readable name: `name`, `eval_name`, or the id. */
+  name: string;
+  prompt: string;
+  expectedOutput?: string;
+  description?: string;
+  files: CaseFile[];
+  setup?: Setup;
+  metadata: Record<string, unknown>;
+  /** Everything in `assertions` and then in `expectations`: both lists are graded. */
+  assertions: NormalizedAssertion[];
+  /** Keys Skeval does not use, kept as written. */
+  extra: Record<string, unknown>;
+}
+
+/** An evals file as Skeval understood it. */
+export interface LoadedEvalsFile {
+  fileName: string;
+  skillName?: string;
+  version?: string | number;
+  cases: LoadedCase[];
+  /** Top-level keys Skeval does not use, kept as written. */
+  extra: Record<string, unknown>;
+}
+
+/** What loading an evals file found: the file (when it has no errors) and every issue, located. */
+export interface LoadResult {
+  fileName: string;
+  /** Present when there are no errors. */
+  evals?: LoadedEvalsFile;
+  errors: EvalsIssue[];
+  warnings: EvalsIssue[];
+}

@@ -1,0 +1,74 @@
+import { readFile, stat } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { SkevalError } from '@skeval/schema';
+import type { EvalsIssueCode } from '../evals/issues.js';
+import { defaultMaxEvalsFileBytes, fileProblem, loadEvalsFile, tooLargeResult } from '../evals/load-evals-file.js';
+import type { LoadResult } from '../evals/types.js';
+import { findEvalsFiles } from './find-evals-files.js';
+
+export interface ValidateEvalsOptions {
+  /** Files or folders; folders are searched for `evals/evals.json`. */
+  paths: string[];
+  /** @default process.cwd() */
+  cwd?: string;
+  /** @default 10 MiB */
+  maxBytes?: number;
+}
+
+export interface ValidatedFile extends LoadResult {
+  /** The file's path relative to `cwd`, as shown in messages. */
+  fileName: string;
+  absolutePath: string;
+  valid: boolean;
+}
+
+export interface ValidateEvalsResult {
+  files: ValidatedFile[];
+  summary: {
+    files: number;
+    valid: number;
+    invalid: number;
+    warnings: number;
+    /** How many issues of each code, over all files. */
+    byCode: Partial<Record<EvalsIssueCode, number>>;
+  };
+}
+
+/** Validates every evals file the paths name and returns the located issues of each. */
+export async function validateEvals(options: ValidateEvalsOptions): Promise<ValidateEvalsResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const paths = options.paths.length > 0 ? options.paths : ['.'];
+  const found = new Set<string>();
+  for (const path of paths) for (const file of await findEvalsFiles(path, cwd)) found.add(file);
+  if (found.size === 0) {
+    throw new SkevalError({ code: 'usage', message: `no evals files found in ${paths.join(', ')} (looked for evals/evals.json, then *.json)` });
+  }
+  const files: ValidatedFile[] = [];
+  for (const absolutePath of found) {
+    const fileName = relative(cwd, absolutePath) || absolutePath;
+    const result = await loadEvalsFileFromDisk(absolutePath, fileName, options.maxBytes ?? defaultMaxEvalsFileBytes);
+    files.push({ ...result, fileName, absolutePath, valid: result.errors.length === 0 });
+  }
+  const byCode: Partial<Record<EvalsIssueCode, number>> = {};
+  for (const issue of files.flatMap((file) => [...file.errors, ...file.warnings])) byCode[issue.code] = (byCode[issue.code] ?? 0) + 1;
+  const valid = files.filter((file) => file.valid).length;
+  return {
+    files,
+    summary: { files: files.length, valid, invalid: files.length - valid, warnings: files.reduce((sum, file) => sum + file.warnings.length, 0), byCode },
+  };
+}
+
+/**
+ * Reads an evals file from disk and loads it. Only regular files are opened (opening a FIFO
+ * would block), and a file over the size limit is refused without being read.
+ */
+export async function loadEvalsFileFromDisk(absolutePath: string, fileName: string, maxBytes = defaultMaxEvalsFileBytes): Promise<LoadResult> {
+  try {
+    const stats = await stat(absolutePath);
+    if (!stats.isFile()) return fileProblem(fileName, 'invalid-value', 'not a regular file; give the path of an evals.json file');
+    if (stats.size > maxBytes) return tooLargeResult(fileName, stats.size, maxBytes);
+    return loadEvalsFile({ source: await readFile(absolutePath), fileName, maxBytes });
+  } catch (error) {
+    return fileProblem(fileName, 'invalid-value', `cannot read the file: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { assertionSchema } from './assertions/assertion.js';
+import { relativePathSchema } from './relative-path.js';
+
+/** A file put into the workspace before the run: a path in the skill folder, or a path with inline content. */
+export const fileInputSchema = z.union([
+  relativePathSchema,
+  z.looseObject({
+    path: relativePathSchema,
+    content: z.string().optional().meta({ description: 'Inline content written to `path` in the workspace.' }),
+  }),
+]);
+export type FileInput = z.infer<typeof fileInputSchema>;
+
+export const seededSourceSchema = z.looseObject({
+  from: relativePathSchema.meta({ description: 'A file or folder in the skill folder.' }),
+  to: relativePathSchema.optional().meta({ description: 'Where it lands in the workspace (default: the same path).' }),
+});
+
+/** Each `setup` kind's schema. */
+export const setupSchemas = {
+  empty: z.looseObject({ kind: z.literal('empty') }),
+  seeded: z.looseObject({
+    kind: z.literal('seeded'),
+    sources: z.array(seededSourceSchema).min(1, { error: '`seeded` setup needs at least one entry in `sources`' }),
+    mountMode: z.enum(['preserve-path', 'flatten-contents']).optional().meta({ description: '@default "preserve-path"' }),
+  }),
+  fixture: z.looseObject({
+    kind: z.literal('fixture'),
+    path: relativePathSchema.meta({ description: 'A prepared folder in the skill folder, copied as the workspace.' }),
+    git: z
+      .union([z.boolean(), z.looseObject({ branch: z.string().min(1).optional(), message: z.string().min(1).optional() })])
+      .optional()
+      .meta({ description: 'Make the workspace a git repository with the fixture committed (optionally on `branch`).' }),
+  }),
+};
+
+/** How the workspace is prepared before the agent starts. */
+export const setupSchema = z.discriminatedUnion('kind', [setupSchemas.empty, setupSchemas.seeded, setupSchemas.fixture]);
+export type Setup = z.infer<typeof setupSchema>;
+export type SetupKind = keyof typeof setupSchemas;
+export const setupKinds = Object.keys(setupSchemas) as SetupKind[];
+
+export const caseIdSchema = z.union([z.number().int(), z.string().min(1)]);
+
+/** One case of an evals file, as written. Unknown keys are kept. */
+export const evalCaseSchema = z.looseObject({
+  id: caseIdSchema.optional().meta({ description: 'Unique within the file after `String(id)`; the position is used when absent.' }),
+  prompt: z.string().regex(/\S/, { error: '`prompt` is empty; write the task the agent is given' }),
+  expected_output: z.string().optional(),
+  description: z.string().optional(),
+  files: z.array(fileInputSchema).optional(),
+  setup: setupSchema.optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  assertions: z.array(assertionSchema).optional().meta({ description: 'arc-skill-eval and agentskills.io name.' }),
+  expectations: z.array(assertionSchema).optional().meta({ description: "skill-creator's name; both lists are graded." }),
+});
+export type EvalCase = z.infer<typeof evalCaseSchema>;
+
+/** An `evals/evals.json` file as written (Anthropic's skill-eval format and its common variants). */
+export const evalsFileSchema = z
+  .looseObject({
+    skill_name: z.string().optional(),
+    version: z.union([z.string(), z.number()]).optional(),
+    evals: z.array(evalCaseSchema),
+  })
+  .meta({ title: 'Skeval evals file', description: 'Test cases for an Agent Skill: evals/evals.json.' });
+export type EvalsFile = z.infer<typeof evalsFileSchema>;
+
+/** The keys a case may have without a warning. */
+export const knownCaseKeys: ReadonlySet<string> = new Set(Object.keys(evalCaseSchema.shape));
+/** The keys the top level may have without a warning. */
+export const knownTopLevelKeys: ReadonlySet<string> = new Set(Object.keys(evalsFileSchema.shape));

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { usageSchema } from './trace.js';
+
+/**
+ * The four states every verdict ends in. `passed` is true only for `pass`; `error` and `skipped`
+ * are reported apart from fails and never count as passes.
+ */
+export const verdictStatuses = ['pass', 'fail', 'error', 'skipped'] as const;
+export const verdictStatusSchema = z.enum(verdictStatuses);
+export type VerdictStatus = z.infer<typeof verdictStatusSchema>;
+
+/** One row as skill-creator's viewer reads it. */
+export const expectationResultSchema = z.object({
+  text: z.string(),
+  passed: z.boolean(),
+  evidence: z.string(),
+});
+export type ExpectationResult = z.infer<typeof expectationResultSchema>;
+
+export const assertionResultSchema = expectationResultSchema
+  .extend({
+    status: verdictStatusSchema,
+    /** The assertion as written in evals.json. */
+    assertion: z.unknown(),
+    id: z.string().optional(),
+    /** `judge`, or the grader's name. */
+    grader: z.string().optional(),
+    duration_ms: z.number().nonnegative().optional(),
+  })
+  .refine((row) => row.passed === (row.status === 'pass'), { error: '`passed` must be true exactly when `status` is "pass"' });
+export type AssertionResult = z.infer<typeof assertionResultSchema>;
+
+export const gradingSummarySchema = z.object({
+  passed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  errored: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  /** `passed / total`; `null` when there is nothing to grade. */
+  pass_rate: z.number().min(0).max(1).nullable(),
+});
+export type GradingSummary = z.infer<typeof gradingSummarySchema>;
+
+/** `grading.json`: every verdict of one case run, with evidence. */
+export const gradingSchema = z
+  .object({
+    case_id: z.string(),
+    assertion_results: z.array(assertionResultSchema),
+    expectations: z.array(expectationResultSchema),
+    summary: gradingSummarySchema,
+    judge: z
+      .object({
+        model: z.string(),
+        calls: z.number().int().nonnegative(),
+        /** True when the claims did not fit one call and were split. */
+        split: z.boolean().optional(),
+        usage: usageSchema,
+      })
+      .optional(),
+    /** Set when the agent crashed or timed out, so the case was not graded normally. */
+    agent_error: z.object({ code: z.string(), message: z.string() }).optional(),
+  })
+  .meta({ title: 'Skeval grading.json', description: "One case run's verdicts; readable by skill-creator's viewer." });
+export type Grading = z.infer<typeof gradingSchema>;

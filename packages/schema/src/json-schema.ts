@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { benchmarkSchema } from './benchmark.js';
+import { evalsFileSchema } from './evals-file.js';
+import { gradingSchema } from './grading.js';
+
+/** The JSON Schema files shipped in `json-schema/`, by file name. */
+export const jsonSchemaSources = {
+  'evals.schema.json': { schema: evalsFileSchema, io: 'input' },
+  'grading.schema.json': { schema: gradingSchema, io: 'output' },
+  'benchmark.schema.json': { schema: benchmarkSchema, io: 'output' },
+} as const;
+
+export type JsonSchemaFileName = keyof typeof jsonSchemaSources;
+
+/**
+ * Builds the JSON Schema (draft 2020-12) for one shipped file. Checks zod cannot express
+ * (path containment, regex compilation, unique ids) are left to the loader.
+ */
+export function buildJsonSchema(fileName: JsonSchemaFileName): Record<string, unknown> {
+  const { schema, io } = jsonSchemaSources[fileName];
+  const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+  return generated;
+}
+
+/** The text of a shipped JSON Schema file, exactly as committed. */
+export function renderJsonSchema(fileName: JsonSchemaFileName): string {
+  return `${JSON.stringify(buildJsonSchema(fileName), null, 2)}\n`;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** Token usage and cost, as far as the agent or provider reported them. */
+export const usageSchema = z.object({
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cached_input_tokens: z.number().int().nonnegative().optional(),
+  total_tokens: z.number().int().nonnegative(),
+  /** US dollars; `null` when the price of the model is unknown (never 0 by default). */
+  cost_usd: z.number().nonnegative().nullable().optional(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+/** What a tool call did, in Skeval's words, so behaviour and safety graders read every agent alike. */
+export const toolCallKinds = ['shell', 'read', 'write', 'edit', 'list', 'search', 'web', 'mcp', 'skill', 'other'] as const;
+
+export const toolCallSchema = z.object({
+  id: z.string(),
+  /** The tool's name as the agent calls it (`Bash`, `run_command`, `read_file`, …). */
+  name: z.string(),
+  kind: z.enum(toolCallKinds),
+  arguments: z.record(z.string(), z.unknown()),
+  /** For `shell` calls: the command line. */
+  command: z.string().optional(),
+  /** Paths the call read or wrote, as the agent gave them. */
+  paths: z.array(z.string()).optional(),
+  result: z
+    .object({
+      output: z.string(),
+      is_error: z.boolean(),
+      exit_code: z.number().int().nullable().optional(),
+      /** True when `output` was cut to keep the trace bounded. */
+      truncated: z.boolean().optional(),
+    })
+    .optional(),
+  started_at: z.string().optional(),
+  duration_ms: z.number().nonnegative().optional(),
+});
+export type ToolCall = z.infer<typeof toolCallSchema>;
+
+export const traceMessageSchema = z.object({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  text: z.string(),
+  /** Ids of the tool calls this message made (assistant) or answered (tool). */
+  tool_call_ids: z.array(z.string()).optional(),
+  timestamp: z.string().optional(),
+});
+export type TraceMessage = z.infer<typeof traceMessageSchema>;
+
+/** The normalized trace every agent runner produces: `trace.json`. */
+export const traceSchema = z.object({
+  version: z.literal(1),
+  agent: z.string(),
+  model: z.string().nullable().optional(),
+  messages: z.array(traceMessageSchema),
+  tool_calls: z.array(toolCallSchema),
+  usage: usageSchema,
+  final_text: z.string(),
+  duration_ms: z.number().nonnegative(),
+  turns: z.number().int().nonnegative().optional(),
+  /** Names of the skills whose SKILL.md the agent read. */
+  skills_read: z.array(z.string()).optional(),
+  /** True when some tool output or message was cut to keep the file bounded. */
+  truncated: z.boolean().optional(),
+});
+export type Trace = z.infer<typeof traceSchema>;

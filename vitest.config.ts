@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages resolve to their TypeScript sources (the `@skeval/source` export
+// condition), so tests run whether or not anything was built.
+const sourceConditions = ['@skeval/source', 'module', 'node', 'development|production'];
+
+const projects = ['packages/schema', 'packages/scripts', 'packages/judge', 'packages/core', 'apps/cli', 'apps/assert'];
+
+export default defineConfig({
+  resolve: { conditions: sourceConditions },
+  ssr: { resolve: { conditions: sourceConditions } },
+  test: {
+    setupFiles: ['./tests/setup.ts'],
+    projects: [
+      ...projects.map((dir) => ({
+        extends: true as const,
+        test: { name: dir.split('/')[1], include: [`${dir}/src/**/*.test.ts`] },
+      })),
+      { extends: true as const, test: { name: 'repo', include: ['tests/**/*.test.ts'] } },
+    ],
+  },
+});
