@@ -37,11 +37,17 @@ export function parseJsonDocument(text: string): ParsedJson {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   if (errors.length > 0 || root === undefined) {
-    const seen = new Set<number>();
-    const problems = errors
-      .filter((error) => !seen.has(error.offset) && seen.add(error.offset))
-      .slice(0, maxReportedSyntaxProblems)
-      .map((error) => describeSyntaxError(text, error));
+    // Comments and trailing commas leave the parser in step, so every one is reported; after
+    // any other syntax error what follows is mostly echo, so reporting stops there.
+    const problems: JsonSyntaxProblem[] = [];
+    const seenOffsets = new Set<number>();
+    for (const error of errors) {
+      if (seenOffsets.has(error.offset)) continue;
+      seenOffsets.add(error.offset);
+      const problem = describeSyntaxError(text, error);
+      problems.push(problem);
+      if (problem.kind === 'json-syntax' || problems.length >= maxReportedSyntaxProblems) break;
+    }
     return { ok: false, problems };
   }
   return { ok: true, document: createDocument(root) };

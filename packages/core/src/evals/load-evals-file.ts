@@ -1,6 +1,6 @@
 import { knownTopLevelKeys } from '@skeval/schema';
 import { jsonTypeName } from './describe-zod-issue.js';
-import type { EvalsIssueCode } from './issues.js';
+import { type EvalsIssueCode, formatPointer } from './issues.js';
 import { createIssueSink, isPlainObject, type IssueSink, unknownKeys } from './issue-sink.js';
 import { parseJsonDocument } from './json-document.js';
 import { readCase } from './read-case.js';
@@ -58,7 +58,7 @@ export function loadEvalsFile(options: LoadEvalsFileOptions): LoadResult {
       code: 'duplicate-key',
       message: `\`${duplicate.key}\` appears more than once in this object; the last one is used`,
       path: [...duplicate.path, duplicate.key],
-      pointer: '',
+      pointer: formatPointer([...duplicate.path, duplicate.key]),
       ...lines.locate(duplicate.offset),
     });
   }
