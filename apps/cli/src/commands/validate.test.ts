@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -91,6 +91,14 @@ describe('skeval validate', () => {
     await writeFile(join(root, 'latin1.json'), Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]));
     const result = await run(['validate', 'latin1.json']);
     expect(result.stdout).toBe('latin1.json:1:3: error: the file is not valid UTF-8 (byte 2); save it as UTF-8\n1 file: 0 valid, 1 invalid, 0 warnings\n');
+  });
+
+  it('refuses a 50 MB file without reading it', async () => {
+    const big = join(root, 'big.json');
+    await writeFile(big, '');
+    await truncate(big, 50 * 1024 * 1024);
+    const result = await run(['validate', 'big.json']);
+    expect(result.stdout).toBe('big.json:1:1: error: the file is 50.0 MiB; evals files are read up to 10.0 MiB (move large inputs into files listed in `files`)\n1 file: 0 valid, 1 invalid, 0 warnings\n');
   });
 
   it('refuses a FIFO instead of blocking on it', async () => {
