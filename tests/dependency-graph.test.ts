@@ -10,7 +10,7 @@ const allowedEdges: Record<string, string[]> = {
   '@skeval/scripts': ['@skeval/schema'],
   '@skeval/judge': ['@skeval/schema'],
   '@skeval/core': ['@skeval/schema', '@skeval/scripts', '@skeval/judge'],
-  '@skeval/cli': ['@skeval/schema', '@skeval/scripts', '@skeval/judge', '@skeval/core'],
+  '@skeval/cli': ['@skeval/schema', '@skeval/scripts', '@skeval/judge', '@skeval/core', '@skeval/assert'],
   '@skeval/assert': ['@skeval/schema', '@skeval/scripts'],
 };
 /** Third-party packages a layer must never load. */

@@ -1,6 +1,31 @@
 import { defineConfig } from 'tsup';
 
+const banner = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+// The bin is bundled into a few self-contained files, each tree-shaken on its own: the command
+// line (commander and the dispatcher), the built-in graders, and the custom-grader runner. The
+// dispatcher loads only the one it needs, so `skeval-assert keyword-check` never evaluates zod
+// or the built-ins, and a bare module graph keeps start-up close to a plain Node process.
+// esbuild stays external: it is loaded, lazily, only to compile a custom grader not yet cached.
+const bundled = {
+  format: ['esm'] as const,
+  sourcemap: true,
+  target: 'node20',
+  splitting: false,
+  minify: true,
+  noExternal: [/^(?!esbuild$|ajv(\/.*)?$).*/],
+  esbuildPlugins: [
+    {
+      name: 'separate-grader-runners',
+      setup(build: { onResolve: (options: { filter: RegExp }, callback: (args: { path: string }) => { path: string; external: boolean }) => void }) {
+        build.onResolve({ filter: /^\.\/(run-built-in|run-custom|read-input-file)\.js$/ }, (args) => ({ path: args.path, external: true }));
+      },
+    },
+  ],
+};
+
 export default defineConfig([
-  { entry: ['src/index.ts'], format: ['esm'], dts: true, clean: true, sourcemap: true, target: 'node20' },
-  { entry: ['src/cli.ts'], format: ['esm'], sourcemap: true, target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  { entry: ['src/index.ts'], format: ['esm'], dts: true, clean: true, sourcemap: true, target: 'node20', external: [/^@skeval\//] },
+  { ...bundled, entry: ['src/cli.ts'], banner: { js: `#!/usr/bin/env node\n${banner}` } },
+  { ...bundled, entry: ['src/run-built-in.ts', 'src/run-custom.ts', 'src/read-input-file.ts'], banner: { js: banner } },
 ]);

@@ -1,2 +1,7 @@
-process.stderr.write('skeval-assert: no graders are available in this build yet\n');
-process.exitCode = 2;
+import { assertMain } from './assert-main.js';
+
+process.exitCode = await assertMain(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  cwd: process.cwd(),
+});

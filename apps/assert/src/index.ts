@@ -1,3 +1,2 @@
-// The single-grader runner behind `skeval-assert` and `skeval assert` is built on the grader
-// registry of @skeval/scripts; both arrive together.
-export {};
+export { assertMain, type AssertIo } from './assert-main.js';
+export { runAssert, type RunAssertOptions } from './run-assert.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGraderResult } from './assert-io.js';
+import { graderResultSchema, graderResultV5Schema } from './assert-io.js';
+import { parseGraderResult } from './grader-result.js';
 
 describe('parseGraderResult', () => {
   it('returns a v4 result as it is', () => {
@@ -25,5 +26,20 @@ describe('parseGraderResult', () => {
     ['an assertion without passed', { score: 1, assertions: [{ text: 'x' }] }],
   ])('refuses %s', (_name, value) => {
     expect(parseGraderResult(value)).toBeUndefined();
+  });
+
+  it.each<[string, unknown]>([
+    ['v4', { score: 0.5, assertions: [{ text: 'a', passed: true }] }],
+    ['v4 with details', { score: 1, assertions: [], details: { n: 1 } }],
+    ['v4 with a bad evidence', { score: 1, assertions: [{ text: 'a', passed: true, evidence: 3 }] }],
+    ['v4 with a negative score', { score: -0.1, assertions: [] }],
+    ['v5', { pass: true, checks: [{ name: 'x', pass: true }] }],
+    ['v5 with a bad reason', { pass: true, reason: 4 }],
+    ['v5 with checks that are not objects', { pass: true, checks: ['x'] }],
+    ['neither', { ok: true }],
+    ['an array', [1]],
+  ])('accepts %s exactly when the zod schemas do', (_name, value) => {
+    const zodAccepts = graderResultSchema.safeParse(value).success || graderResultV5Schema.safeParse(value).success;
+    expect(parseGraderResult(value) !== undefined).toBe(zodAccepts);
   });
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { traceSchema } from './trace.js';
 
 /** The JSON a grader reads on stdin (snake_case, as agentv's code graders take it). */
@@ -60,28 +60,3 @@ export const graderResultV5Schema = z.looseObject({
     .optional(),
 });
 export type GraderResultV5 = z.infer<typeof graderResultV5Schema>;
-
-/**
- * Reads a grader's result in either contract. A v5 result becomes v4: each check is an
- * assertion, and without `score` the score is 1 for a pass and 0 for a fail. Returns
- * `undefined` when the value fits neither.
- */
-export function parseGraderResult(value: unknown): GraderResult | undefined {
-  const v4 = graderResultSchema.safeParse(value);
-  if (v4.success) return v4.data;
-  const v5 = graderResultV5Schema.safeParse(value);
-  if (!v5.success) return undefined;
-  const { pass, score, reason, checks } = v5.data;
-  const assertions = (checks ?? []).map((check, index) => {
-    const evidence = check.reason ?? check.evidence ?? check.message;
-    return {
-      text: check.text ?? check.name ?? check.description ?? `check ${index + 1}`,
-      passed: check.pass ?? check.passed ?? false,
-      ...(evidence === undefined ? {} : { evidence }),
-    };
-  });
-  if (assertions.length === 0) {
-    assertions.push({ text: reason ?? 'grader verdict', passed: pass, ...(reason === undefined ? {} : { evidence: reason }) });
-  }
-  return { score: score ?? (pass ? 1 : 0), assertions };
-}

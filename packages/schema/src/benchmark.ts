@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { expectationResultSchema } from './grading.js';
 
 /** The arms a case can run in. */

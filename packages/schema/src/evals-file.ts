@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assertionSchema } from './assertions/assertion.js';
 import { relativePathSchema } from './relative-path.js';
 

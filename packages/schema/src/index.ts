@@ -17,14 +17,9 @@ export {
   type FileInput,
   type Setup,
 } from './evals-file.js';
-export { assertionLabelFields, graderNamePattern, patternSchema, regexFlagsSchema } from './assertions/common.js';
-export {
-  legacyScriptAssertionSchema,
-  legacyScriptTypes,
-  regexTargetSchema,
-  type LegacyScriptAssertion,
-  type LegacyScriptType,
-} from './assertions/legacy-script.js';
+export { assertionLabelFields, patternSchema, regexFlagsSchema } from './assertions/common.js';
+export { graderNamePattern, legacyScriptTypes, type LegacyScriptType } from './names.js';
+export { legacyScriptAssertionSchema, regexTargetSchema, type LegacyScriptAssertion } from './assertions/legacy-script.js';
 export {
   behaviorIntentSchemas,
   intentAssertionSchema,
@@ -93,10 +88,10 @@ export {
   graderPayloadSchema,
   graderResultSchema,
   graderResultV5Schema,
-  parseGraderResult,
   type AssertInputFile,
   type GraderPayload,
   type GraderResult,
   type GraderResultV5,
 } from './assert-io.js';
+export { parseGraderResult } from './grader-result.js';
 export { buildJsonSchema, jsonSchemaSources, renderJsonSchema, type JsonSchemaFileName } from './json-schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { benchmarkSchema } from './benchmark.js';
 import { evalsFileSchema } from './evals-file.js';
 import { gradingSchema } from './grading.js';

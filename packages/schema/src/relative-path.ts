@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Why a path given in an evals file cannot be used, or `undefined` when it can.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `timing.json`: skill-creator's fields, plus the model, the token split and the cost. */
 export const timingSchema = z.looseObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Token usage and cost, as far as the agent or provider reported them. */
 export const usageSchema = z.object({
@@ -57,6 +57,8 @@ export const traceSchema = z.object({
   usage: usageSchema,
   final_text: z.string(),
   duration_ms: z.number().nonnegative(),
+  /** The folder the agent ran in, as it saw it (tool paths are relative to it or absolute). */
+  workspace_dir: z.string().optional(),
   turns: z.number().int().nonnegative().optional(),
   /** Names of the skills whose SKILL.md the agent read. */
   skills_read: z.array(z.string()).optional(),

@@ -1,7 +1,8 @@
-import { z } from 'zod';
-import { assertionLabelFields, graderNamePattern } from './common.js';
+import * as z from 'zod';
+import { graderNamePattern, legacyScriptTypes } from '../names.js';
+import { assertionLabelFields } from './common.js';
 import { intentAssertionSchema, type IntentKind } from './intent.js';
-import { legacyScriptAssertionSchema, legacyScriptTypes } from './legacy-script.js';
+import { legacyScriptAssertionSchema } from './legacy-script.js';
 
 /** A prose claim, graded by the LLM judge. */
 export const proseAssertionSchema = z.string().regex(/\S/, { error: 'the assertion is empty; write the claim to check' });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Regular expression flags as JavaScript takes them. Compiled when the evals file loads. */
 export const regexFlagsSchema = z
@@ -16,6 +16,3 @@ export const assertionLabelFields = {
   description: z.string().optional(),
   mustPass: z.boolean().optional().meta({ description: 'A hard assertion: the case fails when it fails.' }),
 };
-
-/** Grader names usable from evals.json, `skeval assert` and `.skeval/graders/<name>.ts`. */
-export const graderNamePattern = /^[a-zA-Z0-9_-]+$/;

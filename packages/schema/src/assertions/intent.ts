@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { relativePathSchema } from '../relative-path.js';
 import { assertionLabelFields, patternSchema, regexFlagsSchema } from './common.js';
 

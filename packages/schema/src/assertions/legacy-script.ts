@@ -1,9 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { relativePathSchema } from '../relative-path.js';
 import { assertionLabelFields, patternSchema, regexFlagsSchema } from './common.js';
 
-export const legacyScriptTypes = ['file-exists', 'regex-match', 'json-valid'] as const;
-export type LegacyScriptType = (typeof legacyScriptTypes)[number];
+export { legacyScriptTypes, type LegacyScriptType } from '../names.js';
 
 /** Where `regex-match` looks: the final response, or a file in the workspace. */
 export const regexTargetSchema = z.union([

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SkevalError } from '@skeval/schema';
+
+// Bumped when the generated entry changes, so old bundles are not reused.
+const bundleFormat = 1;
+
+interface Manifest {
+  format: number;
+  inputs: Array<{ path: string; size: number; mtimeMs: number }>;
+}
+
+/** Where compiled graders are kept: `$XDG_CACHE_HOME/skeval/graders`, else `~/.cache/skeval/graders`. */
+export function graderCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.SKEVAL_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'skeval');
+  return join(base, 'graders');
+}
+
+/**
+ * Compiles a grader file (TypeScript or JavaScript, with what it imports) into one ES module
+ * that reads the payload from stdin, calls the grader and prints its result. The bundle is
+ * cached and reused while none of its input files changed, so a warm run starts plain Node on
+ * one small file: no loader, no build step for the user.
+ */
+export async function bundleGrader(graderFile: string, options: { cacheDir?: string } = {}): Promise<string> {
+  const file = resolve(graderFile);
+  const cacheDir = usableCacheDir(options.cacheDir ?? graderCacheDir());
+  const key = createHash('sha256').update(`${bundleFormat}\0${file}`).digest('hex').slice(0, 32);
+  const cached = join(cacheDir, `${key}.mjs`);
+  if (isFresh(join(cacheDir, `${key}.json`))) return cached;
+
+  // esbuild is CommonJS: depending on the loader its API is on the namespace or on `default`.
+  const loaded = await import('esbuild');
+  const esbuild = (typeof loaded.build === 'function' ? loaded : (loaded as unknown as { default: typeof loaded }).default) as typeof loaded;
+  const entry = [
+    `import * as graderModule from ${JSON.stringify(file)};`,
+    `const grader = graderModule.default;`,
+    `if (grader && grader[Symbol.for('skeval.script-grader')]) {`,
+    `  const chunks = [];`,
+    `  for await (const chunk of process.stdin) chunks.push(chunk);`,
+    `  const result = await grader.handler(JSON.parse(Buffer.concat(chunks).toString('utf8')));`,
+    `  process.stdout.write(JSON.stringify(result) + '\\n');`,
+    `}`,
+  ].join('\n');
+  let result;
+  try {
+    result = await esbuild.build({
+      stdin: { contents: entry, resolveDir: dirname(file), sourcefile: 'skeval-grader-entry.mjs', loader: 'js' },
+      absWorkingDir: dirname(file),
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      metafile: true,
+      logLevel: 'silent',
+      external: ['*.node'],
+      // CommonJS dependencies bundled into ESM still call require().
+      banner: { js: "import { createRequire as __skevalCreateRequire } from 'node:module'; const require = __skevalCreateRequire(import.meta.url);" },
+      define: { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) },
+    });
+  } catch (error) {
+    const messages = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
+    const detail = messages.map((message) => (message.location ? `${message.location.file}:${message.location.line}:${message.location.column}: ${message.text}` : message.text)).join('; ');
+    throw new SkevalError({ code: 'grader_failed', message: `cannot compile the grader ${graderFile}: ${detail || (error as Error).message}`, cause: error });
+  }
+  // The files that ended up in the bundle (tree-shaken ones are left out) decide its freshness.
+  const [output] = Object.values(result.metafile.outputs);
+  const inputs = Object.entries(output?.inputs ?? {})
+    .filter(([input, use]) => use.bytesInOutput > 0 && !input.startsWith('<stdin>') && !input.endsWith('skeval-grader-entry.mjs'))
+    .map(([input]) => resolve(dirname(file), input));
+  if (!inputs.includes(file)) inputs.push(file);
+  const manifest: Manifest = { format: bundleFormat, inputs: inputs.map(describeInput) };
+  writeAtomically(cached, result.outputFiles[0]!.contents);
+  writeAtomically(join(cacheDir, `${key}.json`), JSON.stringify(manifest));
+  return cached;
+}
+
+/** The cache folder, created if needed; a temporary folder when it cannot be. */
+function usableCacheDir(preferred: string): string {
+  try {
+    mkdirSync(preferred, { recursive: true });
+    return preferred;
+  } catch {
+    const fallback = join(tmpdir(), 'skeval-graders');
+    mkdirSync(fallback, { recursive: true });
+    return fallback;
+  }
+}
+
+function describeInput(path: string) {
+  const stats = statSync(path);
+  return { path, size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+function isFresh(manifestPath: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+    if (manifest.format !== bundleFormat) return false;
+    return manifest.inputs.every((input) => {
+      const stats = statSync(input.path);
+      return stats.size === input.size && stats.mtimeMs === input.mtimeMs;
+    });
+  } catch {
+    return false;
+  }
+}
+
+function writeAtomically(path: string, contents: string | Uint8Array): void {
+  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, path);
+}

@@ -1,0 +1,57 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { graderNamePattern } from '@skeval/schema';
+
+/** Folders searched for grader files, in order, in each folder from the current one up. */
+export const graderFolders = ['.skeval/graders', '.agentv/graders'];
+export const graderExtensions = ['.ts', '.mts', '.js', '.mjs'];
+
+export interface GraderFile {
+  name: string;
+  path: string;
+}
+
+function* ancestors(start: string): Generator<string> {
+  let dir = resolve(start);
+  while (true) {
+    yield dir;
+    const parent = dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
+}
+
+/** The file of the custom grader `name`, found by walking up from `cwd`; the nearest wins. */
+export function findGraderFile(name: string, cwd: string): string | undefined {
+  if (!graderNamePattern.test(name)) return undefined;
+  for (const dir of ancestors(cwd)) {
+    for (const folder of graderFolders) {
+      for (const extension of graderExtensions) {
+        const path = join(dir, folder, `${name}${extension}`);
+        if (existsSync(path)) return path;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Every custom grader reachable from `cwd`, nearest first, one per name. */
+export function listGraderFiles(cwd: string): GraderFile[] {
+  const found = new Map<string, string>();
+  for (const dir of ancestors(cwd)) {
+    for (const folder of graderFolders) {
+      let entries: string[];
+      try {
+        entries = readdirSync(join(dir, folder));
+      } catch {
+        continue;
+      }
+      for (const entry of entries.sort()) {
+        const extension = graderExtensions.find((candidate) => entry.endsWith(candidate));
+        const name = extension ? entry.slice(0, -extension.length) : '';
+        if (extension && graderNamePattern.test(name) && !found.has(name)) found.set(name, join(dir, folder, entry));
+      }
+    }
+  }
+  return [...found].map(([name, path]) => ({ name, path }));
+}

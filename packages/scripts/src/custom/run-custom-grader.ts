@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { dirname } from 'node:path';
+import { type GraderPayload, type GraderResult, parseGraderResult, SkevalError } from '@skeval/schema';
+import { bundleGrader } from './bundle-grader.js';
+
+export interface RunCustomGraderOptions {
+  /** The grader file (`.skeval/graders/<name>.ts` and the like). */
+  file: string;
+  payload: GraderPayload;
+  /** @default 30000 */
+  timeoutMs?: number;
+  /** A grader printing more than this is stopped. @default 1 MiB */
+  maxOutputBytes?: number;
+  /** @default the grader's project folder (the one holding `.skeval/`) */
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  cacheDir?: string;
+  signal?: AbortSignal;
+}
+
+const stderrTailBytes = 4096;
+
+/**
+ * Runs a custom grader in its own Node process with a time limit: the payload goes to its stdin
+ * as JSON, one JSON result comes back on stdout. A grader that crashes, hangs, prints something
+ * that is not a result, or prints too much ends in a `SkevalError` (`grader_failed` or
+ * `grader_timeout`) that carries the tail of its stderr: an `error` verdict, never a pass.
+ */
+export async function runCustomGrader(options: RunCustomGraderOptions): Promise<GraderResult> {
+  const { file, timeoutMs = 30_000, maxOutputBytes = 1024 * 1024 } = options;
+  const bundle = await bundleGrader(file, options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir });
+  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: Buffer; stderr: string; stop?: string }>((done) => {
+    const child = spawn(process.execPath, [bundle], {
+      cwd: options.cwd ?? dirname(dirname(dirname(file))),
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so a timeout stops whatever the grader started too.
+      detached: true,
+    });
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = '';
+    let stop: string | undefined;
+    const kill = (reason: string) => {
+      stop ??= reason;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => kill(`timed out after ${timeoutMs} ms`), timeoutMs);
+    const onAbort = () => kill('was interrupted');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > maxOutputBytes) kill(`printed more than ${maxOutputBytes} bytes on stdout`);
+      else stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-stderrTailBytes);
+    });
+    child.stdin.on('error', () => {}); // a grader that exits without reading its input is judged by its output
+    child.stdin.end(JSON.stringify(options.payload));
+    child.on('error', (error) => kill(`could not start: ${error.message}`));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      done({ code, signal, stdout: Buffer.concat(stdout), stderr, ...(stop ? { stop } : {}) });
+    });
+  });
+
+  const tail = outcome.stderr.trim() ? `; stderr: ${outcome.stderr.trim().slice(-1000)}` : '';
+  const fail = (code: 'grader_failed' | 'grader_timeout', message: string): never => {
+    throw new SkevalError({ code, message: `grader ${file} ${message}${tail}`, details: { stderr: outcome.stderr } });
+  };
+  if (outcome.stop) fail(outcome.stop.startsWith('timed out') ? 'grader_timeout' : 'grader_failed', outcome.stop);
+  if (outcome.code !== 0) fail('grader_failed', outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`);
+  const text = outcome.stdout.toString('utf8').trim();
+  if (text === '') fail('grader_failed', 'printed nothing on stdout (it must print one JSON result)');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    fail('grader_failed', `printed something that is not JSON: ${JSON.stringify(text.slice(0, 200))}`);
+  }
+  const result = parseGraderResult(value);
+  if (!result) fail('grader_failed', `printed JSON that is neither { "score", "assertions" } nor { "pass", "checks" }: ${JSON.stringify(text.slice(0, 200))}`);
+  return result!;
+}

@@ -1,0 +1,178 @@
+import { behaviorIntentSchemas, SkevalError, type ToolCall } from '@skeval/schema';
+import type { RegexRunner } from '../regex/regex-runner.js';
+import { defineBuiltInGrader, requireTrace, verdict } from '../registry/grader.js';
+import { describePattern, quote, settle } from './evidence.js';
+
+const fixed = (method: string) => ({ kind: 'behavior', method });
+
+/** A call answers to a tool name by its own name (any case) or by Skeval's kind (`shell`, `read`, …). */
+export function isCallTo(call: ToolCall, tool: string): boolean {
+  return call.name === tool || call.name.toLowerCase() === tool.toLowerCase() || call.kind === tool;
+}
+
+/** `#3 Bash {"command":"ls"}` */
+export function describeCall(call: ToolCall, index: number): string {
+  return `#${index + 1} ${call.name} ${quote(call.command ?? JSON.stringify(call.arguments), 80)}`;
+}
+
+/** `Bash×3, Read×2` */
+export function tally(calls: ToolCall[]): string {
+  if (calls.length === 0) return 'no tool calls';
+  const counts = new Map<string, number>();
+  for (const call of calls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+  return [...counts].map(([name, count]) => `${name}×${count}`).join(', ');
+}
+
+/** Indexes (into `calls`) of the calls to `tool` whose arguments match `pattern`, if one is given. */
+async function matchingCalls(calls: ToolCall[], tool: string, regex: RegexRunner, pattern?: string, flags?: string): Promise<number[]> {
+  const candidates = calls.map((call, index) => ({ call, index })).filter(({ call }) => isCallTo(call, tool));
+  if (pattern === undefined) return candidates.map(({ index }) => index);
+  const outcomes = await regex.run(candidates.map(({ call }) => ({ pattern, flags, text: JSON.stringify(call.arguments) })));
+  return candidates.filter((_, at) => settle(outcomes[at]!, pattern, flags).status === 'match').map(({ index }) => index);
+}
+
+function describeTool(tool: string, pattern?: string, flags?: string): string {
+  return pattern === undefined ? `\`${tool}\`` : `\`${tool}\` with arguments matching ${describePattern(pattern, flags)}`;
+}
+
+export const behaviorToolCalled = defineBuiltInGrader({
+  name: 'behavior-tool-called',
+  description: 'The agent called a tool (optionally with arguments matching a pattern).',
+  schema: behaviorIntentSchemas['tool-called'],
+  fixed: fixed('tool-called'),
+  async grade(context) {
+    const calls = requireTrace(context, 'behavior-tool-called').tool_calls;
+    const { tool, argsPattern, flags } = context.config;
+    const hits = await matchingCalls(calls, tool, context.regex, argsPattern, flags);
+    const text = `called ${describeTool(tool, argsPattern, flags)}`;
+    if (hits.length === 0) return verdict(text, false, `no call to ${describeTool(tool, argsPattern, flags)} among ${calls.length} tool calls (${tally(calls)})`);
+    return verdict(text, true, `${hits.length} matching call${hits.length === 1 ? '' : 's'}; first ${describeCall(calls[hits[0]!]!, hits[0]!)}`);
+  },
+});
+
+export const behaviorToolNotCalled = defineBuiltInGrader({
+  name: 'behavior-tool-not-called',
+  description: 'The agent never called a tool (optionally: with arguments matching a pattern).',
+  schema: behaviorIntentSchemas['tool-not-called'],
+  fixed: fixed('tool-not-called'),
+  async grade(context) {
+    const calls = requireTrace(context, 'behavior-tool-not-called').tool_calls;
+    const { tool, argsPattern, flags } = context.config;
+    const hits = await matchingCalls(calls, tool, context.regex, argsPattern, flags);
+    const text = `did not call ${describeTool(tool, argsPattern, flags)}`;
+    if (hits.length === 0) return verdict(text, true, `no call to ${describeTool(tool, argsPattern, flags)} among ${calls.length} tool calls (${tally(calls)})`);
+    return verdict(text, false, `called it ${hits.length} time${hits.length === 1 ? '' : 's'}: ${hits.slice(0, 3).map((index) => describeCall(calls[index]!, index)).join('; ')}`);
+  },
+});
+
+export const behaviorToolOrder = defineBuiltInGrader({
+  name: 'behavior-tool-order',
+  description: 'The agent called tools in a given order (or all of them, in any order).',
+  schema: behaviorIntentSchemas['tool-order'],
+  fixed: fixed('tool-order'),
+  grade(context) {
+    const calls = requireTrace(context, 'behavior-tool-order').tool_calls;
+    const { tools, order = 'in-order' } = context.config;
+    const text = `called ${tools.join(order === 'in-order' ? ' → ' : ', ')}${order === 'any-order' ? ' (any order)' : ''}`;
+    if (order === 'any-order') {
+      const missing = tools.filter((tool) => !calls.some((call) => isCallTo(call, tool)));
+      return verdict(text, missing.length === 0, missing.length === 0 ? `all ${tools.length} called (${tally(calls)})` : `never called: ${missing.join(', ')} (${tally(calls)})`);
+    }
+    const found: number[] = [];
+    let from = 0;
+    for (const tool of tools) {
+      const index = calls.findIndex((call, at) => at >= from && isCallTo(call, tool));
+      if (index === -1) {
+        const sequence = calls.map((call) => call.name).join(' → ') || 'no tool calls';
+        return verdict(text, false, `${found.length} of ${tools.length} in order; no \`${tool}\` after call #${from}: the calls were ${sequence}`);
+      }
+      found.push(index);
+      from = index + 1;
+    }
+    return verdict(text, true, `in order at calls ${found.map((index) => `#${index + 1}`).join(', ')}`);
+  },
+});
+
+export const behaviorToolCount = defineBuiltInGrader({
+  name: 'behavior-tool-count',
+  description: 'The number of tool calls (of one tool, or all) is within bounds.',
+  schema: behaviorIntentSchemas['tool-count'],
+  fixed: fixed('tool-count'),
+  grade(context) {
+    const calls = requireTrace(context, 'behavior-tool-count').tool_calls;
+    const { tool, min, max } = context.config;
+    const count = tool === undefined ? calls.length : calls.filter((call) => isCallTo(call, tool)).length;
+    const bounds = [min === undefined ? '' : `at least ${min}`, max === undefined ? '' : `at most ${max}`].filter(Boolean).join(' and ');
+    const passed = (min === undefined || count >= min) && (max === undefined || count <= max);
+    const what = tool === undefined ? 'tool calls' : `calls to \`${tool}\``;
+    return verdict(`${bounds} ${what}`, passed, `${count} ${what} (${tally(calls)}); required ${bounds}`);
+  },
+});
+
+export const behaviorSkillRead = defineBuiltInGrader({
+  name: 'behavior-skill-read',
+  description: "The agent read the skill's SKILL.md.",
+  schema: behaviorIntentSchemas['skill-read'],
+  fixed: fixed('skill-read'),
+  grade(context) {
+    const trace = requireTrace(context, 'behavior-skill-read');
+    const skill = context.config.skill ?? context.skillName;
+    if (!skill) throw new SkevalError({ code: 'usage', message: '`behavior-skill-read` needs the skill name (config `skill`)' });
+    const text = `read the SKILL.md of \`${skill}\``;
+    const mentions = (value: string) => value.includes(`${skill}/SKILL.md`) || value.includes(`${skill}\\SKILL.md`);
+    const index = trace.tool_calls.findIndex(
+      (call) => (call.kind === 'skill' && JSON.stringify(call.arguments).includes(skill)) || [...(call.paths ?? []), call.command ?? '', JSON.stringify(call.arguments)].some(mentions),
+    );
+    if (index !== -1) return verdict(text, true, `read at ${describeCall(trace.tool_calls[index]!, index)}`);
+    if (trace.skills_read?.includes(skill)) return verdict(text, true, `the agent reported reading the skill \`${skill}\``);
+    return verdict(text, false, `no call read ${skill}/SKILL.md among ${trace.tool_calls.length} tool calls (${tally(trace.tool_calls)})`);
+  },
+});
+
+function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run', mustRun: boolean) {
+  const method = mustRun ? 'command-ran' : 'command-not-run';
+  return defineBuiltInGrader({
+    name,
+    description: mustRun ? 'The agent ran a shell command matching a pattern.' : 'The agent ran no shell command matching a pattern.',
+    schema: behaviorIntentSchemas[method],
+    fixed: fixed(method),
+    async grade(context) {
+      const calls = requireTrace(context, name).tool_calls;
+      const { pattern, flags } = context.config;
+      const shell = calls.map((call, index) => ({ call, index })).filter(({ call }) => call.command !== undefined);
+      const outcomes = await context.regex.run(shell.map(({ call }) => ({ pattern, flags, text: call.command! })));
+      const hits = shell.filter((_, at) => settle(outcomes[at]!, pattern, flags).status === 'match');
+      const text = `${mustRun ? 'ran' : 'did not run'} a command matching ${describePattern(pattern, flags)}`;
+      const searched = `${shell.length} shell command${shell.length === 1 ? '' : 's'}`;
+      if (hits.length === 0) return verdict(text, !mustRun, `no match among ${searched}${shell.length ? `: ${shell.slice(0, 5).map(({ call }) => quote(call.command!, 60)).join(', ')}` : ''}`);
+      return verdict(text, mustRun, `${hits.length} of ${searched} matched; first ${describeCall(hits[0]!.call, hits[0]!.index)}`);
+    },
+  });
+}
+
+export const behaviorCommandRan = commandGrader('behavior-command-ran', true);
+export const behaviorCommandNotRun = commandGrader('behavior-command-not-run', false);
+
+export const behaviorBudget = defineBuiltInGrader({
+  name: 'behavior-budget',
+  description: 'The run stayed within budgets of tokens, time, tool calls and cost.',
+  schema: behaviorIntentSchemas.budget,
+  fixed: fixed('budget'),
+  grade(context) {
+    const trace = requireTrace(context, 'behavior-budget');
+    const { maxTokens, maxDurationMs, maxToolCalls, maxCostUsd } = context.config;
+    const cost = trace.usage.cost_usd;
+    if (maxCostUsd !== undefined && (cost === undefined || cost === null)) {
+      throw new SkevalError({ code: 'grader_failed', message: 'the run has no known cost (the model is not in the price table), so `maxCostUsd` cannot be checked' });
+    }
+    const checks = [
+      maxTokens === undefined ? undefined : { label: 'tokens', value: trace.usage.total_tokens, limit: maxTokens },
+      maxDurationMs === undefined ? undefined : { label: 'ms', value: trace.duration_ms, limit: maxDurationMs },
+      maxToolCalls === undefined ? undefined : { label: 'tool calls', value: trace.tool_calls.length, limit: maxToolCalls },
+      maxCostUsd === undefined ? undefined : { label: 'USD', value: cost!, limit: maxCostUsd },
+    ].filter((check) => check !== undefined);
+    const over = checks.filter((check) => check.value > check.limit);
+    const text = `within budget (${checks.map((check) => `≤ ${check.limit} ${check.label}`).join(', ')})`;
+    return verdict(text, over.length === 0, checks.map((check) => `${check.value} ${check.label} of ${check.limit}${check.value > check.limit ? ' (over)' : ''}`).join(', '));
+  },
+});

@@ -1,0 +1,75 @@
+import { type GraderResult, SkevalError, type Trace } from '@skeval/schema';
+import type { z } from 'zod';
+import type { RegexRunner } from '../regex/regex-runner.js';
+import type { WorkspaceReader } from '../workspace/workspace-reader.js';
+
+/** What a grader sees: the run's response and input, its workspace and trace, and its config. */
+export interface GraderContext<Config = Record<string, unknown>> {
+  config: Config;
+  /** The agent's final response. May be empty. */
+  output: string;
+  /** The prompt the agent was given. */
+  input: string;
+  expectedOutput?: string;
+  /** The workspace the run left, read safely; absent when grading a response alone. */
+  workspace?: WorkspaceReader;
+  trace?: Trace;
+  /** The skill folder: `snapshot-diff` and `json-valid` schemas are found under it. */
+  skillDir?: string;
+  /** The skill under test, for `behavior`/`skill-read`. */
+  skillName?: string;
+  /** Environment whose secret values `safety`/`no-secrets` looks for. @default process.env */
+  env?: Record<string, string | undefined>;
+  regex: RegexRunner;
+}
+
+/**
+ * A built-in grader: a name, a one-line description, a config schema, and a function from the
+ * context to `{ score, assertions }`. It throws a `SkevalError` only when it cannot decide
+ * (a pattern that timed out, a missing workspace): that is an `error` verdict, never a pass.
+ */
+export interface BuiltInGrader<Config = Record<string, unknown>> {
+  name: string;
+  description: string;
+  parseConfig(config: unknown): Config;
+  grade(context: GraderContext<Config>): Promise<GraderResult>;
+}
+
+/** Builds a grader whose config is checked against a zod schema (with fixed fields added). */
+export function defineBuiltInGrader<Schema extends z.ZodType>(definition: {
+  name: string;
+  description: string;
+  schema: Schema;
+  fixed?: Record<string, unknown>;
+  grade(context: GraderContext<z.infer<Schema>>): Promise<GraderResult> | GraderResult;
+}): BuiltInGrader<z.infer<Schema>> {
+  return {
+    name: definition.name,
+    description: definition.description,
+    parseConfig(config) {
+      const candidate = { ...(config && typeof config === 'object' ? config : {}), ...definition.fixed };
+      const parsed = definition.schema.safeParse(candidate);
+      if (parsed.success) return parsed.data;
+      const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'config'}: ${issue.message}`);
+      throw new SkevalError({ code: 'usage', message: `invalid config for \`${definition.name}\`: ${problems.join('; ')}` });
+    },
+    async grade(context) {
+      return definition.grade(context);
+    },
+  };
+}
+
+/** One verdict, as built-in graders give it. */
+export function verdict(text: string, passed: boolean, evidence: string): GraderResult {
+  return { score: passed ? 1 : 0, assertions: [{ text, passed, evidence }] };
+}
+
+export function requireWorkspace(context: GraderContext<unknown>, grader: string): WorkspaceReader {
+  if (context.workspace) return context.workspace;
+  throw new SkevalError({ code: 'usage', message: `\`${grader}\` reads files, so it needs a workspace (give \`workspace_path\`)` });
+}
+
+export function requireTrace(context: GraderContext<unknown>, grader: string): Trace {
+  if (context.trace) return context.trace;
+  throw new SkevalError({ code: 'usage', message: `\`${grader}\` reads what the agent did, so it needs a trace (give \`trace\`)` });
+}

@@ -1,0 +1,38 @@
+import type { GraderResult, Trace } from '@skeval/schema';
+import { type RegexRunner, sharedRegexRunner } from '../regex/regex-runner.js';
+import { createWorkspaceReader, type WorkspaceReader } from '../workspace/workspace-reader.js';
+import type { BuiltInGrader } from './grader.js';
+
+export interface RunBuiltInGraderOptions {
+  grader: BuiltInGrader;
+  config: unknown;
+  output: string;
+  input?: string;
+  expectedOutput?: string;
+  /** A workspace folder (a reader is made for it) or a reader shared by a case's graders. */
+  workspace?: string | WorkspaceReader;
+  trace?: Trace;
+  skillDir?: string;
+  skillName?: string;
+  env?: Record<string, string | undefined>;
+  /** @default the process-wide runner */
+  regex?: RegexRunner;
+}
+
+/** Checks the config, then grades. Throws a `SkevalError` when the grader cannot decide. */
+export async function runBuiltInGrader(options: RunBuiltInGraderOptions): Promise<GraderResult> {
+  const { grader, workspace } = options;
+  const config = grader.parseConfig(options.config);
+  return grader.grade({
+    config,
+    output: options.output,
+    input: options.input ?? '',
+    ...(options.expectedOutput === undefined ? {} : { expectedOutput: options.expectedOutput }),
+    ...(workspace === undefined ? {} : { workspace: typeof workspace === 'string' ? createWorkspaceReader(workspace) : workspace }),
+    ...(options.trace ? { trace: options.trace } : {}),
+    ...(options.skillDir ? { skillDir: options.skillDir } : {}),
+    ...(options.skillName ? { skillName: options.skillName } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    regex: options.regex ?? sharedRegexRunner(),
+  });
+}
