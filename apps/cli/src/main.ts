@@ -1,3 +1,4 @@
+import { assertMain } from '@skeval/assert';
 import { SkevalError } from '@skeval/schema';
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
@@ -9,6 +10,8 @@ import { exitCodes, type CliIo } from './io.js';
  * the bin sets `process.exitCode` from what this returns.
  */
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  // `skeval assert` is skeval-assert itself: its arguments are passed on untouched.
+  if (argv[0] === 'assert') return assertMain(argv.slice(1), io, 'skeval assert');
   let exitCode: number = exitCodes.ok;
   const program = new Command()
     .name('skeval')
@@ -20,6 +23,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   registerValidate(program, io, (code) => {
     exitCode = code;
   });
+  program
+    .command('assert <grader>')
+    .description('run one grader on one response, agentv-style (see `skeval assert --help`)')
+    .allowUnknownOption();
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   try {
     await program.parseAsync(argv, { from: 'user' });

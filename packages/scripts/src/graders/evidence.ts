@@ -20,7 +20,9 @@ export function inContext(text: string, index: number, length: number): string {
   const start = Math.max(0, index - contextChars);
   const end = Math.min(text.length, index + length + contextChars);
   const squash = (part: string) => part.replace(/\s+/g, ' ');
-  return `${start > 0 ? '…' : ''}${squash(text.slice(start, index))}[${squash(text.slice(index, index + length))}]${squash(text.slice(index + length, end))}${end < text.length ? '…' : ''}`;
+  const before = squash(text.slice(start, index)).trimStart();
+  const after = squash(text.slice(index + length, end)).trimEnd();
+  return `${start > 0 ? '…' : ''}${before}[${squash(text.slice(index, index + length))}]${after}${end < text.length ? '…' : ''}`;
 }
 
 export function quote(value: string, max = 120): string {
