@@ -61,6 +61,16 @@ export async function bundleGrader(graderFile: string, options: { cacheDir?: str
       // CommonJS dependencies bundled into ESM still call require().
       banner: { js: "import { createRequire as __skevalCreateRequire } from 'node:module'; const require = __skevalCreateRequire(import.meta.url);" },
       define: { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) },
+      plugins: [
+        {
+          // A grader may do its work at the top level (agentv-style scripts do): its module is
+          // kept whole even in a package that declares `sideEffects: false`.
+          name: 'keep-grader-module',
+          setup(build) {
+            build.onResolve({ filter: /.*/ }, (args) => (resolve(args.resolveDir, args.path) === file ? { path: file, sideEffects: true } : undefined));
+          },
+        },
+      ],
     });
   } catch (error) {
     const messages = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];

@@ -1,0 +1,2 @@
+process.stderr.write('giving up: the fixture is missing\n');
+process.exit(3);

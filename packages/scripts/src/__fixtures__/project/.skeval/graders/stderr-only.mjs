@@ -1,0 +1,1 @@
+process.stderr.write('I only talk on stderr\n');
