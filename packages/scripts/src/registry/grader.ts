@@ -43,13 +43,20 @@ export function defineBuiltInGrader<Schema extends z.ZodType>(definition: {
   fixed?: Record<string, unknown>;
   grade(context: GraderContext<z.infer<Schema>>): Promise<GraderResult> | GraderResult;
 }): BuiltInGrader<z.infer<Schema>> {
+  // Configs come from a loaded evals file and are graded once per case run: parse each once.
+  const parsedConfigs = new WeakMap<object, z.infer<Schema>>();
   return {
     name: definition.name,
     description: definition.description,
     parseConfig(config) {
+      const known = config && typeof config === 'object' ? parsedConfigs.get(config) : undefined;
+      if (known !== undefined) return known;
       const candidate = { ...(config && typeof config === 'object' ? config : {}), ...definition.fixed };
       const parsed = definition.schema.safeParse(candidate);
-      if (parsed.success) return parsed.data;
+      if (parsed.success) {
+        if (config && typeof config === 'object') parsedConfigs.set(config, parsed.data);
+        return parsed.data;
+      }
       const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'config'}: ${issue.message}`);
       throw new SkevalError({ code: 'usage', message: `invalid config for \`${definition.name}\`: ${problems.join('; ')}` });
     },

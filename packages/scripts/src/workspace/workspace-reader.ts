@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 
 /** Files are read up to this many bytes; the evidence says when a file was cut. */
@@ -50,9 +50,43 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
   const entries = new Map<string, WorkspaceEntry>();
   const texts = new Map<string, WorkspaceText>();
 
-  function open(path: string): { entry: WorkspaceEntry; fd?: number; stats?: Stats } {
+  /**
+   * The real path of `path`, checked to stay inside the workspace. Components are checked with
+   * lstat from the (already resolved) root down, and only a path that goes through a symlink
+   * pays for a full realpath: most workspaces have none, and grading reads many files.
+   */
+  const resolved = new Map<string, { real: string } | { entry: WorkspaceEntry }>();
+
+  function resolveInside(path: string): { real: string } | { entry: WorkspaceEntry } {
+    let result = resolved.get(path);
+    if (!result) {
+      result = resolveUncached(path);
+      resolved.set(path, result);
+    }
+    return result;
+  }
+
+  function resolveUncached(path: string): { real: string } | { entry: WorkspaceEntry } {
     const unsafe = explainUnsafeWorkspacePath(path);
     if (unsafe) return { entry: { status: 'refused', path, reason: unsafe } };
+    const segments = path.split(/[\\/]/).filter((segment) => segment !== '' && segment !== '.');
+    let current = root;
+    for (const segment of segments) {
+      current = join(current, segment);
+      let stats: Stats | undefined;
+      try {
+        stats = lstatSync(current);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return { entry: { status: 'missing', path } };
+        return { entry: { status: 'refused', path, reason: `cannot resolve \`${path}\` (${code})` } };
+      }
+      if (stats.isSymbolicLink()) return resolveThroughSymlink(path);
+    }
+    return { real: current };
+  }
+
+  function resolveThroughSymlink(path: string): { real: string } | { entry: WorkspaceEntry } {
     let real: string;
     try {
       real = realpathSync.native(join(root, path));
@@ -64,10 +98,17 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
     if (real !== root && !real.startsWith(root + sep)) {
       return { entry: { status: 'refused', path, reason: `Path escapes workspace: \`${path}\` is a symlink that points outside the workspace` } };
     }
+    return { real };
+  }
+
+  function open(path: string): { entry: WorkspaceEntry; fd?: number; stats?: Stats } {
+    const target = resolveInside(path);
+    if ('entry' in target) return { entry: target.entry };
     let fd: number;
     try {
-      // O_NONBLOCK: opening a FIFO for reading must never wait for a writer.
-      fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+      // O_NONBLOCK: opening a FIFO for reading must never wait for a writer. O_NOFOLLOW: a
+      // symlink swapped in since the check is refused, not followed.
+      fd = openSync(target.real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     } catch (error) {
       return { entry: { status: 'refused', path, reason: `cannot open \`${path}\` (${(error as NodeJS.ErrnoException).code})` } };
     }

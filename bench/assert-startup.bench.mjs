@@ -1,0 +1,41 @@
+// Times the built `skeval-assert` as a whole process against a bare `node -e 0`, interleaved so
+// both see the same machine load. Goals: a built-in grader ≤ 2× bare Node, a custom TypeScript
+// grader ≤ 3× bare Node.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const runs = Number(process.env.BENCH_RUNS ?? 25);
+const examples = fileURLToPath(new URL('../examples/', import.meta.url));
+const bin = fileURLToPath(new URL('../apps/assert/dist/cli.js', import.meta.url));
+const answer = ['--agent-output', 'The capital of France is Paris.', '--agent-input', 'What is the capital of France?'];
+const commands = {
+  'node -e 0': ['-e', '0'],
+  'skeval-assert keyword-check (custom TypeScript grader)': [bin, 'keyword-check', ...answer],
+  'skeval-assert output-contains (built-in grader)': [bin, 'output-contains', ...answer, '--config', '{"value":"Paris"}'],
+};
+
+function time(args) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { cwd: examples, encoding: 'utf8' });
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return elapsed;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
+for (const args of Object.values(commands)) time(args); // warm-up: also compiles the custom grader once
+for (let run = 0; run < runs; run += 1) {
+  for (const [name, args] of Object.entries(commands)) samples[name].push(time(args));
+}
+const bare = median(samples['node -e 0']);
+console.log(`${runs} runs each after a warm-up, interleaved`);
+for (const [name, values] of Object.entries(samples)) {
+  const value = median(values);
+  console.log(`${name.padEnd(58)} median ${value.toFixed(1).padStart(6)} ms   ${(value / bare).toFixed(2)}× bare Node`);
+}
