@@ -1,0 +1,129 @@
+import { SkevalError } from '@skeval/schema';
+import type { ResponseCache } from '../cache/response-cache.js';
+import { withRetries } from '../model/with-retries.js';
+import type { GenerateRequest, GenerateResult, LanguageModel } from '../model/types.js';
+import { estimateCost, type ModelPrice } from '../pricing/price-table.js';
+import { buildJudgePrompt, verdictSchema, verdictToolName } from './build-prompt.js';
+import { readVerdicts } from './read-verdicts.js';
+import type { JudgeCaseInput, JudgeCaseResult, JudgeClaim, JudgeVerdict } from './types.js';
+
+export interface JudgeCaseOptions {
+  model: LanguageModel;
+  /** A response cache, or `false` to send every request. */
+  cache?: ResponseCache | false;
+  /** Tries after the first, for rate limits, server errors and timeouts. @default 2 */
+  retries?: number;
+  /** @default 500 */
+  retryBaseDelayMs?: number;
+  prices?: Readonly<Record<string, ModelPrice>>;
+  signal?: AbortSignal;
+}
+
+const charsPerToken = 4;
+const outputTokensPerClaim = 200;
+
+/** The output budget for a batch of claims. */
+export function maxTokensFor(claimCount: number): number {
+  return Math.min(16_000, 512 + outputTokensPerClaim * claimCount);
+}
+
+/**
+ * Grades every prose claim of one case run with one model call (several only when the prompt
+ * would not fit the model's context, which the result records). Every failure — transport,
+ * timeout, a malformed answer — ends as `error` verdicts for the claims concerned, never `pass`.
+ */
+export async function judgeCase(input: JudgeCaseInput, options: JudgeCaseOptions): Promise<JudgeCaseResult> {
+  const { model } = options;
+  const batches = planBatches(input, model.contextTokens);
+  const result: JudgeCaseResult = {
+    verdicts: [],
+    model: `${model.provider}:${model.model}`,
+    calls: 0,
+    split: batches.length > 1,
+    cachedCalls: 0,
+    usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+    costUsd: null,
+    notes: batches.length > 1 ? [`the claims did not fit one call to ${model.model}'s ${model.contextTokens}-token context: split into ${batches.length} calls`] : [],
+  };
+  let cost = 0;
+  let costKnown = true;
+  for (const claims of batches) {
+    const outcome = await judgeBatch(input, claims, options);
+    result.calls += 1;
+    result.verdicts.push(...outcome.verdicts);
+    result.notes.push(...outcome.notes);
+    if (outcome.cached) result.cachedCalls += 1;
+    if (outcome.usage && !outcome.cached) {
+      result.usage.inputTokens += outcome.usage.inputTokens;
+      result.usage.outputTokens += outcome.usage.outputTokens;
+      result.usage.cachedInputTokens += outcome.usage.cachedInputTokens;
+      const batchCost = estimateCost(outcome.usage, model.provider, model.model, options.prices);
+      if (batchCost === null) costKnown = false;
+      else cost += batchCost;
+    }
+  }
+  result.costUsd = costKnown ? Math.round(cost * 1e8) / 1e8 : null;
+  return result;
+}
+
+/** Splits the claims into as few batches as fit the context: one, unless they are too many or too long. */
+export function planBatches(input: JudgeCaseInput, contextTokens: number): JudgeClaim[][] {
+  if (input.claims.length === 0) return [];
+  const fits = (claims: JudgeClaim[]) => {
+    const prompt = buildJudgePrompt(input, claims);
+    return (prompt.sizes.instructionChars + prompt.sizes.contentChars) / charsPerToken + maxTokensFor(claims.length) <= contextTokens;
+  };
+  if (fits(input.claims)) return [input.claims];
+  const batches: JudgeClaim[][] = [];
+  let current: JudgeClaim[] = [];
+  for (const claim of input.claims) {
+    if (current.length > 0 && !fits([...current, claim])) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(claim);
+  }
+  batches.push(current);
+  return batches;
+}
+
+async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: JudgeCaseOptions) {
+  const { model } = options;
+  const prompt = buildJudgePrompt(input, claims);
+  const request: GenerateRequest = {
+    system: prompt.system,
+    messages: [{ role: 'user', content: prompt.user }],
+    responseSchema: { name: verdictToolName, description: 'Record one verdict per claim.', schema: verdictSchema as unknown as Record<string, unknown> },
+    maxTokens: maxTokensFor(claims.length),
+    temperature: 0,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const { signal: _signal, ...cacheable } = request;
+  const cache = options.cache || undefined;
+  const key = cache?.keyOf({ provider: model.provider, model: model.model, request: cacheable });
+  const hit = key ? cache!.get<GenerateResult>(key) : undefined;
+  let answer: GenerateResult;
+  if (hit) answer = hit;
+  else {
+    try {
+      answer = await withRetries(() => model.generate(request), { retries: options.retries ?? 2, baseDelayMs: options.retryBaseDelayMs ?? 500, ...(options.signal ? { signal: options.signal } : {}) });
+    } catch (error) {
+      const message = SkevalError.isInstance(error) ? `${error.code}: ${error.message}` : (error as Error).message;
+      const verdicts = claims.map((claim): JudgeVerdict => ({ id: claim.id, status: 'error', passed: false, evidence: `the judge could not be asked (${message})` }));
+      return { verdicts, notes: [], usage: undefined, cached: false };
+    }
+  }
+  const read = readVerdicts(answer.json, claims, input, answer.text);
+  if (answer.finishReason === 'length') {
+    for (const verdict of read.verdicts) {
+      if (verdict.status === 'error') verdict.evidence = `${verdict.evidence} (the judge's answer was cut at the ${request.maxTokens}-token limit)`;
+    }
+  }
+  if (!hit && key && read.valid) cache!.set(key, answer);
+  return { verdicts: read.verdicts, notes: read.notes, usage: answer.usage, cached: Boolean(hit) };
+}
+
+/** Verdicts for claims that will not be judged, with the reason (for example: no judge configured). */
+export function skipClaims(claims: JudgeClaim[], reason: string): JudgeVerdict[] {
+  return claims.map((claim) => ({ id: claim.id, status: 'skipped', passed: false, evidence: reason }));
+}

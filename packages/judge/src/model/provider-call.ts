@@ -1,0 +1,54 @@
+import type { SkevalError } from '@skeval/schema';
+import { toProviderError } from './errors.js';
+
+export interface ProviderModelOptions {
+  model: string;
+  apiKey?: string;
+  baseURL?: string;
+  /** Each call's time limit; it always fires. @default 120000 */
+  timeoutMs?: number;
+  /** Override the model's context window (tokens). */
+  contextTokens?: number;
+}
+
+/**
+ * Runs one SDK call under a time limit that always fires (also when the server hangs or sends a
+ * body that never ends), and turns any failure into a typed `SkevalError`.
+ */
+export async function callProvider<T>(
+  identity: { provider: string; model: string; timeoutMs: number },
+  signal: AbortSignal | undefined,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), identity.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+  try {
+    return await call(combined);
+  } catch (error) {
+    throw toProviderError(error, { ...identity, timedOut: timeout.signal.aborted }) as SkevalError;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Reads a JSON value out of a model's text: the whole text, else a fenced ```json block, else
+ * the span from the first `{` to the last `}`. Undefined when none parses.
+ */
+export function extractJson(text: string): unknown {
+  const candidates = [text.trim()];
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/.exec(text);
+  if (fenced?.[1]) candidates.push(fenced[1].trim());
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start !== -1 && end > start) candidates.push(text.slice(start, end + 1));
+  for (const candidate of candidates) {
+    try {
+      return JSON.parse(candidate);
+    } catch {
+      // try the next reading
+    }
+  }
+  return undefined;
+}
