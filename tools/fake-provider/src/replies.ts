@@ -30,7 +30,7 @@ export function anthropicMessage(options: AnthropicMessageOptions): Record<strin
     id: 'msg_fake',
     type: 'message',
     role: 'assistant',
-    model: options.model ?? 'claude-sonnet-4-5',
+    model: options.model ?? 'claude-sonnet-4-6',
     content,
     stop_reason: options.stopReason ?? (options.toolUse ? 'tool_use' : 'end_turn'),
     stop_sequence: null,

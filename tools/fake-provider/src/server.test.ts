@@ -14,9 +14,9 @@ describe('the fake provider server', () => {
   it('answers the Anthropic SDK, plain and streamed, and records the requests', async () => {
     const client = new Anthropic({ apiKey: 'test', baseURL: fake.url, maxRetries: 0 });
     fake.enqueue({ body: anthropicMessage({ text: 'hello' }) }, { body: anthropicMessage({ text: 'streamed', usage: { input_tokens: 7, output_tokens: 3 } }) });
-    const message = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    const message = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
     expect(message.content).toEqual([{ type: 'text', text: 'hello' }]);
-    const stream = client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
     const final = await stream.finalMessage();
     expect(final.content).toEqual([{ type: 'text', text: 'streamed' }]);
     expect(final.usage.output_tokens).toBe(3);

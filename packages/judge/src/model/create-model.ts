@@ -16,13 +16,13 @@ export interface ModelSpec {
   model: string;
 }
 
-/** Reads `provider:model` (`anthropic:claude-sonnet-4-5`, `openai:gpt-5-mini`, `ollama:llama3.1`). */
+/** Reads `provider:model` (`anthropic:claude-sonnet-4-6`, `openai:gpt-5-mini`, `ollama:llama3.1`). */
 export function parseModelSpec(spec: string): ModelSpec {
   const at = spec.indexOf(':');
   const provider = at === -1 ? '' : spec.slice(0, at).trim().toLowerCase();
   const model = at === -1 ? '' : spec.slice(at + 1).trim();
   if (!provider || !model) {
-    throw new SkevalError({ code: 'usage', message: `model ${JSON.stringify(spec)} is not \`provider:model\`; for example anthropic:claude-sonnet-4-5, openai:gpt-5-mini or ollama:llama3.1` });
+    throw new SkevalError({ code: 'usage', message: `model ${JSON.stringify(spec)} is not \`provider:model\`; for example anthropic:claude-sonnet-4-6, openai:gpt-5-mini or ollama:llama3.1` });
   }
   return { provider, model };
 }

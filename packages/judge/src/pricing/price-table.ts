@@ -14,8 +14,10 @@ export interface ModelPrice {
  * (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`). Override or extend with `prices`.
  */
 export const defaultPrices: Readonly<Record<string, ModelPrice>> = {
+  'anthropic:claude-opus-4-5': { input: 5, output: 25, cachedInput: 0.5 },
   'anthropic:claude-opus-4-1': { input: 15, output: 75, cachedInput: 1.5 },
   'anthropic:claude-opus-4': { input: 15, output: 75, cachedInput: 1.5 },
+  'anthropic:claude-sonnet-4-6': { input: 3, output: 15, cachedInput: 0.3 },
   'anthropic:claude-sonnet-4-5': { input: 3, output: 15, cachedInput: 0.3 },
   'anthropic:claude-sonnet-4': { input: 3, output: 15, cachedInput: 0.3 },
   'anthropic:claude-haiku-4-5': { input: 1, output: 5, cachedInput: 0.1 },
