@@ -27,6 +27,10 @@ for (const count of [1, 5, 40]) {
   const result = await judgeCase(input, { model, cache: false });
   const sent = fake.requests.length - before;
   const { sizes } = buildJudgePrompt(input);
-  console.log(`${String(count).padStart(6)}  ${String(sent).padStart(18)}  ${String(count).padStart(24)}  ${String(sizes.instructionChars).padStart(18)}  ${String(sizes.contentChars).padStart(21)}   (calls recorded: ${result.calls})`);
+  // The contrast, measured: the same claims asked one call each.
+  const perClaimBefore = fake.requests.length;
+  for (const claim of claims) await judgeCase({ ...base, claims: [claim] }, { model, cache: false });
+  const perClaim = fake.requests.length - perClaimBefore;
+  console.log(`${String(count).padStart(6)}  ${String(sent).padStart(18)}  ${String(perClaim).padStart(24)}  ${String(sizes.instructionChars).padStart(18)}  ${String(sizes.contentChars).padStart(21)}   (calls recorded: ${result.calls})`);
 }
 await fake.close();
