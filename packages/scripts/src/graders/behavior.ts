@@ -35,35 +35,27 @@ function describeTool(tool: string, pattern?: string, flags?: string): string {
   return pattern === undefined ? `\`${tool}\`` : `\`${tool}\` with arguments matching ${describePattern(pattern, flags)}`;
 }
 
-export const behaviorToolCalled = defineBuiltInGrader({
-  name: 'behavior-tool-called',
-  description: 'The agent called a tool (optionally with arguments matching a pattern).',
-  schema: behaviorIntentSchemas['tool-called'],
-  fixed: fixed('tool-called'),
-  async grade(context) {
-    const calls = requireTrace(context, 'behavior-tool-called').tool_calls;
-    const { tool, argsPattern, flags } = context.config;
-    const hits = await matchingCalls(calls, tool, context.regex, argsPattern, flags);
-    const text = `called ${describeTool(tool, argsPattern, flags)}`;
-    if (hits.length === 0) return verdict(text, false, `no call to ${describeTool(tool, argsPattern, flags)} among ${calls.length} tool calls (${tally(calls)})`);
-    return verdict(text, true, `${hits.length} matching call${hits.length === 1 ? '' : 's'}; first ${describeCall(calls[hits[0]!]!, hits[0]!)}`);
-  },
-});
+function toolCallGrader(name: 'behavior-tool-called' | 'behavior-tool-not-called', mustCall: boolean) {
+  const method = mustCall ? 'tool-called' : 'tool-not-called';
+  return defineBuiltInGrader({
+    name,
+    description: mustCall ? 'The agent called a tool (optionally with arguments matching a pattern).' : 'The agent never called a tool (optionally: with arguments matching a pattern).',
+    schema: behaviorIntentSchemas[method],
+    fixed: fixed(method),
+    async grade(context) {
+      const calls = requireTrace(context, name).tool_calls;
+      const { tool, argsPattern, flags } = context.config;
+      const hits = await matchingCalls(calls, tool, context.regex, argsPattern, flags);
+      const text = `${mustCall ? 'called' : 'did not call'} ${describeTool(tool, argsPattern, flags)}`;
+      if (hits.length === 0) return verdict(text, !mustCall, `no call to ${describeTool(tool, argsPattern, flags)} among ${calls.length} tool calls (${tally(calls)})`);
+      if (mustCall) return verdict(text, true, `${hits.length} matching call${hits.length === 1 ? '' : 's'}; first ${describeCall(calls[hits[0]!]!, hits[0]!)}`);
+      return verdict(text, false, `called it ${hits.length} time${hits.length === 1 ? '' : 's'}: ${hits.slice(0, 3).map((index) => describeCall(calls[index]!, index)).join('; ')}`);
+    },
+  });
+}
 
-export const behaviorToolNotCalled = defineBuiltInGrader({
-  name: 'behavior-tool-not-called',
-  description: 'The agent never called a tool (optionally: with arguments matching a pattern).',
-  schema: behaviorIntentSchemas['tool-not-called'],
-  fixed: fixed('tool-not-called'),
-  async grade(context) {
-    const calls = requireTrace(context, 'behavior-tool-not-called').tool_calls;
-    const { tool, argsPattern, flags } = context.config;
-    const hits = await matchingCalls(calls, tool, context.regex, argsPattern, flags);
-    const text = `did not call ${describeTool(tool, argsPattern, flags)}`;
-    if (hits.length === 0) return verdict(text, true, `no call to ${describeTool(tool, argsPattern, flags)} among ${calls.length} tool calls (${tally(calls)})`);
-    return verdict(text, false, `called it ${hits.length} time${hits.length === 1 ? '' : 's'}: ${hits.slice(0, 3).map((index) => describeCall(calls[index]!, index)).join('; ')}`);
-  },
-});
+export const behaviorToolCalled = toolCallGrader('behavior-tool-called', true);
+export const behaviorToolNotCalled = toolCallGrader('behavior-tool-not-called', false);
 
 export const behaviorToolOrder = defineBuiltInGrader({
   name: 'behavior-tool-order',
