@@ -1,4 +1,5 @@
-import { defineConfig } from 'tsup';
+import type { Plugin } from 'esbuild';
+import { defineConfig, type Options } from 'tsup';
 
 const banner = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
@@ -7,22 +8,22 @@ const banner = "import { createRequire as __createRequire } from 'node:module'; 
 // dispatcher loads only the one it needs, so `skeval-assert keyword-check` never evaluates zod
 // or the built-ins, and a bare module graph keeps start-up close to a plain Node process.
 // esbuild stays external: it is loaded, lazily, only to compile a custom grader not yet cached.
+const separateRunners: Plugin = {
+  name: 'separate-grader-runners',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(run-built-in|run-custom|read-input-file)\.js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
 const bundled = {
-  format: ['esm'] as const,
+  format: ['esm'],
   sourcemap: true,
   target: 'node20',
   splitting: false,
   minify: true,
   noExternal: [/^(?!esbuild$|ajv(\/.*)?$).*/],
-  esbuildPlugins: [
-    {
-      name: 'separate-grader-runners',
-      setup(build: { onResolve: (options: { filter: RegExp }, callback: (args: { path: string }) => { path: string; external: boolean }) => void }) {
-        build.onResolve({ filter: /^\.\/(run-built-in|run-custom|read-input-file)\.js$/ }, (args) => ({ path: args.path, external: true }));
-      },
-    },
-  ],
-};
+  esbuildPlugins: [separateRunners],
+} satisfies Options;
 
 export default defineConfig([
   { entry: ['src/index.ts'], format: ['esm'], dts: true, clean: true, sourcemap: true, target: 'node20', external: [/^@skeval\//] },

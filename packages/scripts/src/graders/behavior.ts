@@ -3,7 +3,6 @@ import type { RegexRunner } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, requireTrace, verdict } from '../registry/grader.js';
 import { describePattern, quote, settle } from './evidence.js';
 
-const fixed = (method: string) => ({ kind: 'behavior', method });
 
 /** A call answers to a tool name by its own name (any case) or by Skeval's kind (`shell`, `read`, …). */
 export function isCallTo(call: ToolCall, tool: string): boolean {
@@ -41,7 +40,6 @@ function toolCallGrader(name: 'behavior-tool-called' | 'behavior-tool-not-called
     name,
     description: mustCall ? 'The agent called a tool (optionally with arguments matching a pattern).' : 'The agent never called a tool (optionally: with arguments matching a pattern).',
     schema: behaviorIntentSchemas[method],
-    fixed: fixed(method),
     async grade(context) {
       const calls = requireTrace(context, name).tool_calls;
       const { tool, argsPattern, flags } = context.config;
@@ -61,7 +59,6 @@ export const behaviorToolOrder = defineBuiltInGrader({
   name: 'behavior-tool-order',
   description: 'The agent called tools in a given order (or all of them, in any order).',
   schema: behaviorIntentSchemas['tool-order'],
-  fixed: fixed('tool-order'),
   grade(context) {
     const calls = requireTrace(context, 'behavior-tool-order').tool_calls;
     const { tools, order = 'in-order' } = context.config;
@@ -89,7 +86,6 @@ export const behaviorToolCount = defineBuiltInGrader({
   name: 'behavior-tool-count',
   description: 'The number of tool calls (of one tool, or all) is within bounds.',
   schema: behaviorIntentSchemas['tool-count'],
-  fixed: fixed('tool-count'),
   grade(context) {
     const calls = requireTrace(context, 'behavior-tool-count').tool_calls;
     const { tool, min, max } = context.config;
@@ -105,7 +101,6 @@ export const behaviorSkillRead = defineBuiltInGrader({
   name: 'behavior-skill-read',
   description: "The agent read the skill's SKILL.md.",
   schema: behaviorIntentSchemas['skill-read'],
-  fixed: fixed('skill-read'),
   grade(context) {
     const trace = requireTrace(context, 'behavior-skill-read');
     const skill = context.config.skill ?? context.skillName;
@@ -127,7 +122,6 @@ function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run'
     name,
     description: mustRun ? 'The agent ran a shell command matching a pattern.' : 'The agent ran no shell command matching a pattern.',
     schema: behaviorIntentSchemas[method],
-    fixed: fixed(method),
     async grade(context) {
       const calls = requireTrace(context, name).tool_calls;
       const { pattern, flags } = context.config;
@@ -149,7 +143,6 @@ export const behaviorBudget = defineBuiltInGrader({
   name: 'behavior-budget',
   description: 'The run stayed within budgets of tokens, time, tool calls and cost.',
   schema: behaviorIntentSchemas.budget,
-  fixed: fixed('budget'),
   grade(context) {
     const trace = requireTrace(context, 'behavior-budget');
     const { maxTokens, maxDurationMs, maxToolCalls, maxCostUsd } = context.config;

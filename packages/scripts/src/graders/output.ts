@@ -4,13 +4,11 @@ import { defineBuiltInGrader, verdict } from '../registry/grader.js';
 import { describePattern, describeSearched, inContext, position, quote, settle } from './evidence.js';
 
 const listOf = (value: string | string[]) => (Array.isArray(value) ? value : [value]);
-const fixed = (method: string) => ({ kind: 'output', method });
 
 export const outputRegex = defineBuiltInGrader({
   name: 'output-regex',
   description: 'The response matches a regular expression.',
   schema: outputIntentSchemas.regex,
-  fixed: fixed('regex'),
   grade: ({ config, output, regex }) => gradeResponseRegex(regex, output, config.pattern, config.flags),
 });
 
@@ -27,7 +25,6 @@ export const outputExact = defineBuiltInGrader({
   name: 'output-exact',
   description: 'The response equals an expected text (trimmed; optionally ignoring case).',
   schema: outputIntentSchemas.exact,
-  fixed: fixed('exact'),
   grade({ config, output }) {
     const normalize = (value: string) => {
       const trimmed = config.trim === false ? value : value.trim();
@@ -47,7 +44,6 @@ function containsGrader(name: 'output-contains' | 'output-icontains', ignoreCase
     name,
     description: ignoreCase ? 'The response contains the given texts, ignoring case.' : 'The response contains the given texts.',
     schema: outputIntentSchemas[ignoreCase ? 'icontains' : 'contains'],
-    fixed: fixed(ignoreCase ? 'icontains' : 'contains'),
     grade({ config, output }) {
       const values = listOf(config.value);
       const any = config.match === 'any';
@@ -69,7 +65,6 @@ export const outputNotContains = defineBuiltInGrader({
   name: 'output-not-contains',
   description: 'The response contains none of the given texts.',
   schema: outputIntentSchemas['not-contains'],
-  fixed: fixed('not-contains'),
   grade({ config, output }) {
     const values = listOf(config.value);
     const haystack = config.ignoreCase ? output.toLowerCase() : output;
@@ -86,7 +81,6 @@ export const outputLength = defineBuiltInGrader({
   name: 'output-length',
   description: 'The response is within a length, in words or characters.',
   schema: outputIntentSchemas.length,
-  fixed: fixed('length'),
   grade({ config, output }) {
     const unit = config.unit ?? 'words';
     const size = unit === 'words' ? output.split(/\s+/).filter(Boolean).length : [...output].length;
@@ -100,7 +94,6 @@ export const outputJsonValid = defineBuiltInGrader({
   name: 'output-json-valid',
   description: 'The response is valid JSON.',
   schema: outputIntentSchemas['json-valid'],
-  fixed: fixed('json-valid'),
   grade({ output }) {
     const text = 'response is valid JSON';
     try {

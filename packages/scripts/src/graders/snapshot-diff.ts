@@ -13,7 +13,6 @@ export const workspaceSnapshotDiff = defineBuiltInGrader({
   name: 'workspace-snapshot-diff',
   description: "A workspace folder matches an expected folder under the skill's evals/, file by file.",
   schema: workspaceIntentSchemas['snapshot-diff'],
-  fixed: { kind: 'workspace', method: 'snapshot-diff' },
   grade(context) {
     const workspace = requireWorkspace(context, 'workspace-snapshot-diff');
     const { expected, path = '.', ignore = [] } = context.config;

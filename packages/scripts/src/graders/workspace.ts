@@ -4,7 +4,6 @@ import { createWorkspaceReader, formatSize } from '../workspace/workspace-reader
 import { describePattern, describeSearched, inContext, position, quote, settle, truncationNote, unreadable } from './evidence.js';
 import { describeJsonValue, gradeResponseRegex } from './output.js';
 
-const fixed = (method: string) => ({ kind: 'workspace', method });
 
 function fileExists(context: GraderContext<{ path: string }>, name: string) {
   const workspace = requireWorkspace(context, name);
@@ -85,7 +84,6 @@ export const workspaceFileExists = defineBuiltInGrader({
   name: 'workspace-file-exists',
   description: 'A file (or folder) exists in the workspace.',
   schema: workspaceIntentSchemas['file-exists'],
-  fixed: fixed('file-exists'),
   grade: (context) => fileExists(context, 'workspace-file-exists'),
 });
 
@@ -93,7 +91,6 @@ export const workspaceFileContains = defineBuiltInGrader({
   name: 'workspace-file-contains',
   description: 'A workspace file matches a regular expression or contains a literal text.',
   schema: workspaceIntentSchemas['file-contains'],
-  fixed: fixed('file-contains'),
   grade: (context) => fileMatches(context, 'workspace-file-contains'),
 });
 
@@ -101,7 +98,6 @@ export const workspaceJsonValid = defineBuiltInGrader({
   name: 'workspace-json-valid',
   description: 'A workspace file is valid JSON, optionally satisfying a JSON Schema.',
   schema: workspaceIntentSchemas['json-valid'],
-  fixed: fixed('json-valid'),
   grade: (context) => jsonValid(context, 'workspace-json-valid'),
 });
 
@@ -111,7 +107,6 @@ export const legacyFileExists = defineBuiltInGrader({
   name: 'file-exists',
   description: 'A file exists in the workspace (arc-skill-eval script assertion).',
   schema: legacy('file-exists'),
-  fixed: { type: 'file-exists' },
   grade: (context) => fileExists(context as GraderContext<{ path: string }>, 'file-exists'),
 });
 
@@ -119,7 +114,6 @@ export const legacyJsonValid = defineBuiltInGrader({
   name: 'json-valid',
   description: 'A workspace file is valid JSON (arc-skill-eval script assertion).',
   schema: legacy('json-valid'),
-  fixed: { type: 'json-valid' },
   grade: (context) => jsonValid(context as GraderContext<{ path: string }>, 'json-valid'),
 });
 
@@ -127,7 +121,6 @@ export const legacyRegexMatch = defineBuiltInGrader({
   name: 'regex-match',
   description: 'The response, or a workspace file, matches a regular expression (arc-skill-eval script assertion).',
   schema: legacy('regex-match'),
-  fixed: { type: 'regex-match' },
   async grade(context) {
     const config = context.config as { pattern: string; flags?: string; target?: 'assistant-text' | { file: string } };
     const target = config.target ?? 'assistant-text';

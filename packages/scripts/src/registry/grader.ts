@@ -1,5 +1,5 @@
 import { type GraderResult, SkevalError, type Trace } from '@skeval/schema';
-import type { z } from 'zod';
+import * as z from 'zod';
 import type { RegexRunner } from '../regex/regex-runner.js';
 import type { WorkspaceReader } from '../workspace/workspace-reader.js';
 
@@ -35,23 +35,29 @@ export interface BuiltInGrader<Config = Record<string, unknown>> {
   grade(context: GraderContext<Config>): Promise<GraderResult>;
 }
 
-/** Builds a grader whose config is checked against a zod schema (with fixed fields added). */
-export function defineBuiltInGrader<Schema extends z.ZodType>(definition: {
+/**
+ * Builds a grader whose config is checked against the zod schema of its assertion form. The
+ * form's literal fields (`kind` and `method`, or `type`) are filled in, so a config holds only
+ * the grader's own arguments.
+ */
+export function defineBuiltInGrader<Schema extends z.ZodObject>(definition: {
   name: string;
   description: string;
   schema: Schema;
-  fixed?: Record<string, unknown>;
   grade(context: GraderContext<z.infer<Schema>>): Promise<GraderResult> | GraderResult;
 }): BuiltInGrader<z.infer<Schema>> {
   // Configs come from a loaded evals file and are graded once per case run: parse each once.
   const parsedConfigs = new WeakMap<object, z.infer<Schema>>();
+  const fixed = Object.fromEntries(
+    Object.entries(definition.schema.shape).flatMap(([key, field]) => (field instanceof z.ZodLiteral ? [[key, field.value]] : [])),
+  );
   return {
     name: definition.name,
     description: definition.description,
     parseConfig(config) {
       const known = config && typeof config === 'object' ? parsedConfigs.get(config) : undefined;
       if (known !== undefined) return known;
-      const candidate = { ...(config && typeof config === 'object' ? config : {}), ...definition.fixed };
+      const candidate = { ...(config && typeof config === 'object' ? config : {}), ...fixed };
       const parsed = definition.schema.safeParse(candidate);
       if (parsed.success) {
         if (config && typeof config === 'object') parsedConfigs.set(config, parsed.data);
