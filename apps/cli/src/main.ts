@@ -2,6 +2,7 @@ import { assertMain } from '@skeval/assert';
 import { SkevalError } from '@skeval/schema';
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { registerRun } from './commands/run.js';
 import { registerValidate } from './commands/validate.js';
 import { exitCodes, type CliIo } from './io.js';
 
@@ -9,7 +10,7 @@ import { exitCodes, type CliIo } from './io.js';
  * Runs the `skeval` command line and resolves to its exit code. It never exits the process:
  * the bin sets `process.exitCode` from what this returns.
  */
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
   // `skeval assert` is skeval-assert itself: its arguments are passed on untouched.
   if (argv[0] === 'assert') return assertMain(argv.slice(1), io, 'skeval assert');
   let exitCode: number = exitCodes.ok;
@@ -23,6 +24,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   registerValidate(program, io, (code) => {
     exitCode = code;
   });
+  registerRun(program, io, (code) => {
+    exitCode = code;
+  }, signal);
   program
     .command('assert <grader>')
     .description('run one grader on one response, agentv-style (see `skeval assert --help`)')

@@ -10,3 +10,16 @@ export {
   type ValidateEvalsOptions,
   type ValidateEvalsResult,
 } from './validate/validate-evals.js';
+export { discoverSkills, type DiscoveredSkill, type DiscoverSkillsOptions } from './discovery/discover-skills.js';
+export { readSkillManifest, type SkillManifest } from './discovery/read-skill-manifest.js';
+export { prepareWorkspace, type CaseWorkspace, type PrepareWorkspaceOptions, type SkillToInstall } from './workspace/prepare-workspace.js';
+export type { AgentRunner, InstalledSkill, RunnerContext, RunResult } from './runners/types.js';
+export { createCommandRunner, parseCommandOutput, type CommandRunnerOptions } from './runners/command.js';
+export { createClaudeCodeRunner, parseClaudeCodeStream } from './runners/claude-code.js';
+export { createCodexRunner, parseCodexStream } from './runners/codex.js';
+export { createPiRunner, parsePiStream } from './runners/pi.js';
+export type { CliRunnerOptions } from './runners/cli-runner.js';
+export { gradeCaseRun, type GradeCaseRunOptions, type JudgeSetup } from './grading/grade-case-run.js';
+export { toolSummary } from './artifacts/case-artifacts.js';
+export { runEvals, defaultAgentEnv, type RunEvalsOptions, type RunEvalsResult, type RunProgressEvent, type SkillRun } from './run/run-evals.js';
+export type { CaseRunOutcome } from './run/run-case.js';

@@ -57,6 +57,8 @@ export const gradingSchema = z
         usage: usageSchema,
       })
       .optional(),
+    /** Set when the run changed the skill: its installed copy (by name) or its own folder. */
+    skill_edited: z.object({ installed: z.array(z.string()), original: z.boolean() }).optional(),
     /** Set when the agent crashed or timed out, so the case was not graded normally. */
     agent_error: z.object({ code: z.string(), message: z.string() }).optional(),
   })

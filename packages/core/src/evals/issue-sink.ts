@@ -9,6 +9,8 @@ export type JsonPath = Array<string | number>;
 /** Collects located issues while an evals file is read. */
 export interface IssueSink {
   readonly issues: EvalsIssue[];
+  /** Set when the caller can tell which custom graders exist. */
+  graderExists?: ((name: string) => boolean) | undefined;
   error(code: EvalsIssueCode, path: JsonPath, message: string, options?: { key?: boolean }): void;
   warning(code: EvalsIssueCode, path: JsonPath, message: string, options?: { key?: boolean }): void;
   /** Reports what a zod schema found wrong with `value` (which sits at `path`); returns the parsed data when valid. */

@@ -17,6 +17,11 @@ export interface LoadEvalsFileOptions {
   fileName: string;
   /** @default 10 MiB */
   maxBytes?: number;
+  /**
+   * Whether a custom grader of this name can be found. With it, a reference to an existing
+   * grader is not warned about, and one to a missing grader says so.
+   */
+  graderExists?: (name: string) => boolean;
 }
 
 const misplacedCaseKeys = ['cases', 'tests', 'test_cases', 'scenarios', 'suites'];
@@ -28,7 +33,7 @@ const misplacedCaseKeys = ['cases', 'tests', 'test_cases', 'scenarios', 'suites'
  * that says how.
  */
 export function loadEvalsFile(options: LoadEvalsFileOptions): LoadResult {
-  const { source, fileName, maxBytes = defaultMaxEvalsFileBytes } = options;
+  const { source, fileName, maxBytes = defaultMaxEvalsFileBytes, graderExists } = options;
   const size = typeof source === 'string' ? Buffer.byteLength(source) : source.byteLength;
   if (size > maxBytes) return tooLargeResult(fileName, size, maxBytes);
   const decoded = decodeSource(source);
@@ -51,6 +56,7 @@ export function loadEvalsFile(options: LoadEvalsFileOptions): LoadResult {
     return finish(fileName, sink);
   }
   const sink = createIssueSink(lines, parsed.document);
+  sink.graderExists = graderExists;
   if (decoded.hadByteOrderMark) addByteOrderMarkWarning(sink);
   for (const duplicate of parsed.document.duplicateKeys()) {
     sink.issues.push({

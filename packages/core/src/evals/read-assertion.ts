@@ -36,7 +36,7 @@ export function readAssertion(value: unknown, place: Place): NormalizedAssertion
       sink.error('invalid-value', path, 'the assertion is empty; write the claim to check, or remove the entry');
       return undefined;
     }
-    return build(place, value, { mode: 'judge', claim: value }, {});
+    return build(place, value, { mode: 'judge', claim: value }, value);
   }
   if (!isPlainObject(value)) {
     sink.error('invalid-value', path, `an assertion is a string (a claim for the judge) or an object, got ${jsonTypeName(value)}`);
@@ -155,8 +155,14 @@ function readKnownIntent(
 
 function readGraderReference(name: string, value: Record<string, unknown>, place: Place, why: string, field = 'type'): NormalizedAssertion {
   const prose = proseOf(value);
-  const otherwise = prose ? `otherwise the judge grades its \`${prose.field}\`` : 'otherwise it is graded as `error`';
-  place.sink.warning('unknown-assertion-type', [...place.path, field], `${why}; it runs the custom grader \`${name}\` from .skeval/graders/ if one exists, ${otherwise}`);
+  const exists = place.sink.graderExists?.(name);
+  if (exists === false) {
+    const instead = prose ? `the judge grades its \`${prose.field}\` instead` : 'it is graded as `error`';
+    place.sink.warning('unknown-assertion-type', [...place.path, field], `${why}, and no custom grader \`${name}\` was found in .skeval/graders/ (or .agentv/graders/) from the skill folder up: ${instead}`);
+  } else if (exists === undefined) {
+    const otherwise = prose ? `otherwise the judge grades its \`${prose.field}\`` : 'otherwise it is graded as `error`';
+    place.sink.warning('unknown-assertion-type', [...place.path, field], `${why}; it runs the custom grader \`${name}\` from .skeval/graders/ if one exists, ${otherwise}`);
+  }
   const config = isPlainObject(value.config) ? value.config : configOf(value);
   return build(place, prose?.text, { mode: 'grader', grader: name, config, ...(prose ? { fallbackClaim: prose.text } : {}) }, value);
 }
@@ -171,7 +177,7 @@ function build(place: Place, text: string | undefined, spec: NormalizedAssertion
     text: text ?? describeCheck(spec),
     spec,
     mustPass: object.mustPass === true,
-    source: typeof source === 'string' ? source : source,
+    source,
   };
 }
 

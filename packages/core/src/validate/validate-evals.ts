@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
+import { findGraderFile } from '@skeval/scripts';
 import { SkevalError } from '@skeval/schema';
 import type { EvalsIssueCode } from '../evals/issues.js';
 import { defaultMaxEvalsFileBytes, fileProblem, loadEvalsFile, tooLargeResult } from '../evals/load-evals-file.js';
@@ -67,7 +68,9 @@ export async function loadEvalsFileFromDisk(absolutePath: string, fileName: stri
     const stats = await stat(absolutePath);
     if (!stats.isFile()) return fileProblem(fileName, 'invalid-value', 'not a regular file; give the path of an evals.json file');
     if (stats.size > maxBytes) return tooLargeResult(fileName, stats.size, maxBytes);
-    return loadEvalsFile({ source: await readFile(absolutePath), fileName, maxBytes });
+    // Custom graders are looked for from the skill folder (above evals/) up.
+    const skillDir = dirname(dirname(absolutePath));
+    return loadEvalsFile({ source: await readFile(absolutePath), fileName, maxBytes, graderExists: (name) => findGraderFile(name, skillDir) !== undefined });
   } catch (error) {
     return fileProblem(fileName, 'invalid-value', `cannot read the file: ${(error as Error).message}`);
   }

@@ -1,0 +1,96 @@
+import { type RunEvalsResult, runEvals } from '@skeval/core';
+import type { Command } from 'commander';
+import { exitCodes, type CliIo } from '../io.js';
+import { type AgentFlags, agentNames, judgeFromFlags, runnerFromFlags } from './agent-options.js';
+import { renderRunSummary } from './render-run.js';
+
+interface RunFlags extends AgentFlags {
+  judge?: string;
+  concurrency: number;
+  timeout: number;
+  outputDir?: string;
+  iteration?: string;
+  skill: string[];
+  case: string[];
+  json?: boolean;
+  keepWorkspaces?: boolean;
+  cache: boolean;
+  resume?: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const positive = (value: string) => {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new Error(`expected a positive number, got ${value}`);
+  return number;
+};
+
+export function registerRun(program: Command, io: CliIo, setExitCode: (code: number) => void, signal?: AbortSignal): void {
+  program
+    .command('run')
+    .description('run every case of a skill (or of every skill in a tree) through an agent, grade it, write the artifacts')
+    .argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.')
+    .option('--agent <name>', `the agent: ${agentNames.join(', ')} (default: command with --agent-command, else claude-code)`)
+    .option('--agent-command <command>', 'for --agent command: the program, with {prompt}, {prompt_file}, {workspace}')
+    .option('--agent-bin <path>', "the agent CLI's executable (default: claude, codex, pi)")
+    .option('--model <model>', "the agent's model, as the agent names it")
+    .option('--judge <provider:model>', 'the judge model (default: .pi settings, then ANTHROPIC_API_KEY or OPENAI_API_KEY)')
+    .option('--concurrency <n>', 'case runs at a time', positive, 4)
+    .option('--timeout <seconds>', "each case run's time limit", positive, 600)
+    .option('--output-dir <dir>', 'where run folders go (default: <skill>/evals-runs)')
+    .option('--iteration <name>', 'group runs under iteration-<name>/')
+    .option('--skill <name>', 'run only this skill (repeatable)', collect, [])
+    .option('--case <id>', 'run only this case (repeatable)', collect, [])
+    .option('--resume <run-dir>', 'finish a run folder: skip case runs whose artifacts are complete')
+    .option('--keep-workspaces', 'keep each case run workspace (its path is in context-manifest.json)')
+    .option('--no-cache', 'send every judge request, ignoring the response cache')
+    .option('--json', 'print the result as JSON')
+    .action(async (path: string, flags: RunFlags) => {
+      const runner = runnerFromFlags(flags, io.cwd);
+      const judge = judgeFromFlags(flags, io.cwd, io.env);
+      let finished = 0;
+      const result = await runEvals({
+        path,
+        cwd: io.cwd,
+        runner,
+        judge,
+        concurrency: flags.concurrency,
+        timeoutMs: flags.timeout * 1000,
+        ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
+        ...(flags.iteration ? { iteration: flags.iteration } : {}),
+        ...(flags.skill.length ? { skills: flags.skill } : {}),
+        ...(flags.case.length ? { cases: flags.case } : {}),
+        ...(flags.resume ? { resume: flags.resume } : {}),
+        keepWorkspaces: flags.keepWorkspaces ?? false,
+        ...(signal ? { signal } : {}),
+        onProgress: (event) => {
+          if (event.type !== 'case-end') return;
+          finished += 1;
+          const { outcome } = event;
+          const { passed, total } = outcome.grading.summary;
+          const state = outcome.status === 'ok' ? `${passed}/${total} passed` : `${outcome.status}: ${outcome.error?.message ?? ''}`;
+          io.stderr(`[${finished}] ${outcome.skill} ${outcome.caseId}: ${state} (${(outcome.durationMs / 1000).toFixed(1)} s)${outcome.skillEdited ? ' — the run edited the skill' : ''}\n`);
+        },
+      });
+      io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : renderRunSummary(result, judge.skipReason));
+      setExitCode(exitCodeOf(result));
+    });
+}
+
+/** DESIGN §9: 130 interrupted, 2 not everything could start, 3 undecided verdicts, 1 a failure, 0 all passed. */
+export function exitCodeOf(result: RunEvalsResult): number {
+  if (result.interrupted) return exitCodes.interrupted;
+  if (result.invalid.length > 0) return exitCodes.usage;
+  if (result.totals.errored > 0 || result.totals.agentErrors > 0) return exitCodes.infrastructure;
+  if (result.totals.failed > 0) return exitCodes.failed;
+  return exitCodes.ok;
+}
+
+function toJson(result: RunEvalsResult) {
+  return {
+    interrupted: result.interrupted,
+    totals: result.totals,
+    invalid: result.invalid,
+    runs: result.runs.map((run) => ({ skill: run.skill, run_dir: run.runDir, cases: run.outcomes.map((outcome) => ({ id: outcome.caseId, status: outcome.status, summary: outcome.grading.summary, skill_edited: outcome.skillEdited, dir: outcome.caseDir, ...(outcome.error ? { error: outcome.error } : {}) })) })),
+  };
+}

@@ -1,0 +1,148 @@
+import type { AssertionResult, Grading, GraderResult, NormalizedAssertion, Trace } from '@skeval/schema';
+import { SkevalError } from '@skeval/schema';
+import { judgeCase, type JudgeClaim, type JudgeFile, type LanguageModel, type ResponseCache, skipClaims } from '@skeval/judge';
+import { createWorkspaceReader, findGraderFile, getBuiltInGrader, listGraderFiles, runBuiltInGrader, runCustomGrader, type WorkspaceReader } from '@skeval/scripts';
+import type { LoadedCase } from '../evals/types.js';
+
+export interface JudgeSetup {
+  /** The judge model, or undefined when none is configured (judged assertions are then `skipped`). */
+  model?: LanguageModel;
+  /** Why there is no judge, and how to configure one. */
+  skipReason?: string;
+  cache?: ResponseCache | false;
+  retries?: number;
+}
+
+export interface GradeCaseRunOptions {
+  evalCase: LoadedCase;
+  skill: { name: string; dir: string };
+  /** How the agent's run ended. */
+  run: { status: 'ok' | 'error' | 'timeout'; finalText: string; trace: Trace; error?: { code: string; message: string } };
+  /** The folder holding what the run left (the workspace, or a stored `outputs/`). */
+  workspaceDir: string;
+  /** Files the run created or changed, relative to `workspaceDir`: the judge sees these. */
+  outputs: string[];
+  judge: JudgeSetup;
+  env?: NodeJS.ProcessEnv;
+  /** Time limit of a custom grader. @default 30000 */
+  graderTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+const excerptChars = 4000;
+
+/**
+ * Grades one case run in one pass: deterministic graders (built-in and custom) as code, then
+ * every judged claim in one judge call. A run whose agent crashed or timed out is graded
+ * `error` with the reason; no path leads from an error to `pass`.
+ */
+export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Grading> {
+  const { evalCase, run } = options;
+  const rows = new Map<number, AssertionResult>();
+  const assertions = evalCase.assertions;
+  if (run.status !== 'ok') {
+    const reason = `not graded: the agent run ${run.status === 'timeout' ? 'timed out' : 'failed'} (${run.error?.message ?? 'no detail'})`;
+    assertions.forEach((assertion, index) => rows.set(index, row(assertion, 'error', reason, assertion.spec.mode === 'judge' ? 'judge' : assertion.spec.grader)));
+    return finish(evalCase, assertions, rows, undefined, run.error);
+  }
+  const workspace = createWorkspaceReader(options.workspaceDir);
+  const claims: Array<{ index: number; claim: JudgeClaim }> = [];
+  for (const [index, assertion] of assertions.entries()) {
+    const started = Date.now();
+    if (assertion.spec.mode === 'judge') {
+      claims.push({ index, claim: { id: `a${index + 1}`, text: assertion.spec.claim } });
+      continue;
+    }
+    const { grader, config, fallbackClaim } = assertion.spec;
+    const builtIn = getBuiltInGrader(grader);
+    const customFile = builtIn ? undefined : findGraderFile(grader, options.skill.dir);
+    if (!builtIn && !customFile) {
+      if (fallbackClaim) claims.push({ index, claim: { id: `a${index + 1}`, text: fallbackClaim } });
+      else {
+        const known = listGraderFiles(options.skill.dir).map((file) => file.name);
+        rows.set(index, row(assertion, 'error', `no grader named \`${grader}\`: not built in, and no .skeval/graders/${grader}.ts from the skill folder up (custom graders found: ${known.join(', ') || 'none'})`, grader));
+      }
+      continue;
+    }
+    try {
+      const result = builtIn
+        ? await runBuiltInGrader({ grader: builtIn, config, output: run.finalText, input: evalCase.prompt, ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}), workspace, trace: run.trace, skillDir: options.skill.dir, skillName: options.skill.name, ...(options.env ? { env: options.env } : {}) })
+        : await runCustomGrader({
+            file: customFile!,
+            timeoutMs: options.graderTimeoutMs ?? 30_000,
+            ...(options.signal ? { signal: options.signal } : {}),
+            payload: { output: run.finalText, input: evalCase.prompt, ...(evalCase.expectedOutput ? { expected_output: evalCase.expectedOutput } : {}), input_files: evalCase.files.map((file) => file.path), trace: run.trace, workspace_path: options.workspaceDir, config, metadata: evalCase.metadata },
+          });
+      rows.set(index, fromGraderResult(assertion, result, grader, Date.now() - started));
+    } catch (error) {
+      const message = SkevalError.isInstance(error) ? `${error.code}: ${error.message}` : `grader_failed: ${(error as Error).message}`;
+      rows.set(index, row(assertion, 'error', message, grader, Date.now() - started));
+    }
+  }
+  let judgeInfo: Grading['judge'];
+  if (claims.length > 0) {
+    const claimList = claims.map((entry) => entry.claim);
+    if (!options.judge.model) {
+      const verdicts = skipClaims(claimList, options.judge.skipReason ?? 'no judge model is configured');
+      verdicts.forEach((verdict, at) => rows.set(claims[at]!.index, row(assertions[claims[at]!.index]!, 'skipped', verdict.evidence, 'judge')));
+    } else {
+      const result = await judgeCase(
+        { prompt: evalCase.prompt, ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}), response: run.finalText, files: judgeFiles(workspace, options.outputs), claims: claimList },
+        { model: options.judge.model, cache: options.judge.cache ?? false, ...(options.judge.retries === undefined ? {} : { retries: options.judge.retries }), ...(options.signal ? { signal: options.signal } : {}) },
+      );
+      result.verdicts.forEach((verdict, at) => rows.set(claims[at]!.index, row(assertions[claims[at]!.index]!, verdict.status, verdict.evidence, 'judge')));
+      judgeInfo = {
+        model: result.model,
+        calls: result.calls,
+        ...(result.split ? { split: true } : {}),
+        usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, cached_input_tokens: result.usage.cachedInputTokens, total_tokens: result.usage.inputTokens + result.usage.outputTokens, cost_usd: result.costUsd },
+      };
+    }
+  }
+  return finish(evalCase, assertions, rows, judgeInfo);
+}
+
+function judgeFiles(workspace: WorkspaceReader, outputs: string[]): JudgeFile[] {
+  return outputs.map((path) => {
+    const file = workspace.readText(path);
+    if (file.status === 'text') return { path, size: file.size, excerpt: file.text.slice(0, excerptChars), ...(file.truncated || file.text.length > excerptChars ? { truncated: true } : {}) };
+    return { path, size: 'size' in file ? file.size : 0 };
+  });
+}
+
+function fromGraderResult(assertion: NormalizedAssertion, result: GraderResult, grader: string, durationMs: number): AssertionResult {
+  const passed = result.score >= 0.5;
+  const evidence =
+    result.assertions.length === 1
+      ? (result.assertions[0]!.evidence ?? (result.assertions[0]!.passed ? 'passed' : 'failed'))
+      : `score ${result.score}: ${result.assertions.map((entry) => `${entry.passed ? '✓' : '✗'} ${entry.text}${entry.evidence ? ` (${entry.evidence})` : ''}`).join('; ')}`;
+  return row(assertion, passed ? 'pass' : 'fail', evidence, grader, durationMs);
+}
+
+function row(assertion: NormalizedAssertion, status: AssertionResult['status'], evidence: string, grader: string, durationMs?: number): AssertionResult {
+  return {
+    text: assertion.text,
+    passed: status === 'pass',
+    status,
+    evidence,
+    assertion: assertion.source,
+    ...(assertion.id ? { id: assertion.id } : {}),
+    grader,
+    ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
+  };
+}
+
+function finish(evalCase: LoadedCase, assertions: NormalizedAssertion[], rows: Map<number, AssertionResult>, judge?: Grading['judge'], agentError?: { code: string; message: string }): Grading {
+  const results = assertions.map((_, index) => rows.get(index)!);
+  const count = (status: AssertionResult['status']) => results.filter((result) => result.status === status).length;
+  const total = results.length;
+  const passed = count('pass');
+  return {
+    case_id: evalCase.id,
+    assertion_results: results,
+    expectations: results.map(({ text, passed: ok, evidence }) => ({ text, passed: ok, evidence })),
+    summary: { passed, failed: count('fail'), errored: count('error'), skipped: count('skipped'), total, pass_rate: total === 0 ? null : passed / total },
+    ...(judge ? { judge } : {}),
+    ...(agentError ? { agent_error: agentError } : {}),
+  };
+}

@@ -1,0 +1,108 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Grading, Timing } from '@skeval/schema';
+import { writeCaseArtifacts } from '../artifacts/case-artifacts.js';
+import type { DiscoveredSkill } from '../discovery/discover-skills.js';
+import type { LoadedCase } from '../evals/types.js';
+import { type JudgeSetup, gradeCaseRun } from '../grading/grade-case-run.js';
+import type { AgentRunner, RunResult } from '../runners/types.js';
+import { prepareWorkspace } from '../workspace/prepare-workspace.js';
+import { changedFiles, hashFiles, hashTree } from '../workspace/tree.js';
+
+export interface CaseRunOutcome {
+  skill: string;
+  caseId: string;
+  caseDir: string;
+  status: RunResult['status'];
+  grading: Grading;
+  durationMs: number;
+  /** True when the agent changed the installed skill (or the skill folder itself). */
+  skillEdited: boolean;
+  error?: { code: string; message: string };
+}
+
+export interface RunCaseOptions {
+  skill: DiscoveredSkill;
+  evalCase: LoadedCase;
+  runner: AgentRunner;
+  judge: JudgeSetup;
+  caseDir: string;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  keepWorkspace: boolean;
+  signal?: AbortSignal;
+}
+
+/** One case run: a fresh workspace, the agent, the grading pass, the artifacts. */
+export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> {
+  const { skill, evalCase, runner } = options;
+  const startedAt = new Date();
+  const originalHashBefore = hashTree(skill.dir, ['evals', 'evals-runs']);
+  const workspace = await prepareWorkspace({ skill, evalCase, ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}), install: [{ name: skill.name, dir: skill.dir }] });
+  try {
+    const installedSkills = workspace.installed.map((entry) => ({ name: entry.name, path: entry.path, description: skill.description }));
+    const run = await runner.run({ workspaceDir: workspace.dir, prompt: evalCase.prompt, skills: installedSkills, env: options.env, timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    const edited = workspace.installed.filter((entry) => hashTree(entry.path) !== entry.hashBefore).map((entry) => entry.name);
+    const originalEdited = hashTree(skill.dir, ['evals', 'evals-runs']) !== originalHashBefore;
+    const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map((change) => change.path);
+    const grading = await gradeCaseRun({ evalCase, skill, run, workspaceDir: workspace.dir, outputs, judge: options.judge, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
+    const usage = run.trace.usage;
+    const timing: Timing = {
+      total_tokens: usage.total_tokens,
+      duration_ms: run.durationMs,
+      total_duration_seconds: Math.round(run.durationMs / 100) / 10,
+      executor_start: startedAt.toISOString(),
+      executor_end: new Date(startedAt.getTime() + run.durationMs).toISOString(),
+      model: run.trace.model ?? runner.model ?? null,
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      cached_input_tokens: usage.cached_input_tokens ?? 0,
+      cost_usd: usage.cost_usd ?? null,
+      ...(grading.judge ? { judge: grading.judge } : {}),
+    };
+    const skillEdited = edited.length > 0 || originalEdited;
+    await writeCaseArtifacts({
+      caseDir: options.caseDir,
+      finalText: run.finalText,
+      trace: run.trace,
+      grading: skillEdited ? { ...grading, skill_edited: { installed: edited, original: originalEdited } } : grading,
+      timing,
+      workspaceDir: workspace.dir,
+      outputs,
+      contextManifest: {
+        agent: runner.name,
+        model: runner.model ?? null,
+        skills_dir: runner.skillsDir ?? null,
+        skills: installedSkills.map((entry) => ({ name: entry.name, path: entry.path, description: entry.description })),
+        skills_read: run.trace.skills_read ?? [],
+        prompt: evalCase.prompt,
+        input_files: evalCase.files.map((file) => file.path),
+        setup: evalCase.setup ?? null,
+        environment: Object.keys(options.env).sort(),
+        tools: [...new Set(run.trace.tool_calls.map((call) => call.name))],
+        ...(options.keepWorkspace ? { workspace: workspace.dir } : {}),
+      },
+    });
+    return {
+      skill: skill.name,
+      caseId: evalCase.id,
+      caseDir: options.caseDir,
+      status: run.status,
+      grading,
+      durationMs: run.durationMs,
+      skillEdited,
+      ...(run.error ? { error: run.error } : {}),
+    };
+  } finally {
+    if (!options.keepWorkspace) await rm(workspace.dir, { recursive: true, force: true });
+  }
+}
+
+/** `eval-<id>`, with characters unsafe in a folder name replaced. */
+export function caseFolderName(id: string): string {
+  return `eval-${id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+}
+
+export function caseDirOf(runDir: string, id: string): string {
+  return join(runDir, caseFolderName(id));
+}

@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { Benchmark, Grading } from '@skeval/schema';
+import pLimit from 'p-limit';
+import { isCaseComplete } from '../artifacts/case-artifacts.js';
+import { writeJsonAtomic } from '../artifacts/write-atomic.js';
+import { type DiscoveredSkill, discoverSkills } from '../discovery/discover-skills.js';
+import type { EvalsIssue } from '../evals/issues.js';
+import type { JudgeSetup } from '../grading/grade-case-run.js';
+import type { AgentRunner } from '../runners/types.js';
+import { buildBenchmark } from './benchmark.js';
+import { caseDirOf, type CaseRunOutcome, runCase } from './run-case.js';
+
+export type RunProgressEvent =
+  | { type: 'case-start'; skill: string; caseId: string }
+  | { type: 'case-end'; outcome: CaseRunOutcome }
+  | { type: 'case-skipped'; skill: string; caseId: string; reason: 'complete' | 'interrupted' };
+
+export interface RunEvalsOptions {
+  /** A skill folder, or a tree of them. */
+  path: string;
+  cwd?: string;
+  skills?: string[];
+  cases?: string[];
+  runner: AgentRunner;
+  judge: JudgeSetup;
+  /** Case runs at a time. @default 4 */
+  concurrency?: number;
+  /** Each case run's time limit; the agent's whole process tree is killed at it. @default 600000 */
+  timeoutMs?: number;
+  /** Where run folders go: `<outputDir>/<skill>/…`. @default `<skill>/evals-runs` */
+  outputDir?: string;
+  /** Groups runs under `iteration-<name>/`. */
+  iteration?: string;
+  /** @default a timestamp */
+  runId?: string;
+  /** A run folder to finish: case runs whose artifacts are complete are skipped. */
+  resume?: string;
+  keepWorkspaces?: boolean;
+  /** The environment agents get, explicitly. @default PATH, HOME, LANG, TERM, TMPDIR and the provider keys of this process */
+  env?: NodeJS.ProcessEnv;
+  /** Aborting stops launching case runs; running ones get `graceMs`, then are stopped. */
+  signal?: AbortSignal;
+  /** @default 3000 */
+  graceMs?: number;
+  onProgress?: (event: RunProgressEvent) => void;
+}
+
+export interface SkillRun {
+  skill: string;
+  skillDir: string;
+  runDir: string;
+  outcomes: CaseRunOutcome[];
+}
+
+export interface RunEvalsResult {
+  runs: SkillRun[];
+  /** Skills whose evals file is invalid: not run, every issue located. */
+  invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
+  interrupted: boolean;
+  totals: { cases: number; passed: number; failed: number; errored: number; skipped: number; agentErrors: number; skillEdits: number };
+}
+
+const passedEnv = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'USER', 'SHELL', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL'];
+
+/** The default environment for agents: the basics and provider keys of this process, nothing else. */
+export function defaultAgentEnv(from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return Object.fromEntries(passedEnv.flatMap((name) => (from[name] === undefined ? [] : [[name, from[name]]])));
+}
+
+/**
+ * Runs every selected case of every discovered skill through the agent, grades each run and
+ * writes its artifacts; a skill with an invalid evals file is reported and the others run.
+ */
+export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const discovered = await discoverSkills({ path: options.path, cwd, ...(options.skills ? { skills: options.skills } : {}), ...(options.cases ? { cases: options.cases } : {}) });
+  const runnable = discovered.filter((skill) => skill.load.evals);
+  const invalid = discovered.filter((skill) => !skill.load.evals).map((skill) => ({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors }));
+  const runId = options.resume ? basename(resolve(cwd, options.resume)) : (options.runId ?? new Date().toISOString().replace(/[:.]/g, '-'));
+  const hardStop = new AbortController();
+  let interrupted = false;
+  const onStop = () => {
+    interrupted = true;
+    setTimeout(() => hardStop.abort(), options.graceMs ?? 3000).unref();
+  };
+  options.signal?.addEventListener('abort', onStop, { once: true });
+  if (options.signal?.aborted) onStop();
+
+  const limit = pLimit(options.concurrency ?? 4);
+  const runs: SkillRun[] = runnable.map((skill) => ({ skill: skill.name, skillDir: skill.dir, runDir: runDirOf(skill, runId, options, cwd), outcomes: [] }));
+  const tasks = runnable.flatMap((skill, at) =>
+    skill.load.evals!.cases.map((evalCase) =>
+      limit(async () => {
+        const caseDir = caseDirOf(runs[at]!.runDir, evalCase.id);
+        if (interrupted) return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'interrupted' });
+        if (options.resume && (await isCaseComplete(caseDir))) return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'complete' });
+        options.onProgress?.({ type: 'case-start', skill: skill.name, caseId: evalCase.id });
+        const outcome = await runCase({
+          skill,
+          evalCase,
+          runner: options.runner,
+          judge: options.judge,
+          caseDir,
+          timeoutMs: options.timeoutMs ?? 600_000,
+          env: options.env ?? defaultAgentEnv(),
+          keepWorkspace: options.keepWorkspaces ?? false,
+          signal: hardStop.signal,
+        });
+        runs[at]!.outcomes.push(outcome);
+        options.onProgress?.({ type: 'case-end', outcome });
+      }),
+    ),
+  );
+  await Promise.all(tasks);
+  options.signal?.removeEventListener('abort', onStop);
+
+  for (const [at, run] of runs.entries()) {
+    run.outcomes.sort((a, b) => a.caseId.localeCompare(b.caseId, undefined, { numeric: true }));
+    await writeRunSummary(run, runnable[at]!, options, runId, interrupted);
+  }
+  return { runs, invalid, interrupted, totals: totalsOf(runs) };
+}
+
+function runDirOf(skill: DiscoveredSkill, runId: string, options: RunEvalsOptions, cwd: string): string {
+  if (options.resume) return resolve(cwd, options.resume);
+  const base = options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
+  return join(base, ...(options.iteration ? [`iteration-${options.iteration}`] : []), runId);
+}
+
+async function writeRunSummary(run: SkillRun, skill: DiscoveredSkill, options: RunEvalsOptions, runId: string, interrupted: boolean): Promise<void> {
+  if (run.outcomes.length === 0 && !existsSync(run.runDir)) return;
+  const benchmark: Benchmark = await buildBenchmark({ skill, runDir: run.runDir, runner: options.runner });
+  await writeJsonAtomic(join(run.runDir, 'benchmark.json'), benchmark);
+  await writeJsonAtomic(join(run.runDir, 'summary.json'), {
+    version: 1,
+    skill: run.skill,
+    skill_path: skill.dir,
+    run_id: runId,
+    agent: options.runner.name,
+    model: options.runner.model ?? null,
+    judge: options.judge.model ? `${options.judge.model.provider}:${options.judge.model.model}` : null,
+    interrupted,
+    cases: run.outcomes.map((outcome) => ({ id: outcome.caseId, status: outcome.status, ...summaryOf(outcome.grading), duration_ms: outcome.durationMs, skill_edited: outcome.skillEdited, ...(outcome.error ? { error: outcome.error } : {}) })),
+  });
+}
+
+function summaryOf(grading: Grading) {
+  const { passed, failed, errored, skipped, total, pass_rate } = grading.summary;
+  return { passed, failed, errored, skipped, total, pass_rate };
+}
+
+function totalsOf(runs: SkillRun[]): RunEvalsResult['totals'] {
+  const outcomes = runs.flatMap((run) => run.outcomes);
+  const sum = (pick: (grading: Grading) => number) => outcomes.reduce((total, outcome) => total + pick(outcome.grading), 0);
+  return {
+    cases: outcomes.length,
+    passed: sum((grading) => grading.summary.passed),
+    failed: sum((grading) => grading.summary.failed),
+    errored: sum((grading) => grading.summary.errored),
+    skipped: sum((grading) => grading.summary.skipped),
+    agentErrors: outcomes.filter((outcome) => outcome.status !== 'ok').length,
+    skillEdits: outcomes.filter((outcome) => outcome.skillEdited).length,
+  };
+}

@@ -1,0 +1,114 @@
+import type { ToolCall, Trace, TraceMessage } from '@skeval/schema';
+
+type ToolKind = ToolCall['kind'];
+
+const kindsByName: Array<[RegExp, ToolKind]> = [
+  [/^(bash|shell|run_command|exec_command|command_execution|local_shell|terminal)$/i, 'shell'],
+  [/^(read|read_file|view|cat|notebookread)$/i, 'read'],
+  [/^(write|write_file|create|create_file)$/i, 'write'],
+  [/^(edit|multiedit|edit_file|str_replace|str_replace_editor|apply_patch|file_change|notebookedit)$/i, 'edit'],
+  [/^(ls|list_files|list|glob)$/i, 'list'],
+  [/^(grep|search|find|search_files)$/i, 'search'],
+  [/^(webfetch|websearch|web_search|fetch|browser)$/i, 'web'],
+  [/^skill$/i, 'skill'],
+  [/^mcp(__|_tool_call$)/i, 'mcp'],
+];
+
+/** Skeval's kind for a tool name, so graders read every agent alike. */
+export function toolKind(name: string): ToolKind {
+  return kindsByName.find(([pattern]) => pattern.test(name))?.[1] ?? 'other';
+}
+
+/** The paths a call's arguments name, whatever the agent calls the field. */
+export function toolPaths(args: Record<string, unknown>): string[] {
+  const paths: string[] = [];
+  for (const key of ['file_path', 'path', 'notebook_path', 'filePath', 'target', 'filename']) if (typeof args[key] === 'string') paths.push(args[key] as string);
+  if (Array.isArray(args.paths)) paths.push(...args.paths.filter((path): path is string => typeof path === 'string'));
+  return paths;
+}
+
+/** Tool outputs in a trace are cut to this many characters, with a marker, so trace.json stays bounded. */
+export const maxToolOutputChars = 16_000;
+
+export function boundText(text: string, limit = maxToolOutputChars): { text: string; truncated: boolean } {
+  if (text.length <= limit) return { text, truncated: false };
+  return { text: `${text.slice(0, limit)}\n[… ${text.length - limit} more characters cut by Skeval]`, truncated: true };
+}
+
+/** Builds a normalized trace as a runner reads an agent's events. */
+export function createTraceBuilder(agent: string, model?: string | null) {
+  const messages: TraceMessage[] = [];
+  const calls = new Map<string, ToolCall>();
+  const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 };
+  let cost: number | null | undefined;
+  let turns = 0;
+  let truncated = false;
+  return {
+    message(role: TraceMessage['role'], text: string, toolCallIds?: string[]) {
+      const bounded = boundText(text);
+      truncated ||= bounded.truncated;
+      messages.push({ role, text: bounded.text, ...(toolCallIds?.length ? { tool_call_ids: toolCallIds } : {}) });
+    },
+    toolCall(id: string, name: string, args: Record<string, unknown>, extra: Partial<ToolCall> = {}) {
+      const kind = extra.kind ?? toolKind(name);
+      const command = extra.command ?? (kind === 'shell' && typeof args.command === 'string' ? args.command : undefined);
+      const paths = extra.paths ?? toolPaths(args);
+      calls.set(id, { id, name, kind, arguments: args, ...(command === undefined ? {} : { command }), ...(paths.length ? { paths } : {}), ...(extra.started_at ? { started_at: extra.started_at } : {}) });
+    },
+    toolResult(id: string, output: string, isError: boolean, extra: { exitCode?: number | null; durationMs?: number } = {}) {
+      const call = calls.get(id);
+      if (!call) return;
+      const bounded = boundText(output);
+      truncated ||= bounded.truncated;
+      call.result = { output: bounded.text, is_error: isError, ...(extra.exitCode === undefined ? {} : { exit_code: extra.exitCode }), ...(bounded.truncated ? { truncated: true } : {}) };
+      if (extra.durationMs !== undefined) call.duration_ms = extra.durationMs;
+    },
+    usage(input: number, output: number, cached = 0) {
+      usage.input_tokens += input;
+      usage.output_tokens += output;
+      usage.cached_input_tokens += cached;
+    },
+    setUsage(input: number, output: number, cached = 0) {
+      Object.assign(usage, { input_tokens: input, output_tokens: output, cached_input_tokens: cached });
+    },
+    cost(value: number | null) {
+      cost = value;
+    },
+    turn() {
+      turns += 1;
+    },
+    setTurns(value: number) {
+      turns = value;
+    },
+    finish(finalText: string, durationMs: number, workspaceDir: string, skillsRead: string[] = []): Trace {
+      return {
+        version: 1,
+        agent,
+        model: model ?? null,
+        messages,
+        tool_calls: [...calls.values()],
+        usage: { ...usage, total_tokens: usage.input_tokens + usage.output_tokens, ...(cost === undefined ? {} : { cost_usd: cost }) },
+        final_text: finalText,
+        duration_ms: durationMs,
+        workspace_dir: workspaceDir,
+        turns,
+        ...(skillsRead.length ? { skills_read: skillsRead } : {}),
+        ...(truncated ? { truncated: true } : {}),
+      };
+    },
+  };
+}
+
+export type TraceBuilder = ReturnType<typeof createTraceBuilder>;
+
+/** Names of the installed skills whose SKILL.md some call read. */
+export function skillsReadIn(trace: Pick<Trace, 'tool_calls'>, skills: Array<{ name: string; path: string }>): string[] {
+  return skills
+    .filter((skill) =>
+      trace.tool_calls.some((call) => {
+        const haystack = [...(call.paths ?? []), call.command ?? '', JSON.stringify(call.arguments)].join('\n');
+        return haystack.includes(`${skill.name}/SKILL.md`) || (call.kind === 'skill' && haystack.includes(skill.name));
+      }),
+    )
+    .map((skill) => skill.name);
+}
