@@ -21,8 +21,8 @@ export interface CaseArtifacts {
  */
 export async function writeCaseArtifacts(artifacts: CaseArtifacts): Promise<void> {
   const { caseDir } = artifacts;
-  await rm(join(caseDir, 'grading.json'), { force: true });
-  await rm(join(caseDir, 'outputs'), { recursive: true, force: true });
+  // A case folder left by an interrupted run (partial files, temporary files) is redone whole.
+  await rm(caseDir, { recursive: true, force: true });
   await mkdir(join(caseDir, 'outputs'), { recursive: true });
   for (const path of artifacts.outputs) {
     await mkdir(dirname(join(caseDir, 'outputs', path)), { recursive: true });

@@ -45,7 +45,9 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
     const edited = workspace.installed.filter((entry) => hashTree(entry.path) !== entry.hashBefore).map((entry) => entry.name);
     const originalEdited = hashTree(skill.dir, ['evals', 'evals-runs']) !== originalHashBefore;
     const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map((change) => change.path);
-    const grading = await gradeCaseRun({ evalCase, skill, run, workspaceDir: workspace.dir, outputs, judge: options.judge, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
+    const graded = await gradeCaseRun({ evalCase, skill, run, workspaceDir: workspace.dir, outputs, judge: options.judge, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
+    const skillEdited = edited.length > 0 || originalEdited;
+    const grading: Grading = skillEdited ? { ...graded, skill_edited: { installed: edited, original: originalEdited } } : graded;
     const usage = run.trace.usage;
     const timing: Timing = {
       total_tokens: usage.total_tokens,
@@ -60,12 +62,11 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       cost_usd: usage.cost_usd ?? null,
       ...(grading.judge ? { judge: grading.judge } : {}),
     };
-    const skillEdited = edited.length > 0 || originalEdited;
     await writeCaseArtifacts({
       caseDir: options.caseDir,
       finalText: run.finalText,
       trace: run.trace,
-      grading: skillEdited ? { ...grading, skill_edited: { installed: edited, original: originalEdited } } : grading,
+      grading,
       timing,
       workspaceDir: workspace.dir,
       outputs,

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Benchmark, Grading } from '@skeval/schema';
 import pLimit from 'p-limit';
@@ -94,7 +95,10 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       limit(async () => {
         const caseDir = caseDirOf(runs[at]!.runDir, evalCase.id);
         if (interrupted) return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'interrupted' });
-        if (options.resume && (await isCaseComplete(caseDir))) return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'complete' });
+        if (options.resume && (await isCaseComplete(caseDir))) {
+          runs[at]!.outcomes.push(await storedOutcome(skill.name, evalCase.id, caseDir));
+          return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'complete' });
+        }
         options.onProgress?.({ type: 'case-start', skill: skill.name, caseId: evalCase.id });
         const outcome = await runCase({
           skill,
@@ -120,6 +124,14 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     await writeRunSummary(run, runnable[at]!, options, runId, interrupted);
   }
   return { runs, invalid, interrupted, totals: totalsOf(runs) };
+}
+
+/** A case run finished in an earlier session, read back from its folder. */
+async function storedOutcome(skill: string, caseId: string, caseDir: string): Promise<CaseRunOutcome> {
+  const grading = JSON.parse(await readFile(join(caseDir, 'grading.json'), 'utf8')) as Grading;
+  const timing = JSON.parse(await readFile(join(caseDir, 'timing.json'), 'utf8').catch(() => '{}')) as { duration_ms?: number };
+  const status = grading.agent_error ? (grading.agent_error.code === 'agent_timeout' ? 'timeout' : 'error') : 'ok';
+  return { skill, caseId, caseDir, status, grading, durationMs: timing.duration_ms ?? 0, skillEdited: Boolean(grading.skill_edited), ...(grading.agent_error ? { error: grading.agent_error } : {}) };
 }
 
 function runDirOf(skill: DiscoveredSkill, runId: string, options: RunEvalsOptions, cwd: string): string {

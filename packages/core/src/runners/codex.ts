@@ -46,7 +46,9 @@ export function parseCodexStream(stdout: string, workspaceDir: string, durationM
       if (completed) trace.toolResult(id, item.aggregated_output ?? '', item.status === 'failed' || (item.exit_code ?? 0) !== 0, { exitCode: item.exit_code ?? null });
     } else if (item.type === 'file_change') {
       const paths = (item.changes ?? []).map((change) => change.path ?? '').filter(Boolean);
-      trace.toolCall(id, 'file_change', { changes: item.changes ?? [] }, { kind: 'edit', paths });
+      // A change that only adds files is a write; anything else edits.
+      const kind = (item.changes ?? []).length > 0 && (item.changes ?? []).every((change) => change.kind === 'add') ? 'write' : 'edit';
+      trace.toolCall(id, 'file_change', { changes: item.changes ?? [] }, { kind, paths });
       if (completed) trace.toolResult(id, item.status ?? '', item.status === 'failed');
     } else if (item.type === 'mcp_tool_call') {
       trace.toolCall(id, `mcp__${item.server ?? 'server'}__${item.tool ?? 'tool'}`, (item.arguments ?? {}) as Record<string, unknown>, { kind: 'mcp' });

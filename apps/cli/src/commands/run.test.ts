@@ -1,0 +1,116 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../main.js';
+
+const repoRoot = new URL('../../../../', import.meta.url).pathname;
+const binary = join(repoRoot, 'apps/cli/dist/cli.js');
+const faulty = join(repoRoot, 'packages/core/src/__fixtures__/agents/faulty.mjs');
+let root: string;
+
+async function makeSkill(name: string, cases: Array<{ id: number; prompt: string }>) {
+  const dir = join(root, name);
+  await mkdir(join(dir, 'evals'), { recursive: true });
+  await writeFile(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: test\n---\n`);
+  await writeFile(join(dir, 'evals', 'evals.json'), JSON.stringify({ skill_name: name, evals: cases.map((testCase) => ({ ...testCase, assertions: [{ type: 'file-exists', path: 'greeting.txt' }] })) }));
+  return dir;
+}
+
+/** Waits until `count` case runs under `dir` have written their grading.json. */
+async function waitForCases(dir: string, count: number): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const runIds = await readdir(dir).catch(() => [] as string[]);
+    let done = 0;
+    for (const runId of runIds) {
+      for (const entry of await readdir(join(dir, runId)).catch(() => [] as string[])) {
+        done += await readFile(join(dir, runId, entry, 'grading.json'), 'utf8').then(() => 1, () => 0);
+      }
+    }
+    if (done >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`fewer than ${count} case runs finished in ${dir}`);
+}
+
+async function run(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: root, env: { PATH: process.env.PATH } });
+  return { code, stdout, stderr };
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'skeval-cli-run-'));
+  await makeSkill('good', [{ id: 1, prompt: 'a greeting' }]);
+  await makeSkill('crashy', [{ id: 1, prompt: 'crash now' }]);
+  await makeSkill('many', Array.from({ length: 50 }, (_, index) => ({ id: index + 1, prompt: `a greeting, sleep 150 (${index + 1})` })));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const agent = ['--agent', 'command', '--agent-command', `node ${faulty} {prompt_file}`];
+
+describe('skeval run', () => {
+  it('exits 0 when every graded assertion passed, with a table on stdout and progress on stderr', async () => {
+    const result = await run(['run', 'good', ...agent, '--output-dir', 'out']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^good {2}\(.*out\/good\/.*\)\n {2}case +agent +pass fail error skip {2}time\n {2}1 +ok +1 +0 +0 +0 {2}\d+\.\d s\n1 case run: 1 passed/);
+    expect(result.stderr).toMatch(/^\[1\] good 1: 1\/1 passed/);
+  });
+
+  it('exits 3 when an agent crashed', async () => {
+    expect((await run(['run', 'crashy', ...agent, '--output-dir', 'out'])).code).toBe(3);
+  });
+
+  it('exits 2 for a --case that matches nothing', async () => {
+    const result = await run(['run', 'good', ...agent, '--case', '99']);
+    expect(result).toMatchObject({ code: 2, stderr: 'skeval: --case 99 matches no case; the cases are: 1\n' });
+  });
+
+  it('exits 2 for --agent command without a command', async () => {
+    expect((await run(['run', 'good', '--agent', 'command'])).code).toBe(2);
+  });
+
+  it('finishes a run killed with -9 when resumed, with no truncated or duplicated artifact', async () => {
+    const args = [binary, 'run', 'many', ...agent, '--output-dir', 'killed', '--concurrency', '4'];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'ignore', env: { PATH: process.env.PATH } });
+    await waitForCases(join(root, 'killed', 'many'), 5);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const [runId] = await readdir(join(root, 'killed', 'many'));
+    const runDir = join(root, 'killed', 'many', runId!);
+    const before = (await readdir(runDir)).filter((entry) => entry.startsWith('eval-')).length;
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(50);
+
+    const { stdout } = await promisify(execFile)(process.execPath, [...args.slice(0, 2), 'many', ...agent, '--resume', runDir, '--concurrency', '8'], { cwd: root, env: { PATH: process.env.PATH } });
+    expect(stdout).toContain('50 case runs: 50 passed, 0 failed, 0 errors');
+    const entries = (await readdir(runDir)).filter((entry) => entry.startsWith('eval-'));
+    expect(entries.sort()).toEqual(Array.from({ length: 50 }, (_, index) => `eval-${index + 1}`).sort());
+    for (const entry of entries) {
+      const files = await readdir(join(runDir, entry));
+      expect(files.filter((file) => file.endsWith('.tmp'))).toEqual([]);
+      expect(JSON.parse(await readFile(join(runDir, entry, 'grading.json'), 'utf8')).summary.passed).toBe(1);
+    }
+    const benchmark = JSON.parse(await readFile(join(runDir, 'benchmark.json'), 'utf8'));
+    expect(new Set(benchmark.runs.map((entry: { eval_id: number }) => entry.eval_id)).size).toBe(50);
+  }, 60_000);
+
+  it('stops on SIGINT: running cases finish, the rest are not started, exit 130', async () => {
+    const child = spawn(process.execPath, [binary, 'run', 'many', ...agent, '--output-dir', 'interrupted', '--concurrency', '2'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH } });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    await waitForCases(join(root, 'interrupted', 'many'), 2);
+    child.kill('SIGINT');
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(130);
+    expect(stdout).toContain('; interrupted');
+    const [runId] = await readdir(join(root, 'interrupted', 'many'));
+    const done = (await readdir(join(root, 'interrupted', 'many', runId!))).filter((entry) => entry.startsWith('eval-'));
+    expect(done.length).toBeGreaterThan(0);
+    expect(done.length).toBeLessThan(50);
+    for (const entry of done) JSON.parse(await readFile(join(root, 'interrupted', 'many', runId!, entry, 'grading.json'), 'utf8'));
+  }, 30_000);
+});
