@@ -2,6 +2,7 @@ import { assertMain } from '@skeval/assert';
 import { SkevalError } from '@skeval/schema';
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { registerGrade } from './commands/grade.js';
 import { registerRun } from './commands/run.js';
 import { registerValidate } from './commands/validate.js';
 import { exitCodes, type CliIo } from './io.js';
@@ -27,6 +28,9 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
   registerRun(program, io, (code) => {
     exitCode = code;
   }, signal);
+  registerGrade(program, io, (code) => {
+    exitCode = code;
+  });
   program
     .command('assert <grader>')
     .description('run one grader on one response, agentv-style (see `skeval assert --help`)')

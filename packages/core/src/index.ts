@@ -23,3 +23,6 @@ export { gradeCaseRun, type GradeCaseRunOptions, type JudgeSetup } from './gradi
 export { toolSummary } from './artifacts/case-artifacts.js';
 export { runEvals, defaultAgentEnv, type RunEvalsOptions, type RunEvalsResult, type RunProgressEvent, type SkillRun } from './run/run-evals.js';
 export type { CaseRunOutcome } from './run/run-case.js';
+export { createSdkRunner, type SdkRunnerOptions } from './runners/sdk.js';
+export { readStoredRun } from './runners/replay.js';
+export { gradeRun, type GradeRunOptions, type GradeRunResult } from './run/grade-run.js';

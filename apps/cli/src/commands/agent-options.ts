@@ -1,9 +1,9 @@
-import { type AgentRunner, createClaudeCodeRunner, createCodexRunner, createCommandRunner, createPiRunner } from '@skeval/core';
+import { type AgentRunner, createClaudeCodeRunner, createCodexRunner, createCommandRunner, createPiRunner, createSdkRunner } from '@skeval/core';
 import { createResponseCache, createModel, resolveJudgeModel } from '@skeval/judge';
 import type { JudgeSetup } from '@skeval/core';
 import { SkevalError } from '@skeval/schema';
 
-export const agentNames = ['claude-code', 'codex', 'pi', 'command'] as const;
+export const agentNames = ['sdk', 'claude-code', 'codex', 'pi', 'command'] as const;
 
 export interface AgentFlags {
   agent?: string;
@@ -13,10 +13,13 @@ export interface AgentFlags {
 }
 
 /** The runner the flags ask for. */
-export function runnerFromFlags(flags: AgentFlags, cwd: string): AgentRunner {
+export function runnerFromFlags(flags: AgentFlags, cwd: string, env: NodeJS.ProcessEnv = process.env): AgentRunner {
   const agent = flags.agent ?? (flags.agentCommand ? 'command' : 'claude-code');
   const cli = { ...(flags.agentBin ? { executable: flags.agentBin } : {}), ...(flags.model ? { model: flags.model } : {}) };
   switch (agent) {
+    case 'sdk':
+      if (!flags.model) throw new SkevalError({ code: 'usage', message: '--agent sdk needs --model provider:model, for example --model anthropic:claude-sonnet-4-6' });
+      return createSdkRunner({ model: createModel(flags.model, { env }) });
     case 'claude-code':
       return createClaudeCodeRunner(cli);
     case 'codex':

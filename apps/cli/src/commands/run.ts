@@ -46,7 +46,7 @@ export function registerRun(program: Command, io: CliIo, setExitCode: (code: num
     .option('--no-cache', 'send every judge request, ignoring the response cache')
     .option('--json', 'print the result as JSON')
     .action(async (path: string, flags: RunFlags) => {
-      const runner = runnerFromFlags(flags, io.cwd);
+      const runner = runnerFromFlags(flags, io.cwd, io.env);
       const judge = judgeFromFlags(flags, io.cwd, io.env);
       let finished = 0;
       const result = await runEvals({
