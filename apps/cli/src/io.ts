@@ -4,6 +4,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Whether stderr is a terminal: progress is then a live line, else a line per finished case. */
+  stderrIsTTY?: boolean;
 }
 
 export function processIo(): CliIo {
@@ -12,6 +14,7 @@ export function processIo(): CliIo {
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
+    stderrIsTTY: Boolean(process.stderr.isTTY),
   };
 }
 

@@ -2,6 +2,7 @@ import { type RunEvalsResult, runEvals } from '@skeval/core';
 import type { Command } from 'commander';
 import { exitCodes, type CliIo } from '../io.js';
 import { type AgentFlags, agentNames, judgeFromFlags, runnerFromFlags } from './agent-options.js';
+import { createProgress } from './progress.js';
 import { renderRunSummary } from './render-run.js';
 
 interface RunFlags extends AgentFlags {
@@ -48,7 +49,6 @@ export function registerRun(program: Command, io: CliIo, setExitCode: (code: num
     .action(async (path: string, flags: RunFlags) => {
       const runner = runnerFromFlags(flags, io.cwd, io.env);
       const judge = judgeFromFlags(flags, io.cwd, io.env);
-      let finished = 0;
       const result = await runEvals({
         path,
         cwd: io.cwd,
@@ -63,15 +63,9 @@ export function registerRun(program: Command, io: CliIo, setExitCode: (code: num
         ...(flags.resume ? { resume: flags.resume } : {}),
         keepWorkspaces: flags.keepWorkspaces ?? false,
         ...(signal ? { signal } : {}),
-        onProgress: (event) => {
-          if (event.type !== 'case-end') return;
-          finished += 1;
-          const { outcome } = event;
-          const { passed, total } = outcome.grading.summary;
-          const state = outcome.status === 'ok' ? `${passed}/${total} passed` : `${outcome.status}: ${outcome.error?.message ?? ''}`;
-          io.stderr(`[${finished}] ${outcome.skill} ${outcome.caseId}: ${state} (${(outcome.durationMs / 1000).toFixed(1)} s)${outcome.skillEdited ? ' — the run edited the skill' : ''}\n`);
-        },
+        onProgress: createProgress(io),
       });
+      if (io.stderrIsTTY) io.stderr('\r\x1b[K');
       io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : renderRunSummary(result, judge.skipReason));
       setExitCode(exitCodeOf(result));
     });

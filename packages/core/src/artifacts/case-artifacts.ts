@@ -28,12 +28,16 @@ export async function writeCaseArtifacts(artifacts: CaseArtifacts): Promise<void
     await mkdir(dirname(join(caseDir, 'outputs', path)), { recursive: true });
     await cp(join(artifacts.workspaceDir, path), join(caseDir, 'outputs', path), { dereference: false, errorOnExist: false, force: true }).catch(() => undefined);
   }
-  await writeFileAtomic(join(caseDir, 'assistant.md'), artifacts.finalText.endsWith('\n') || artifacts.finalText === '' ? artifacts.finalText : `${artifacts.finalText}\n`);
-  await writeJsonAtomic(join(caseDir, 'trace.json'), artifacts.trace);
-  await writeJsonAtomic(join(caseDir, 'tool-summary.json'), toolSummary(artifacts.trace));
-  await writeJsonAtomic(join(caseDir, 'context-manifest.json'), artifacts.contextManifest);
-  await writeJsonAtomic(join(caseDir, 'timing.json'), artifacts.timing);
-  await writeJsonAtomic(join(caseDir, 'grading.json'), artifacts.grading);
+  // The folder exists now; the files are independent, grading.json alone must come last.
+  const inFolder = { ensureFolder: false };
+  await Promise.all([
+    writeFileAtomic(join(caseDir, 'assistant.md'), artifacts.finalText.endsWith('\n') || artifacts.finalText === '' ? artifacts.finalText : `${artifacts.finalText}\n`, inFolder),
+    writeJsonAtomic(join(caseDir, 'trace.json'), artifacts.trace, inFolder),
+    writeJsonAtomic(join(caseDir, 'tool-summary.json'), toolSummary(artifacts.trace), inFolder),
+    writeJsonAtomic(join(caseDir, 'context-manifest.json'), artifacts.contextManifest, inFolder),
+    writeJsonAtomic(join(caseDir, 'timing.json'), artifacts.timing, inFolder),
+  ]);
+  await writeJsonAtomic(join(caseDir, 'grading.json'), artifacts.grading, inFolder);
 }
 
 /** Tool use at a glance: counts by tool and by kind, errors, and the shell commands run. */

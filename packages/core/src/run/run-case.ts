@@ -7,7 +7,7 @@ import type { LoadedCase } from '../evals/types.js';
 import { type JudgeSetup, gradeCaseRun } from '../grading/grade-case-run.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
 import { prepareWorkspace } from '../workspace/prepare-workspace.js';
-import { changedFiles, hashFiles, hashTree } from '../workspace/tree.js';
+import { changedFiles, hashFiles, hashTree, signTree } from '../workspace/tree.js';
 
 export interface CaseRunOutcome {
   skill: string;
@@ -31,19 +31,21 @@ export interface RunCaseOptions {
   env: NodeJS.ProcessEnv;
   keepWorkspace: boolean;
   signal?: AbortSignal;
+  /** When given, workspace removals are collected here instead of awaited, to be awaited at the end. */
+  pendingRemovals?: Array<Promise<void>>;
 }
 
 /** One case run: a fresh workspace, the agent, the grading pass, the artifacts. */
 export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> {
   const { skill, evalCase, runner } = options;
   const startedAt = new Date();
-  const originalHashBefore = hashTree(skill.dir, ['evals', 'evals-runs']);
+  const originalBefore = signTree(skill.dir, ['evals', 'evals-runs']);
   const workspace = await prepareWorkspace({ skill, evalCase, ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}), install: [{ name: skill.name, dir: skill.dir }] });
   try {
     const installedSkills = workspace.installed.map((entry) => ({ name: entry.name, path: entry.path, description: skill.description }));
     const run = await runner.run({ workspaceDir: workspace.dir, prompt: evalCase.prompt, skills: installedSkills, env: options.env, timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
     const edited = workspace.installed.filter((entry) => hashTree(entry.path) !== entry.hashBefore).map((entry) => entry.name);
-    const originalEdited = hashTree(skill.dir, ['evals', 'evals-runs']) !== originalHashBefore;
+    const originalEdited = signTree(skill.dir, ['evals', 'evals-runs']) !== originalBefore;
     const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map((change) => change.path);
     const graded = await gradeCaseRun({ evalCase, skill, run, workspaceDir: workspace.dir, outputs, judge: options.judge, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
     const skillEdited = edited.length > 0 || originalEdited;
@@ -95,7 +97,11 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       ...(run.error ? { error: run.error } : {}),
     };
   } finally {
-    if (!options.keepWorkspace) await rm(workspace.dir, { recursive: true, force: true });
+    if (!options.keepWorkspace) {
+      const removal = rm(workspace.dir, { recursive: true, force: true });
+      if (options.pendingRemovals) options.pendingRemovals.push(removal);
+      else await removal;
+    }
   }
 }
 

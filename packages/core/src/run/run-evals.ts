@@ -89,6 +89,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   if (options.signal?.aborted) onStop();
 
   const limit = pLimit(options.concurrency ?? 4);
+  const pendingRemovals: Array<Promise<void>> = [];
   const runs: SkillRun[] = runnable.map((skill) => ({ skill: skill.name, skillDir: skill.dir, runDir: runDirOf(skill, runId, options, cwd), outcomes: [] }));
   const tasks = runnable.flatMap((skill, at) =>
     skill.load.evals!.cases.map((evalCase) =>
@@ -110,6 +111,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
           env: options.env ?? defaultAgentEnv(),
           keepWorkspace: options.keepWorkspaces ?? false,
           signal: hardStop.signal,
+          pendingRemovals,
         });
         runs[at]!.outcomes.push(outcome);
         options.onProgress?.({ type: 'case-end', outcome });
@@ -117,6 +119,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     ),
   );
   await Promise.all(tasks);
+  await Promise.all(pendingRemovals);
   options.signal?.removeEventListener('abort', onStop);
 
   for (const [at, run] of runs.entries()) {

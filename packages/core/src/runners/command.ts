@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
@@ -37,13 +38,15 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
   const base = options.cwd ?? process.cwd();
   const template = parseCommandString(options.command).map((token) => (!token.includes('{') && !isAbsolute(token) && existsSync(join(base, token)) ? resolve(base, token) : token));
   if (template.length === 0) throw new SkevalError({ code: 'usage', message: 'the command runner needs a command, for example --agent-command "node agent.mjs {prompt_file}"' });
+  // One folder for this runner's prompt files, made on first use: a file per case run, removed after it.
+  let promptDir: Promise<string> | undefined;
   return {
     name: 'command',
     skillsDir: options.skillsDir ?? '.agents/skills',
     ...(options.model ? { model: options.model } : {}),
     async run(context): Promise<RunResult> {
-      const promptDir = await mkdtemp(join(tmpdir(), 'skeval-prompt-'));
-      const promptFile = join(promptDir, 'prompt.md');
+      promptDir ??= mkdtemp(join(tmpdir(), 'skeval-prompts-'));
+      const promptFile = join(await promptDir, `prompt-${randomUUID()}.md`);
       await writeFile(promptFile, context.prompt);
       const fill = (argument: string) => argument.replaceAll('{prompt_file}', promptFile).replaceAll('{workspace}', context.workspaceDir).replaceAll('{prompt}', context.prompt);
       const [file, ...args] = template.map(fill);
@@ -59,7 +62,7 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
         const parsed = parseCommandOutput(outcome.stdout, context.workspaceDir, outcome.durationMs, context.skills, options.model);
         return { ...processVerdict(outcome, file!), ...parsed, durationMs: outcome.durationMs };
       } finally {
-        await rm(promptDir, { recursive: true, force: true });
+        await rm(promptFile, { force: true });
       }
     },
   };

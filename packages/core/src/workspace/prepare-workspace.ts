@@ -4,6 +4,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { SkevalError, type Setup } from '@skeval/schema';
 import { execa } from 'execa';
 import type { LoadedCase } from '../evals/types.js';
+import { copyTree } from './copy-tree.js';
 import { hashFiles, hashTree } from './tree.js';
 
 export interface SkillToInstall {
@@ -54,7 +55,7 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
   if (options.skillsDir) {
     for (const entry of options.install) {
       const target = join(dir, options.skillsDir, entry.name);
-      await cp(entry.dir, target, { recursive: true, dereference: true, filter: (source) => relative(entry.dir, source).split(sep)[0] !== 'evals' });
+      await copyTree(entry.dir, target, { root: entry.dir, skipTop: ['evals', 'evals-runs'] });
       installed.push({ name: entry.name, path: target, hashBefore: hashTree(target) });
     }
   }

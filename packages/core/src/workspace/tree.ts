@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { listFiles } from '@skeval/scripts';
 
@@ -33,4 +33,19 @@ export function changedFiles(before: Map<string, string>, after: Map<string, str
     else if (previous !== hash) changes.push({ path, change: 'modified' });
   }
   return changes.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** A cheap signature of a folder (paths, sizes and modification times), to notice edits without reading files. */
+export function signTree(dir: string, excluded: string[] = []): string {
+  const hash = createHash('sha1');
+  for (const path of listFiles(dir).files) {
+    if (excluded.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) continue;
+    try {
+      const stats = statSync(join(dir, path));
+      hash.update(`${path}\0${stats.size}\0${stats.mtimeMs}\n`);
+    } catch {
+      hash.update(`${path}\0gone\n`);
+    }
+  }
+  return hash.digest('hex');
 }

@@ -1,0 +1,36 @@
+// One pipeline scenario, run in its own process so its peak RSS is its own:
+//   node pipeline-scenario.mjs <cases> <concurrency> <agent seconds>
+// The agent is a shell script that sleeps that long (0: not at all) and prints "done".
+// Prints one JSON line: wall time, the agents' own time, cases, peak RSS.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCommandRunner, runEvals } from '../packages/core/dist/index.js';
+
+const [cases, concurrency, seconds] = [Number(process.argv[2]), Number(process.argv[3]), Number(process.argv[4])];
+const root = mkdtempSync(join(tmpdir(), 'skeval-bench-'));
+const agent = join(root, 'agent.sh');
+writeFileSync(agent, seconds > 0 ? `sleep ${seconds}\necho done\n` : 'echo done\n');
+const command = `sh ${agent}`;
+const skill = join(root, 'bench-skill');
+mkdirSync(join(skill, 'evals'), { recursive: true });
+writeFileSync(join(skill, 'SKILL.md'), '---\nname: bench-skill\ndescription: A skill for benchmarks.\n---\n\nSay done.\n');
+writeFileSync(
+  join(skill, 'evals', 'evals.json'),
+  JSON.stringify({
+    skill_name: 'bench-skill',
+    evals: Array.from({ length: cases }, (_, index) => ({
+      id: index + 1,
+      prompt: `Say done (${index + 1}).`,
+      files: [{ path: 'input.md', content: 'input\n' }],
+      assertions: [{ kind: 'output', method: 'contains', value: 'done' }, { type: 'file-exists', path: 'input.md' }, { type: 'regex-match', pattern: 'do+ne', target: 'assistant-text' }],
+    })),
+  }),
+);
+const started = performance.now();
+const result = await runEvals({ path: skill, runner: createCommandRunner({ command }), judge: { skipReason: 'benchmark' }, concurrency, outputDir: join(root, 'out'), env: { PATH: process.env.PATH } });
+const wallMs = performance.now() - started;
+const agentMs = result.runs[0].outcomes.reduce((sum, outcome) => sum + outcome.durationMs, 0);
+if (result.totals.cases !== cases || result.totals.failed || result.totals.errored) throw new Error(`unexpected result: ${JSON.stringify(result.totals)}`);
+rmSync(root, { recursive: true, force: true });
+console.log(JSON.stringify({ cases, concurrency, wallMs, agentMs, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
