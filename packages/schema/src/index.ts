@@ -95,3 +95,4 @@ export {
 } from './assert-io.js';
 export { parseGraderResult } from './grader-result.js';
 export { buildJsonSchema, jsonSchemaSources, renderJsonSchema, type JsonSchemaFileName } from './json-schema.js';
+export { contextManifestSchema, runSummarySchema, toolSummarySchema, type ContextManifest, type RunSummary, type ToolSummary } from './run-files.js';

@@ -1,7 +1,7 @@
 import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchmarkSchema, gradingSchema, timingSchema, traceSchema } from '@skeval/schema';
+import { benchmarkSchema, contextManifestSchema, gradingSchema, runSummarySchema, timingSchema, toolSummarySchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFixture, makeSkill } from '../__fixtures__/make-skill.js';
 import { createCommandRunner } from '../runners/command.js';
@@ -25,12 +25,15 @@ describe('runEvals on the bundled example', () => {
     const entries = (await readdir(run.runDir)).sort();
     expect(entries).toEqual(['benchmark.json', 'eval-1', 'eval-named-ada', 'eval-no-emoji', 'summary.json']);
     benchmarkSchema.parse(await readJson(join(run.runDir, 'benchmark.json')));
+    runSummarySchema.parse(await readJson(join(run.runDir, 'summary.json')));
     for (const caseDir of entries.filter((entry) => entry.startsWith('eval-'))) {
       const dir = join(run.runDir, caseDir);
       expect((await readdir(dir)).sort()).toEqual(['assistant.md', 'context-manifest.json', 'grading.json', 'outputs', 'timing.json', 'tool-summary.json', 'trace.json']);
       gradingSchema.parse(await readJson(join(dir, 'grading.json')));
       timingSchema.parse(await readJson(join(dir, 'timing.json')));
       traceSchema.parse(await readJson(join(dir, 'trace.json')));
+      toolSummarySchema.parse(await readJson(join(dir, 'tool-summary.json')));
+      contextManifestSchema.parse(await readJson(join(dir, 'context-manifest.json')));
       expect(await readdir(join(dir, 'outputs'))).toEqual(['greeting.txt']);
     }
     const skipped = (gradingSchema.parse(await readJson(join(run.runDir, 'eval-1', 'grading.json')))).assertion_results[2]!;

@@ -1,0 +1,58 @@
+import * as z from 'zod';
+import { toolCallKinds } from './trace.js';
+
+/** `summary.json`: one run of one skill. */
+export const runSummarySchema = z.looseObject({
+  version: z.literal(1),
+  skill: z.string(),
+  skill_path: z.string(),
+  run_id: z.string(),
+  agent: z.string(),
+  model: z.string().nullable(),
+  judge: z.string().nullable(),
+  interrupted: z.boolean(),
+  cases: z.array(
+    z.looseObject({
+      id: z.string(),
+      status: z.enum(['ok', 'error', 'timeout']),
+      passed: z.number().int().nonnegative(),
+      failed: z.number().int().nonnegative(),
+      errored: z.number().int().nonnegative(),
+      skipped: z.number().int().nonnegative(),
+      total: z.number().int().nonnegative(),
+      pass_rate: z.number().min(0).max(1).nullable(),
+      duration_ms: z.number().nonnegative(),
+      skill_edited: z.boolean(),
+      error: z.object({ code: z.string(), message: z.string() }).optional(),
+    }),
+  ),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+/** `tool-summary.json`: a case run's tool use at a glance. */
+export const toolSummarySchema = z.object({
+  total: z.number().int().nonnegative(),
+  by_tool: z.record(z.string(), z.number().int().nonnegative()),
+  by_kind: z.partialRecord(z.enum(toolCallKinds), z.number().int().nonnegative()),
+  errors: z.number().int().nonnegative(),
+  commands: z.array(z.string()),
+  files_written: z.array(z.string()),
+});
+export type ToolSummary = z.infer<typeof toolSummarySchema>;
+
+/** `context-manifest.json`: what the agent saw in a case run. */
+export const contextManifestSchema = z.looseObject({
+  agent: z.string(),
+  model: z.string().nullable(),
+  skills_dir: z.string().nullable(),
+  skills: z.array(z.object({ name: z.string(), path: z.string(), description: z.string() })),
+  skills_read: z.array(z.string()),
+  prompt: z.string(),
+  input_files: z.array(z.string()),
+  setup: z.unknown(),
+  /** The names (never the values) of the environment variables the agent got. */
+  environment: z.array(z.string()),
+  tools: z.array(z.string()),
+  workspace: z.string().optional(),
+});
+export type ContextManifest = z.infer<typeof contextManifestSchema>;
