@@ -2,6 +2,7 @@ import { assertMain } from '@skeval/assert';
 import { SkevalError } from '@skeval/schema';
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { registerCompare } from './commands/compare.js';
 import { registerGrade } from './commands/grade.js';
 import { registerRun } from './commands/run.js';
 import { registerValidate } from './commands/validate.js';
@@ -29,6 +30,9 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     exitCode = code;
   }, signal);
   registerGrade(program, io, (code) => {
+    exitCode = code;
+  });
+  registerCompare(program, io, (code) => {
     exitCode = code;
   });
   program

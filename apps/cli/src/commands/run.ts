@@ -1,4 +1,4 @@
-import { type RunEvalsResult, runEvals } from '@skeval/core';
+import { renderBenchmark, type RunEvalsResult, runEvals } from '@skeval/core';
 import type { Command } from 'commander';
 import { exitCodes, type CliIo } from '../io.js';
 import { type AgentFlags, agentNames, judgeFromFlags, runnerFromFlags } from './agent-options.js';
@@ -17,6 +17,11 @@ interface RunFlags extends AgentFlags {
   keepWorkspaces?: boolean;
   cache: boolean;
   resume?: string;
+  compare?: boolean;
+  baseline?: string;
+  runs: number;
+  extraSkill: string[];
+  contextMode: 'isolated' | 'ambient';
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -42,6 +47,14 @@ export function registerRun(program: Command, io: CliIo, setExitCode: (code: num
     .option('--iteration <name>', 'group runs under iteration-<name>/')
     .option('--skill <name>', 'run only this skill (repeatable)', collect, [])
     .option('--case <id>', 'run only this case (repeatable)', collect, [])
+    .option('--compare', 'run every case with the skill and without it, and measure the difference')
+    .option('--baseline <skill-dir>', 'compare with another version of the skill instead (arm old_skill)')
+    .option('--runs <n>', 'repeat each arm n times', (value: string) => Math.floor(positive(value)), 1)
+    .option('--extra-skill <path>', 'install a distractor skill in every arm (repeatable)', collect, [])
+    .option('--context-mode <mode>', 'isolated (only the installed skills) or ambient (the agent may load its user skills too)', (value: string) => {
+      if (value !== 'isolated' && value !== 'ambient') throw new Error('expected isolated or ambient');
+      return value;
+    }, 'isolated')
     .option('--resume <run-dir>', 'finish a run folder: skip case runs whose artifacts are complete')
     .option('--keep-workspaces', 'keep each case run workspace (its path is in context-manifest.json)')
     .option('--no-cache', 'send every judge request, ignoring the response cache')
@@ -62,11 +75,17 @@ export function registerRun(program: Command, io: CliIo, setExitCode: (code: num
         ...(flags.case.length ? { cases: flags.case } : {}),
         ...(flags.resume ? { resume: flags.resume } : {}),
         keepWorkspaces: flags.keepWorkspaces ?? false,
+        ...(flags.compare ? { compare: true } : {}),
+        ...(flags.baseline ? { baseline: flags.baseline } : {}),
+        runs: flags.runs,
+        extraSkills: flags.extraSkill,
+        contextMode: flags.contextMode,
         ...(signal ? { signal } : {}),
         onProgress: createProgress(io),
       });
       if (io.stderrIsTTY) io.stderr('\r\x1b[K');
-      io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : renderRunSummary(result, judge.skipReason));
+      const comparisons = flags.compare || flags.baseline ? result.runs.flatMap((run) => (run.benchmark ? [`\n${renderBenchmark(run.benchmark)}`] : [])) : [];
+      io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : `${renderRunSummary(result, judge.skipReason)}${comparisons.join('')}`);
       setExitCode(exitCodeOf(result));
     });
 }
@@ -85,6 +104,6 @@ function toJson(result: RunEvalsResult) {
     interrupted: result.interrupted,
     totals: result.totals,
     invalid: result.invalid,
-    runs: result.runs.map((run) => ({ skill: run.skill, run_dir: run.runDir, cases: run.outcomes.map((outcome) => ({ id: outcome.caseId, status: outcome.status, summary: outcome.grading.summary, skill_edited: outcome.skillEdited, dir: outcome.caseDir, ...(outcome.error ? { error: outcome.error } : {}) })) })),
+    runs: result.runs.map((run) => ({ skill: run.skill, run_dir: run.runDir, comparison: run.benchmark?.skeval ?? null, cases: run.outcomes.map((outcome) => ({ id: outcome.caseId, arm: outcome.arm, run_number: outcome.runNumber, status: outcome.status, summary: outcome.grading.summary, skill_edited: outcome.skillEdited, dir: outcome.caseDir, ...(outcome.error ? { error: outcome.error } : {}) })) })),
   };
 }

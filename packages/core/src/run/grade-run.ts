@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { type Grading, SkevalError } from '@skeval/schema';
 import { listFiles } from '@skeval/scripts';
@@ -8,6 +8,7 @@ import { type JudgeSetup, gradeCaseRun } from '../grading/grade-case-run.js';
 import { readStoredRun } from '../runners/replay.js';
 import type { AgentRunner } from '../runners/types.js';
 import { buildBenchmark } from './benchmark.js';
+import { listCaseRuns } from './layout.js';
 import { caseFolderName, type CaseRunOutcome } from './run-case.js';
 
 export interface GradeRunOptions {
@@ -42,21 +43,21 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
   if (!skill?.load.evals) {
     throw new SkevalError({ code: 'invalid_input', message: `${skill?.evalsPath ?? skillPath}: the evals file is invalid; run \`skeval validate\` on it` });
   }
-  const folders = (await readdir(runDir).catch(() => [] as string[])).filter((entry) => entry.startsWith('eval-'));
+  const stored = await listCaseRuns(runDir);
   const byFolder = new Map(skill.load.evals.cases.map((evalCase) => [caseFolderName(evalCase.id), evalCase]));
   const outcomes: CaseRunOutcome[] = [];
-  for (const folder of folders.sort()) {
+  for (const { folder, dir: caseDir, arm, runNumber } of stored) {
     const evalCase = byFolder.get(folder);
     if (!evalCase) continue;
-    const caseDir = join(runDir, folder);
     const run = await readStoredRun(caseDir);
     const outputsDir = join(caseDir, 'outputs');
     const previous = JSON.parse(await readFile(join(caseDir, 'grading.json'), 'utf8').catch(() => '{}')) as Partial<Grading>;
     const graded = await gradeCaseRun({ evalCase, skill, run, workspaceDir: outputsDir, outputs: listFiles(outputsDir).files, judge: options.judge });
     const grading: Grading = previous.skill_edited ? { ...graded, skill_edited: previous.skill_edited } : graded;
     await writeJsonAtomic(join(caseDir, 'grading.json'), grading);
-    outcomes.push({ skill: skill.name, caseId: evalCase.id, caseDir, status: run.status, grading, durationMs: run.durationMs, skillEdited: Boolean(previous.skill_edited), ...(run.error ? { error: run.error } : {}) });
+    outcomes.push({ skill: skill.name, caseId: evalCase.id, arm, runNumber, caseDir, status: run.status, grading, durationMs: run.durationMs, skillEdited: Boolean(previous.skill_edited), ...(run.error ? { error: run.error } : {}) });
   }
+  const folders = [...new Set(stored.map((entry) => entry.folder))];
   const runner: AgentRunner = { name: summary.agent ?? 'replay', ...(summary.model ? { model: summary.model } : {}), run: () => Promise.reject(new Error('replay only')) };
   await writeJsonAtomic(join(runDir, 'benchmark.json'), await buildBenchmark({ skill, runDir, runner }));
   return { skill: skill.name, runDir, outcomes, orphans: folders.filter((folder) => !byFolder.has(folder)).map((folder) => basename(folder)) };

@@ -1,17 +1,19 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Grading, Timing } from '@skeval/schema';
+import type { Configuration, Grading, Timing } from '@skeval/schema';
 import { writeCaseArtifacts } from '../artifacts/case-artifacts.js';
 import type { DiscoveredSkill } from '../discovery/discover-skills.js';
 import type { LoadedCase } from '../evals/types.js';
 import { type JudgeSetup, gradeCaseRun } from '../grading/grade-case-run.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
-import { prepareWorkspace } from '../workspace/prepare-workspace.js';
+import { prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
 import { changedFiles, hashFiles, hashTree, signTree } from '../workspace/tree.js';
 
 export interface CaseRunOutcome {
   skill: string;
   caseId: string;
+  arm: Configuration;
+  runNumber: number;
   caseDir: string;
   status: RunResult['status'];
   grading: Grading;
@@ -24,6 +26,14 @@ export interface CaseRunOutcome {
 export interface RunCaseOptions {
   skill: DiscoveredSkill;
   evalCase: LoadedCase;
+  /** The skills installed for this run: the one under test (or its old version) and any extras. @default the skill */
+  install?: SkillToInstall[];
+  /** @default "with_skill" */
+  arm?: Configuration;
+  /** @default 1 */
+  runNumber?: number;
+  /** @default "isolated" */
+  contextMode?: 'isolated' | 'ambient';
   runner: AgentRunner;
   judge: JudgeSetup;
   caseDir: string;
@@ -40,10 +50,14 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
   const { skill, evalCase, runner } = options;
   const startedAt = new Date();
   const originalBefore = signTree(skill.dir, ['evals', 'evals-runs']);
-  const workspace = await prepareWorkspace({ skill, evalCase, ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}), install: [{ name: skill.name, dir: skill.dir }] });
+  const arm = options.arm ?? 'with_skill';
+  const runNumber = options.runNumber ?? 1;
+  const install = options.install ?? [{ name: skill.name, dir: skill.dir }];
+  const workspace = await prepareWorkspace({ skill, evalCase, ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}), install });
   try {
-    const installedSkills = workspace.installed.map((entry) => ({ name: entry.name, path: entry.path, description: skill.description }));
-    const run = await runner.run({ workspaceDir: workspace.dir, prompt: evalCase.prompt, skills: installedSkills, env: options.env, timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    const descriptions = new Map(install.map((entry) => [entry.name, entry.description ?? (entry.name === skill.name ? skill.description : '')]));
+    const installedSkills = workspace.installed.map((entry) => ({ name: entry.name, path: entry.path, description: descriptions.get(entry.name) ?? '' }));
+    const run = await runner.run({ workspaceDir: workspace.dir, prompt: evalCase.prompt, skills: installedSkills, env: options.env, timeoutMs: options.timeoutMs, arm, runNumber, contextMode: options.contextMode ?? 'isolated', ...(options.signal ? { signal: options.signal } : {}) });
     const edited = workspace.installed.filter((entry) => hashTree(entry.path) !== entry.hashBefore).map((entry) => entry.name);
     const originalEdited = signTree(skill.dir, ['evals', 'evals-runs']) !== originalBefore;
     const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map((change) => change.path);
@@ -73,6 +87,9 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       workspaceDir: workspace.dir,
       outputs,
       contextManifest: {
+        arm,
+        run_number: runNumber,
+        context_mode: options.contextMode ?? 'isolated',
         agent: runner.name,
         model: runner.model ?? null,
         skills_dir: runner.skillsDir ?? null,
@@ -89,6 +106,8 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
     return {
       skill: skill.name,
       caseId: evalCase.id,
+      arm,
+      runNumber,
       caseDir: options.caseDir,
       status: run.status,
       grading,
@@ -110,6 +129,7 @@ export function caseFolderName(id: string): string {
   return `eval-${id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
 }
 
-export function caseDirOf(runDir: string, id: string): string {
-  return join(runDir, caseFolderName(id));
+/** `eval-<id>/`, or `eval-<id>/<arm>/run-<n>/` when a run has several arms or repetitions. */
+export function caseDirOf(runDir: string, id: string, nested?: { arm: Configuration; runNumber: number }): string {
+  return nested ? join(runDir, caseFolderName(id), nested.arm, `run-${nested.runNumber}`) : join(runDir, caseFolderName(id));
 }

@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import type { Benchmark, Grading } from '@skeval/schema';
+import type { Benchmark, Configuration, Grading } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { isCaseComplete } from '../artifacts/case-artifacts.js';
-import { writeJsonAtomic } from '../artifacts/write-atomic.js';
+import { writeFileAtomic, writeJsonAtomic } from '../artifacts/write-atomic.js';
+import { renderBenchmark } from '../compare/render-benchmark.js';
 import { type DiscoveredSkill, discoverSkills } from '../discovery/discover-skills.js';
+import { readSkillManifest } from '../discovery/read-skill-manifest.js';
+import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import type { EvalsIssue } from '../evals/issues.js';
 import type { JudgeSetup } from '../grading/grade-case-run.js';
 import type { AgentRunner } from '../runners/types.js';
@@ -38,6 +41,16 @@ export interface RunEvalsOptions {
   /** A run folder to finish: case runs whose artifacts are complete are skipped. */
   resume?: string;
   keepWorkspaces?: boolean;
+  /** Run every case with the skill and without it (arms `with_skill` and `without_skill`). */
+  compare?: boolean;
+  /** Compare with another version of the skill instead (arm `old_skill`). */
+  baseline?: string;
+  /** Repetitions of each arm. @default 1 */
+  runs?: number;
+  /** Distractor skills installed in every arm. */
+  extraSkills?: string[];
+  /** `isolated` (default): the agent sees no user or ambient skills, only the ones installed; `ambient`: it may. */
+  contextMode?: 'isolated' | 'ambient';
   /** The environment agents get, explicitly. @default PATH, HOME, LANG, TERM, TMPDIR and the provider keys of this process */
   env?: NodeJS.ProcessEnv;
   /** Aborting stops launching case runs; running ones get `graceMs`, then are stopped. */
@@ -52,6 +65,8 @@ export interface SkillRun {
   skillDir: string;
   runDir: string;
   outcomes: CaseRunOutcome[];
+  /** benchmark.json as written at the end of the run. */
+  benchmark?: Benchmark;
 }
 
 export interface RunEvalsResult {
@@ -88,53 +103,70 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   options.signal?.addEventListener('abort', onStop, { once: true });
   if (options.signal?.aborted) onStop();
 
+  const arms: Configuration[] = options.baseline ? ['with_skill', 'old_skill'] : options.compare ? ['with_skill', 'without_skill'] : ['with_skill'];
+  const repetitions = Math.max(1, Math.floor(options.runs ?? 1));
+  const nested = arms.length > 1 || repetitions > 1;
+  const extras = await Promise.all((options.extraSkills ?? []).map(async (path) => ({ dir: resolve(cwd, path), ...(await readSkillManifest(resolve(cwd, path))) })));
+  const oldSkill = options.baseline ? resolve(cwd, options.baseline) : undefined;
+  const installFor = (skill: DiscoveredSkill, arm: Configuration): SkillToInstall[] => [
+    ...(arm === 'with_skill' ? [{ name: skill.name, dir: skill.dir, description: skill.description }] : []),
+    ...(arm === 'old_skill' ? [{ name: skill.name, dir: oldSkill!, description: skill.description }] : []),
+    ...extras,
+  ];
   const limit = pLimit(options.concurrency ?? 4);
   const pendingRemovals: Array<Promise<void>> = [];
   const runs: SkillRun[] = runnable.map((skill) => ({ skill: skill.name, skillDir: skill.dir, runDir: runDirOf(skill, runId, options, cwd), outcomes: [] }));
-  const tasks = runnable.flatMap((skill, at) =>
-    skill.load.evals!.cases.map((evalCase) =>
-      limit(async () => {
-        const caseDir = caseDirOf(runs[at]!.runDir, evalCase.id);
-        if (interrupted) return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'interrupted' });
-        if (options.resume && (await isCaseComplete(caseDir))) {
-          runs[at]!.outcomes.push(await storedOutcome(skill.name, evalCase.id, caseDir));
-          return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'complete' });
-        }
-        options.onProgress?.({ type: 'case-start', skill: skill.name, caseId: evalCase.id });
-        const outcome = await runCase({
-          skill,
-          evalCase,
-          runner: options.runner,
-          judge: options.judge,
-          caseDir,
-          timeoutMs: options.timeoutMs ?? 600_000,
-          env: options.env ?? defaultAgentEnv(),
-          keepWorkspace: options.keepWorkspaces ?? false,
-          signal: hardStop.signal,
-          pendingRemovals,
-        });
-        runs[at]!.outcomes.push(outcome);
-        options.onProgress?.({ type: 'case-end', outcome });
-      }),
+  const plan = runnable.flatMap((skill, at) =>
+    skill.load.evals!.cases.flatMap((evalCase) =>
+      Array.from({ length: repetitions }, (_, repetition) => arms.map((arm) => ({ skill, at, evalCase, arm, runNumber: repetition + 1 }))).flat(),
     ),
+  );
+  const tasks = plan.map(({ skill, at, evalCase, arm, runNumber }) =>
+    limit(async () => {
+      const caseDir = caseDirOf(runs[at]!.runDir, evalCase.id, nested ? { arm, runNumber } : undefined);
+      if (interrupted) return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'interrupted' });
+      if (options.resume && (await isCaseComplete(caseDir))) {
+        runs[at]!.outcomes.push(await storedOutcome(skill.name, evalCase.id, caseDir, arm, runNumber));
+        return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'complete' });
+      }
+      options.onProgress?.({ type: 'case-start', skill: skill.name, caseId: evalCase.id });
+      const outcome = await runCase({
+        skill,
+        evalCase,
+        install: installFor(skill, arm),
+        arm,
+        runNumber,
+        contextMode: options.contextMode ?? 'isolated',
+        runner: options.runner,
+        judge: options.judge,
+        caseDir,
+        timeoutMs: options.timeoutMs ?? 600_000,
+        env: options.env ?? defaultAgentEnv(),
+        keepWorkspace: options.keepWorkspaces ?? false,
+        signal: hardStop.signal,
+        pendingRemovals,
+      });
+      runs[at]!.outcomes.push(outcome);
+      options.onProgress?.({ type: 'case-end', outcome });
+    }),
   );
   await Promise.all(tasks);
   await Promise.all(pendingRemovals);
   options.signal?.removeEventListener('abort', onStop);
 
   for (const [at, run] of runs.entries()) {
-    run.outcomes.sort((a, b) => a.caseId.localeCompare(b.caseId, undefined, { numeric: true }));
+    run.outcomes.sort((a, b) => a.caseId.localeCompare(b.caseId, undefined, { numeric: true }) || a.arm.localeCompare(b.arm) || a.runNumber - b.runNumber);
     await writeRunSummary(run, runnable[at]!, options, runId, interrupted);
   }
   return { runs, invalid, interrupted, totals: totalsOf(runs) };
 }
 
 /** A case run finished in an earlier session, read back from its folder. */
-async function storedOutcome(skill: string, caseId: string, caseDir: string): Promise<CaseRunOutcome> {
+async function storedOutcome(skill: string, caseId: string, caseDir: string, arm: Configuration, runNumber: number): Promise<CaseRunOutcome> {
   const grading = JSON.parse(await readFile(join(caseDir, 'grading.json'), 'utf8')) as Grading;
   const timing = JSON.parse(await readFile(join(caseDir, 'timing.json'), 'utf8').catch(() => '{}')) as { duration_ms?: number };
   const status = grading.agent_error ? (grading.agent_error.code === 'agent_timeout' ? 'timeout' : 'error') : 'ok';
-  return { skill, caseId, caseDir, status, grading, durationMs: timing.duration_ms ?? 0, skillEdited: Boolean(grading.skill_edited), ...(grading.agent_error ? { error: grading.agent_error } : {}) };
+  return { skill, caseId, arm, runNumber, caseDir, status, grading, durationMs: timing.duration_ms ?? 0, skillEdited: Boolean(grading.skill_edited), ...(grading.agent_error ? { error: grading.agent_error } : {}) };
 }
 
 function runDirOf(skill: DiscoveredSkill, runId: string, options: RunEvalsOptions, cwd: string): string {
@@ -147,6 +179,8 @@ async function writeRunSummary(run: SkillRun, skill: DiscoveredSkill, options: R
   if (run.outcomes.length === 0 && !existsSync(run.runDir)) return;
   const benchmark: Benchmark = await buildBenchmark({ skill, runDir: run.runDir, runner: options.runner });
   await writeJsonAtomic(join(run.runDir, 'benchmark.json'), benchmark);
+  await writeFileAtomic(join(run.runDir, 'benchmark.md'), renderBenchmark(benchmark));
+  run.benchmark = benchmark;
   await writeJsonAtomic(join(run.runDir, 'summary.json'), {
     version: 1,
     skill: run.skill,
@@ -156,8 +190,14 @@ async function writeRunSummary(run: SkillRun, skill: DiscoveredSkill, options: R
     model: options.runner.model ?? null,
     judge: options.judge.model ? `${options.judge.model.provider}:${options.judge.model.model}` : null,
     interrupted,
-    cases: run.outcomes.map((outcome) => ({ id: outcome.caseId, status: outcome.status, ...summaryOf(outcome.grading), duration_ms: outcome.durationMs, skill_edited: outcome.skillEdited, ...(outcome.error ? { error: outcome.error } : {}) })),
+    arms: [...new Set(run.outcomes.map((outcome) => outcome.arm))].sort(),
+    runs_per_configuration: repetitionsOf(run),
+    cases: run.outcomes.map((outcome) => ({ id: outcome.caseId, arm: outcome.arm, run_number: outcome.runNumber, status: outcome.status, ...summaryOf(outcome.grading), duration_ms: outcome.durationMs, skill_edited: outcome.skillEdited, ...(outcome.error ? { error: outcome.error } : {}) })),
   });
+}
+
+function repetitionsOf(run: SkillRun): number {
+  return Math.max(1, ...run.outcomes.map((outcome) => outcome.runNumber));
 }
 
 function summaryOf(grading: Grading) {

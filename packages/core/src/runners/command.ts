@@ -55,7 +55,14 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
           file: file!,
           args,
           cwd: context.workspaceDir,
-          env: { ...context.env, SKEVAL_PROMPT: context.prompt, SKEVAL_WORKSPACE: context.workspaceDir, SKEVAL_SKILLS: JSON.stringify(context.skills) },
+          env: {
+            ...context.env,
+            SKEVAL_PROMPT: context.prompt,
+            SKEVAL_WORKSPACE: context.workspaceDir,
+            SKEVAL_SKILLS: JSON.stringify(context.skills),
+            ...(context.arm ? { SKEVAL_ARM: context.arm } : {}),
+            ...(context.runNumber ? { SKEVAL_RUN: String(context.runNumber) } : {}),
+          },
           timeoutMs: context.timeoutMs,
           ...(context.signal ? { signal: context.signal } : {}),
         });

@@ -55,7 +55,7 @@ export function createPiRunner(options: CliRunnerOptions = {}): AgentRunner {
     executable: options.executable ?? 'pi',
     skillsDir: '.pi/skills',
     ...(options.model ? { model: options.model } : {}),
-    args: (context) => ['-p', '--mode', 'json', '--no-skills', ...context.skills.flatMap((skill) => ['--skill', skill.path]), ...(options.model ? ['--model', options.model] : []), context.prompt],
+    args: (context) => ['-p', '--mode', 'json', ...(context.contextMode === 'ambient' ? [] : ['--no-skills']), ...context.skills.flatMap((skill) => ['--skill', skill.path]), ...(options.model ? ['--model', options.model] : []), context.prompt],
     parse: (stdout, context, durationMs) => parsePiStream(stdout, context.workspaceDir, durationMs, context.skills, options.model),
   });
 }

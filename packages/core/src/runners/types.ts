@@ -19,6 +19,11 @@ export interface RunnerContext {
   signal?: AbortSignal;
   /** The agent's model, as the agent spells it. */
   model?: string;
+  /** With --compare or --runs: which arm and which repetition this run is. */
+  arm?: 'with_skill' | 'without_skill' | 'old_skill';
+  runNumber?: number;
+  /** `isolated` (default): only the installed skills; `ambient`: the agent may also load its user's skills. */
+  contextMode?: 'isolated' | 'ambient';
 }
 
 export interface RunResult {

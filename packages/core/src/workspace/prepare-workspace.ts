@@ -10,6 +10,7 @@ import { hashFiles, hashTree } from './tree.js';
 export interface SkillToInstall {
   name: string;
   dir: string;
+  description?: string;
 }
 
 export interface PrepareWorkspaceOptions {
