@@ -23,7 +23,7 @@ describe('runEvals on the bundled example', () => {
     const run = result.runs[0]!;
     expect(result.totals).toEqual({ cases: 3, passed: 8, failed: 0, errored: 0, skipped: 2, agentErrors: 0, skillEdits: 0 });
     const entries = (await readdir(run.runDir)).sort();
-    expect(entries).toEqual(['benchmark.json', 'eval-1', 'eval-named-ada', 'eval-no-emoji', 'summary.json']);
+    expect(entries).toEqual(['benchmark.json', 'benchmark.md', 'eval-1', 'eval-named-ada', 'eval-no-emoji', 'summary.json']);
     benchmarkSchema.parse(await readJson(join(run.runDir, 'benchmark.json')));
     runSummarySchema.parse(await readJson(join(run.runDir, 'summary.json')));
     for (const caseDir of entries.filter((entry) => entry.startsWith('eval-'))) {
