@@ -60,6 +60,14 @@ describe('skeval run', () => {
     expect(result.stderr).toMatch(/^\[1\] good 1: 1\/1 passed/);
   });
 
+  it('prints the comparison after a --compare run', async () => {
+    const result = await run(['run', 'good', ...agent, '--output-dir', 'out-compare', '--compare', '--runs', '2']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('1 with_skill #1');
+    expect(result.stdout).toContain('| | WITH | WITHOUT | Δ |');
+    expect(result.stdout).toMatch(/\*\*Verdict: not distinguishable\*\*/);
+  });
+
   it('exits 3 when an agent crashed', async () => {
     expect((await run(['run', 'crashy', ...agent, '--output-dir', 'out'])).code).toBe(3);
   });

@@ -23,17 +23,18 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-async function compareRun(name: string, pWith: number, pWithout: number) {
+async function compareRun(name: string, pWith: number, pWithout: number, extra: { env?: Record<string, string>; baseline?: string; extraSkills?: string[]; runs?: number } = {}) {
   const runner = createCommandRunner({ command: `node ${agentFixture('coin.mjs')} {prompt_file}` });
   const result = await runEvals({
     path: join(root, 'coin'),
     runner,
     judge: { skipReason: 'none' },
-    compare: true,
-    runs: runsPerArm,
+    ...(extra.baseline ? { baseline: extra.baseline } : { compare: true }),
+    runs: extra.runs ?? runsPerArm,
     concurrency: 8,
     outputDir: join(root, name),
-    env: { PATH: process.env.PATH, P_WITH: String(pWith), P_WITHOUT: String(pWithout), COIN_SEED: name },
+    ...(extra.extraSkills ? { extraSkills: extra.extraSkills } : {}),
+    env: { PATH: process.env.PATH, P_WITH: String(pWith), P_WITHOUT: String(pWithout), COIN_SEED: name, ...extra.env },
   });
   const runDir = result.runs[0]!.runDir;
   const benchmark = benchmarkSchema.parse(JSON.parse(await readFile(join(runDir, 'benchmark.json'), 'utf8')));
@@ -103,6 +104,14 @@ describe('--compare with --runs: with_skill 0.9 against without_skill 0.3, 20 ca
     // The length assertion passes in every run of both arms: it measures nothing.
     expect(analysis.assertions.filter((assertion) => assertion.index === 2).every((assertion) => assertion.flag === 'non-discriminating')).toBe(true);
     expect(benchmark.run_summary.delta).toMatchObject({ baseline: 'without_skill' });
+    // The layout skill-creator's tools read: eval-<id>/<arm>/run-<n>/ with its grading and timing fields.
+    expect(new Set(benchmark.runs.map((run) => run.configuration))).toEqual(new Set(['with_skill', 'without_skill']));
+    const sample = JSON.parse(await readFile(join(runDir, 'eval-7', 'without_skill', 'run-3', 'grading.json'), 'utf8'));
+    expect(Object.keys(sample.summary)).toEqual(expect.arrayContaining(['passed', 'failed', 'total', 'pass_rate']));
+    expect(Object.keys(sample.expectations[0]).sort()).toEqual(['evidence', 'passed', 'text']);
+    const timing = JSON.parse(await readFile(join(runDir, 'eval-7', 'without_skill', 'run-3', 'timing.json'), 'utf8'));
+    expect(typeof timing.total_duration_seconds).toBe('number');
+    expect(typeof timing.total_tokens).toBe('number');
     const markdown = await readFile(join(runDir, 'benchmark.md'), 'utf8');
     expect(markdown).toContain('| | WITH | WITHOUT | Δ |');
     expect(markdown).toContain('**Verdict: skill helps**');
@@ -114,5 +123,29 @@ describe('--compare with --runs: with_skill 0.9 against without_skill 0.3, 20 ca
     expect(delta.ci95[0]).toBeLessThanOrEqual(0);
     expect(delta.ci95[1]).toBeGreaterThanOrEqual(0);
     expect(delta.verdict).toBe('not distinguishable');
+  }, 120_000);
+
+  it('counts crashed runs per arm, leaves them out of the pass rates and says which', async () => {
+    const { benchmark } = await compareRun('crashes', 0.9, 0.3, { env: { CRASH_ARM: 'without_skill', CRASH_CASE: 'Case 3:' }, runs: 2 });
+    const arms = (benchmark.skeval as unknown as { arms: Record<string, { runs: number; errored_runs: number; excluded_runs: string[]; pass_rate_pooled: number }> }).arms;
+    expect(arms.without_skill).toMatchObject({ runs: 40, errored_runs: 2, excluded_runs: ['3/run-1', '3/run-2'] });
+    expect(arms.with_skill).toMatchObject({ runs: 40, errored_runs: 0 });
+    const crashed = benchmark.runs.filter((run) => run.configuration === 'without_skill' && run.eval_id === 3);
+    expect(crashed.map((run) => run.result.errors)).toEqual([3, 3]);
+    const decided = benchmark.runs.filter((run) => run.configuration === 'without_skill' && run.eval_id !== 3);
+    const pooled = decided.reduce((sum, run) => sum + run.result.passed, 0) / decided.reduce((sum, run) => sum + run.result.passed + run.result.failed, 0);
+    expect(arms.without_skill.pass_rate_pooled).toBeCloseTo(pooled, 10);
+    expect(benchmark.skeval && JSON.stringify(benchmark.skeval)).toContain('"errored_runs":2');
+  }, 120_000);
+
+  it('--baseline compares with another version of the skill (arm old_skill); --extra-skill goes into both arms', async () => {
+    const oldSkill = await makeSkill(join(root, 'old'), 'coin', { skill_name: 'coin', evals: [] });
+    const distractor = await makeSkill(join(root, 'extras'), 'distractor', { skill_name: 'distractor', evals: [] });
+    const { benchmark, runDir } = await compareRun('baseline', 0.9, 0.3, { baseline: oldSkill, extraSkills: [distractor], runs: 1 });
+    expect(new Set(benchmark.runs.map((run) => run.configuration))).toEqual(new Set(['with_skill', 'old_skill']));
+    expect(benchmark.run_summary.delta).toMatchObject({ baseline: 'old_skill' });
+    const manifest = (arm: string) => readFile(join(runDir, 'eval-1', arm, 'run-1', 'context-manifest.json'), 'utf8').then((text) => JSON.parse(text) as { skills: Array<{ name: string; path: string }> });
+    expect((await manifest('with_skill')).skills.map((skill) => skill.name)).toEqual(['coin', 'distractor']);
+    expect((await manifest('old_skill')).skills.map((skill) => skill.name)).toEqual(['coin', 'distractor']);
   }, 120_000);
 });

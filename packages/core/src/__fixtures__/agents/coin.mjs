@@ -9,6 +9,10 @@ const prompt = readFileSync(process.argv[2], 'utf8');
 const arm = process.env.SKEVAL_ARM ?? 'with_skill';
 const run = process.env.SKEVAL_RUN ?? '1';
 const probability = Number(arm === 'with_skill' ? process.env.P_WITH : process.env.P_WITHOUT);
+if (process.env.CRASH_ARM === arm && prompt.includes(process.env.CRASH_CASE ?? '\0')) {
+  process.stderr.write('the agent crashed\n');
+  process.exit(1);
+}
 const digest = createHash('sha256').update(`${process.env.COIN_SEED}|${prompt}|${arm}|${run}`).digest();
 const draw = digest.readUInt32BE(0) / 2 ** 32;
 if (draw < probability) {
