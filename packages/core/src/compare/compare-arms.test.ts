@@ -104,6 +104,9 @@ describe('--compare with --runs: with_skill 0.9 against without_skill 0.3, 20 ca
     // The length assertion passes in every run of both arms: it measures nothing.
     expect(analysis.assertions.filter((assertion) => assertion.index === 2).every((assertion) => assertion.flag === 'non-discriminating')).toBe(true);
     expect(benchmark.run_summary.delta).toMatchObject({ baseline: 'without_skill' });
+    // Whether each run read the skill is recorded per run (the coin agent never does).
+    expect(benchmark.runs.filter((run) => run.configuration === 'with_skill').every((run) => run.skill_read === false)).toBe(true);
+    expect(benchmark.runs.filter((run) => run.configuration === 'without_skill').every((run) => !('skill_read' in run))).toBe(true);
     // The layout skill-creator's tools read: eval-<id>/<arm>/run-<n>/ with its grading and timing fields.
     expect(new Set(benchmark.runs.map((run) => run.configuration))).toEqual(new Set(['with_skill', 'without_skill']));
     const sample = JSON.parse(await readFile(join(runDir, 'eval-7', 'without_skill', 'run-3', 'grading.json'), 'utf8'));

@@ -38,6 +38,7 @@ export async function buildBenchmark(options: { skill: DiscoveredSkill; runDir: 
         errors: grading.summary.errored,
       },
       expectations: grading.expectations,
+      ...(stored.arm === 'without_skill' ? {} : { skill_read: trace?.skills_read?.includes(options.skill.name) ?? false }),
     });
     armRuns.push({
       caseId: grading.case_id,
