@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { gradingSummarySchema } from './grading.js';
 import { toolCallKinds } from './trace.js';
 
 /** `summary.json`: one run of one skill. */
@@ -15,12 +16,7 @@ export const runSummarySchema = z.looseObject({
     z.looseObject({
       id: z.string(),
       status: z.enum(['ok', 'error', 'timeout']),
-      passed: z.number().int().nonnegative(),
-      failed: z.number().int().nonnegative(),
-      errored: z.number().int().nonnegative(),
-      skipped: z.number().int().nonnegative(),
-      total: z.number().int().nonnegative(),
-      pass_rate: z.number().min(0).max(1).nullable(),
+      ...gradingSummarySchema.shape,
       duration_ms: z.number().nonnegative(),
       skill_edited: z.boolean(),
       error: z.object({ code: z.string(), message: z.string() }).optional(),
