@@ -54,7 +54,7 @@ describe('a fault run: 2 skills × 5 cases', () => {
     const brokenCases = [1, 2, 3, 4, 5].map((id) => (id === 3 ? `{ "id": ${id} }` : `{ "id": ${id}, "prompt": "p${id}" }`));
     await makeSkill(faults, 'broken', undefined, { evalsText: `{ "skill_name": "broken", "evals": [\n  ${brokenCases.join(',\n  ')}\n] }` });
     const runner = createCommandRunner({ command: `node ${agentFixture('faulty.mjs')} {prompt_file}` });
-    const result = await runEvals({ path: faults, runner, judge: { skipReason: 'none' }, timeoutMs: 1500, concurrency: 5, outputDir: join(root, 'fault-out') });
+    const result = await runEvals({ path: faults, runner, judge: { skipReason: 'none' }, timeoutMs: 5000, concurrency: 5, outputDir: join(root, 'fault-out') });
     expect(result.invalid).toEqual([{ skill: 'broken', evalsPath: join(faults, 'broken', 'evals', 'evals.json'), errors: [expect.objectContaining({ code: 'prompt-missing', line: 4, column: 3, pointer: 'evals[2]' })] }]);
     const byId = Object.fromEntries(result.runs[0]!.outcomes.map((outcome) => [outcome.caseId, outcome]));
     expect(byId['1']).toMatchObject({ status: 'ok', skillEdited: false, grading: { summary: { passed: 2, total: 2 } } });
