@@ -67,5 +67,5 @@ describe('a fault run: 2 skills × 5 cases', () => {
     expect(result.totals).toMatchObject({ cases: 5, agentErrors: 3, skillEdits: 1 });
     const summary = (await readJson(join(result.runs[0]!.runDir, 'summary.json'))) as { cases: Array<{ id: string; status: string }> };
     expect(summary.cases.map((entry) => [entry.id, entry.status])).toEqual([['1', 'ok'], ['2', 'error'], ['3', 'timeout'], ['4', 'ok'], ['5', 'error']]);
-  });
+  }, 30_000);
 });
