@@ -79,6 +79,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       new Promise((resolve) => {
         for (const response of open) response.destroy();
         server.close(() => resolve());
+        // Idle keep-alive sockets would hold close() for seconds.
+        server.closeAllConnections();
       }),
   };
 }
