@@ -11,7 +11,7 @@ const banner = "import { createRequire as __createRequire } from 'node:module'; 
 const separateRunners: Plugin = {
   name: 'separate-grader-runners',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(run-built-in|run-custom|read-input-file)\.js$/ }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /^\.\/(run-built-in|run-custom|read-input-file|list-graders)\.js$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -28,5 +28,5 @@ const bundled = {
 export default defineConfig([
   { entry: ['src/index.ts'], format: ['esm'], dts: true, clean: true, sourcemap: true, target: 'node20', external: [/^@skeval\//] },
   { ...bundled, entry: ['src/cli.ts'], banner: { js: `#!/usr/bin/env node\n${banner}` } },
-  { ...bundled, entry: ['src/run-built-in.ts', 'src/run-custom.ts', 'src/read-input-file.ts'], banner: { js: banner } },
+  { ...bundled, entry: ['src/run-built-in.ts', 'src/run-custom.ts', 'src/read-input-file.ts', 'src/list-graders.ts'], banner: { js: banner } },
 ]);

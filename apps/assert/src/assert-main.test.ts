@@ -78,6 +78,18 @@ describe('skeval-assert with built-in graders', () => {
   });
 });
 
+describe('skeval-assert --list', () => {
+  it('lists the custom graders with their descriptions and files, then the built-ins', async () => {
+    const result = await run(['--list']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^keyword-check +The answer mentions every keyword \(by default Paris and France\), ignoring case\. +\[\.skeval\/graders\/keyword-check\.ts\]$/);
+    expect(lines[1]).toMatch(/^length-check +The answer is between 5 and 50 words \(configurable with min and max\)\. +\[\.skeval\/graders\/length-check\.ts\]$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^output-contains +The response contains the given texts\. +\[built-in\]$/));
+    expect(lines).toHaveLength(2 + 26);
+  });
+});
+
 describe('skeval-assert errors: stderr, exit 2, nothing on stdout', () => {
   it.each([
     ['a name with a slash', ['../x', '--agent-output', 'a'], 'skeval-assert: grader name "../x" must match ^[a-zA-Z0-9_-]+$\n'],

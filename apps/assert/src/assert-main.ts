@@ -12,6 +12,7 @@ export interface AssertIo {
 }
 
 interface AssertFlags {
+  list?: boolean;
   agentOutput?: string;
   agentInput?: string;
   expectedOutput?: string;
@@ -32,7 +33,8 @@ export async function assertMain(argv: string[], io: AssertIo, programName = 'sk
   const program = new Command()
     .name(programName)
     .description('Run one grader on one response, agentv-style: prints {"score", "assertions"}; exit 0 when score >= 0.5, 1 below, 2 on error.')
-    .argument('<grader>', 'a built-in grader or a custom one in .skeval/graders/ (or .agentv/graders/)')
+    .argument('[grader]', 'a built-in grader or a custom one in .skeval/graders/ (or .agentv/graders/)')
+    .option('--list', 'list the graders reachable from this folder, with their descriptions and where each was found')
     .option('--agent-output <text>', 'the response to grade (may be empty)')
     .option('--agent-input <text>', 'the prompt the agent was given')
     .option('--expected-output <text>', 'the expected output, for graders that use it')
@@ -43,7 +45,16 @@ export async function assertMain(argv: string[], io: AssertIo, programName = 'sk
     .option('--timeout <ms>', 'time limit for a custom grader', parsePositiveInteger, 30_000)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .action(async (name: string, flags: AssertFlags) => {
+    .action(async (name: string | undefined, flags: AssertFlags) => {
+      if (flags.list) {
+        const { listGraders } = await import('./list-graders.js');
+        const graders = await listGraders(io.cwd);
+        const width = Math.max(...graders.map((grader) => grader.name.length));
+        io.stdout(`${graders.map((grader) => `${grader.name.padEnd(width)}  ${grader.description}  [${grader.source}]`).join('\n')}\n`);
+        exitCode = 0;
+        return;
+      }
+      if (!name) throw new SkevalError({ code: 'usage', message: 'name a grader (or use --list to see them)' });
       const request = await readRequest(flags, io.cwd);
       const result = await runAssert({ name, cwd: io.cwd, ...request, ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }) });
       io.stdout(`${JSON.stringify(result)}\n`);

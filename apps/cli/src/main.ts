@@ -2,6 +2,7 @@ import { assertMain } from '@skeval/assert';
 import { SkevalError } from '@skeval/schema';
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { registerBrief } from './commands/brief.js';
 import { registerCompare } from './commands/compare.js';
 import { registerGrade } from './commands/grade.js';
 import { registerRun } from './commands/run.js';
@@ -35,6 +36,7 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
   registerCompare(program, io, (code) => {
     exitCode = code;
   });
+  registerBrief(program, io);
   program
     .command('assert <grader>')
     .description('run one grader on one response, agentv-style (see `skeval assert --help`)')

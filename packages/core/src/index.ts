@@ -32,3 +32,5 @@ export { renderBenchmark } from './compare/render-benchmark.js';
 export { buildBenchmark } from './run/benchmark.js';
 export { listCaseRuns, type StoredCaseRun } from './run/layout.js';
 export { compareRuns, type CaseChange, type CompareRunsOptions, type CompareRunsResult } from './compare/compare-runs.js';
+export { buildBrief, renderBrief, type CaseBrief } from './brief/build-brief.js';
+export { describeAssertion } from './brief/describe-assertion.js';

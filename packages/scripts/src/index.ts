@@ -1,7 +1,7 @@
 export { defineScriptGrader, isScriptGrader, type ScriptGrader } from './custom/define-script-grader.js';
 export { findGraderFile, graderExtensions, graderFolders, listGraderFiles, type GraderFile } from './custom/find-graders.js';
 export { bundleGrader, graderCacheDir } from './custom/bundle-grader.js';
-export { runCustomGrader, type RunCustomGraderOptions } from './custom/run-custom-grader.js';
+export { describeCustomGrader, runCustomGrader, type RunCustomGraderOptions } from './custom/run-custom-grader.js';
 export { builtInGraders, getBuiltInGrader } from './registry/registry.js';
 export { isBuiltInGraderName } from './registry/names.js';
 export { defineBuiltInGrader, verdict, type BuiltInGrader, type GraderContext } from './registry/grader.js';

@@ -25,26 +25,38 @@ export function graderCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  * cached and reused while none of its input files changed, so a warm run starts plain Node on
  * one small file: no loader, no build step for the user.
  */
-export async function bundleGrader(graderFile: string, options: { cacheDir?: string } = {}): Promise<string> {
+export async function bundleGrader(graderFile: string, options: { cacheDir?: string; mode?: 'run' | 'describe' } = {}): Promise<string> {
   const file = resolve(graderFile);
+  const mode = options.mode ?? 'run';
   const cacheDir = usableCacheDir(options.cacheDir ?? graderCacheDir());
-  const key = createHash('sha256').update(`${bundleFormat}\0${file}`).digest('hex').slice(0, 32);
+  const key = createHash('sha256').update(`${bundleFormat}\0${mode}\0${file}`).digest('hex').slice(0, 32);
   const cached = join(cacheDir, `${key}.mjs`);
   if (isFresh(join(cacheDir, `${key}.json`))) return cached;
 
   // esbuild is CommonJS: depending on the loader its API is on the namespace or on `default`.
   const loaded = await import('esbuild');
   const esbuild = (typeof loaded.build === 'function' ? loaded : (loaded as unknown as { default: typeof loaded }).default) as typeof loaded;
-  const entry = [
-    `import * as graderModule from ${JSON.stringify(file)};`,
-    `const grader = graderModule.default;`,
-    `if (grader && grader[Symbol.for('skeval.script-grader')]) {`,
-    `  const chunks = [];`,
-    `  for await (const chunk of process.stdin) chunks.push(chunk);`,
-    `  const result = await grader.handler(JSON.parse(Buffer.concat(chunks).toString('utf8')));`,
-    `  process.stdout.write(JSON.stringify(result) + '\\n');`,
-    `}`,
-  ].join('\n');
+  // `run` grades the payload on stdin; `describe` prints the grader's description and exits.
+  const entry = (
+    mode === 'run'
+      ? [
+          `import * as graderModule from ${JSON.stringify(file)};`,
+          `const grader = graderModule.default;`,
+          `if (grader && grader[Symbol.for('skeval.script-grader')]) {`,
+          `  const chunks = [];`,
+          `  for await (const chunk of process.stdin) chunks.push(chunk);`,
+          `  const result = await grader.handler(JSON.parse(Buffer.concat(chunks).toString('utf8')));`,
+          `  process.stdout.write(JSON.stringify(result) + '\\n');`,
+          `}`,
+        ]
+      : [
+          `import * as graderModule from ${JSON.stringify(file)};`,
+          `const grader = graderModule.default;`,
+          `const described = grader && grader[Symbol.for('skeval.script-grader')];`,
+          `process.stdout.write(JSON.stringify({ description: described ? grader.description : null }) + '\\n');`,
+          `process.exit(0);`,
+        ]
+  ).join('\n');
   let result;
   try {
     result = await esbuild.build({

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findGraderFile, listGraderFiles } from './find-graders.js';
-import { runCustomGrader } from './run-custom-grader.js';
+import { describeCustomGrader, runCustomGrader } from './run-custom-grader.js';
 
 /** Whether a process still runs: a zombie (killed, not yet reaped by init) does not. */
 function isRunning(pid: number): boolean {
@@ -44,6 +44,14 @@ describe('finding custom graders', () => {
     const names = listGraderFiles(nested).map((grader) => grader.name);
     expect(names).toEqual(expect.arrayContaining(['v4', 'v5', 'hang', 'self-running']));
     expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('describeCustomGrader', () => {
+  it("reads a grader's one-line description, and null for a file that does not declare one", async () => {
+    expect(await describeCustomGrader(findGraderFile('v4', nested)!, { cacheDir })).toBe('The answer mentions the configured word.');
+    expect(await describeCustomGrader(findGraderFile('self-running', nested)!, { cacheDir })).toBeNull();
+    expect(await describeCustomGrader(findGraderFile('syntax-error', nested)!, { cacheDir })).toBeNull();
   });
 });
 

@@ -88,3 +88,41 @@ export async function runCustomGrader(options: RunCustomGraderOptions): Promise<
   if (!result) fail('grader_failed', `printed JSON that is neither { "score", "assertions" } nor { "pass", "checks" }: ${JSON.stringify(text.slice(0, 200))}`);
   return result!;
 }
+
+/**
+ * A custom grader's one-line description, read by running its module once (compiled and cached
+ * like a run). `null` when the file is not written with `defineScriptGrader` or cannot load.
+ */
+export async function describeCustomGrader(file: string, options: { timeoutMs?: number; cacheDir?: string } = {}): Promise<string | null> {
+  let bundle: string;
+  try {
+    bundle = await bundleGrader(file, { mode: 'describe', ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }) });
+  } catch {
+    return null;
+  }
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [bundle], { cwd: dirname(dirname(dirname(file))), stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    let stdout = '';
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, options.timeoutMs ?? 10_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdout.length < 65_536) stdout += chunk.toString('utf8');
+    });
+    child.on('error', () => undefined);
+    child.on('close', () => {
+      clearTimeout(timer);
+      try {
+        const line = stdout.trim().split('\n').at(-1) ?? '';
+        const value = JSON.parse(line) as { description?: unknown };
+        done(typeof value.description === 'string' ? value.description : null);
+      } catch {
+        done(null);
+      }
+    });
+  });
+}
