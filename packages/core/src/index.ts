@@ -34,3 +34,4 @@ export { listCaseRuns, type StoredCaseRun } from './run/layout.js';
 export { compareRuns, type CaseChange, type CompareRunsOptions, type CompareRunsResult } from './compare/compare-runs.js';
 export { buildBrief, renderBrief, type CaseBrief } from './brief/build-brief.js';
 export { describeAssertion } from './brief/describe-assertion.js';
+export { planRun, type PlanRunOptions, type RunPlan } from './run/plan-run.js';

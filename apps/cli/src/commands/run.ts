@@ -1,4 +1,4 @@
-import { renderBenchmark, type RunEvalsResult, runEvals } from '@skeval/core';
+import { planRun, renderBenchmark, type RunEvalsResult, runEvals, type RunPlan } from '@skeval/core';
 import type { Command } from 'commander';
 import { exitCodes, type CliIo } from '../io.js';
 import { type AgentFlags, agentNames, judgeFromFlags, runnerFromFlags } from './agent-options.js';
@@ -22,6 +22,7 @@ interface RunFlags extends AgentFlags {
   runs: number;
   extraSkill: string[];
   contextMode: 'isolated' | 'ambient';
+  dryRun?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -58,8 +59,16 @@ export function registerRun(program: Command, io: CliIo, setExitCode: (code: num
     .option('--resume <run-dir>', 'finish a run folder: skip case runs whose artifacts are complete')
     .option('--keep-workspaces', 'keep each case run workspace (its path is in context-manifest.json)')
     .option('--no-cache', 'send every judge request, ignoring the response cache')
+    .option('--dry-run', 'discover and validate everything, then print how many agent runs and judge calls a run would make, and what the judge would cost; run nothing')
     .option('--json', 'print the result as JSON')
     .action(async (path: string, flags: RunFlags) => {
+      if (flags.dryRun) {
+        const judge = judgeFromFlags(flags, io.cwd, io.env);
+        const plan = await planRun({ path, cwd: io.cwd, ...(flags.skill.length ? { skills: flags.skill } : {}), ...(flags.case.length ? { cases: flags.case } : {}), ...(flags.compare ? { compare: true } : {}), ...(flags.baseline ? { baseline: flags.baseline } : {}), runs: flags.runs, ...(judge.model ? { judge: judge.model } : {}) });
+        io.stdout(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan, judge.skipReason));
+        setExitCode(plan.invalid.length ? exitCodes.usage : exitCodes.ok);
+        return;
+      }
       const runner = runnerFromFlags(flags, io.cwd, io.env);
       const judge = judgeFromFlags(flags, io.cwd, io.env);
       const result = await runEvals({
@@ -106,4 +115,16 @@ function toJson(result: RunEvalsResult) {
     invalid: result.invalid,
     runs: result.runs.map((run) => ({ skill: run.skill, run_dir: run.runDir, comparison: run.benchmark?.skeval ?? null, cases: run.outcomes.map((outcome) => ({ id: outcome.caseId, arm: outcome.arm, run_number: outcome.runNumber, status: outcome.status, summary: outcome.grading.summary, skill_edited: outcome.skillEdited, dir: outcome.caseDir, ...(outcome.error ? { error: outcome.error } : {}) })) })),
   };
+}
+
+function renderPlan(plan: RunPlan, judgeSkipReason?: string): string {
+  const lines = plan.skills.map((skill) => `${skill.skill}: ${skill.cases} cases × ${skill.arms} arm${skill.arms === 1 ? '' : 's'} × ${skill.runs} run${skill.runs === 1 ? '' : 's'} = ${skill.agentRuns} agent runs; ${skill.judgeCalls} judge calls`);
+  for (const invalid of plan.invalid) lines.push(`${invalid.skill}: not runnable, its evals file has ${invalid.errors.length} error${invalid.errors.length === 1 ? '' : 's'} (skeval validate ${invalid.evalsPath})`);
+  lines.push(`in all: ${plan.agentRuns} agent runs, ${plan.judgeCalls} judge calls${plan.judge ? ` to ${plan.judge}` : ''}`);
+  if (plan.judgeInputTokens && plan.judgeOutputTokens !== null) {
+    lines.push(`per judge call: about ${plan.judgeInputTokens.low.toLocaleString('en-US')} to ${plan.judgeInputTokens.high.toLocaleString('en-US')} input tokens (empty response to a response and files at their bounds), at most ${plan.judgeOutputTokens.toLocaleString('en-US')} output tokens`);
+    lines.push(plan.judgeCostUsd ? `judge cost: about $${plan.judgeCostUsd.low.toFixed(4)} to $${plan.judgeCostUsd.high.toFixed(4)}` : 'judge cost: unknown (the model is not in the price table)');
+  } else if (!plan.judge && judgeSkipReason) lines.push(`judged assertions would be skipped: ${judgeSkipReason}`);
+  lines.push("agent cost: not estimated (it depends on the agent's work); nothing was run");
+  return `${lines.join('\n')}\n`;
 }
