@@ -1,4 +1,4 @@
-import { createTraceBuilder, skillsReadIn } from './trace-builder.js';
+import { createTraceBuilder } from './trace-builder.js';
 import { createCliRunner, type CliRunnerOptions } from './cli-runner.js';
 import { jsonLines } from './run-process.js';
 import type { AgentRunner } from './types.js';
@@ -38,9 +38,7 @@ export function parseClaudeCodeStream(stdout: string, workspaceDir: string, fall
       if (event.is_error === true || (typeof event.subtype === 'string' && event.subtype !== 'success')) failure = `Claude Code ended with ${String(event.subtype)}`;
     }
   }
-  const built = trace.finish(finalText, durationMs, workspaceDir);
-  const skillsRead = skillsReadIn(built, skills);
-  return { trace: skillsRead.length ? { ...built, skills_read: skillsRead } : built, finalText, failure, sawResult: events.some((event) => event.type === 'result') };
+  return { trace: trace.finish(finalText, durationMs, workspaceDir, skills), finalText, failure, sawResult: events.some((event) => event.type === 'result') };
 }
 
 function contentText(content: unknown): string {

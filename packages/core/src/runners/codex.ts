@@ -1,6 +1,6 @@
 import { createCliRunner, type CliRunnerOptions } from './cli-runner.js';
 import { jsonLines } from './run-process.js';
-import { createTraceBuilder, skillsReadIn } from './trace-builder.js';
+import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner } from './types.js';
 
 type Item = { id?: string; type?: string; text?: string; command?: string; aggregated_output?: string; exit_code?: number | null; status?: string; changes?: Array<{ path?: string; kind?: string }>; server?: string; tool?: string; arguments?: unknown; result?: unknown; error?: unknown };
@@ -58,9 +58,7 @@ export function parseCodexStream(stdout: string, workspaceDir: string, durationM
     }
   }
 
-  const built = trace.finish(finalText, durationMs, workspaceDir);
-  const skillsRead = skillsReadIn(built, skills);
-  return { trace: skillsRead.length ? { ...built, skills_read: skillsRead } : built, finalText, failure };
+  return { trace: trace.finish(finalText, durationMs, workspaceDir, skills), finalText, failure };
 }
 
 /** Codex: `codex exec --json` in the workspace, skills in `.agents/skills/`. */

@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
 import { parseCommandString } from 'execa';
 import { jsonLines, processVerdict, runProcess } from './run-process.js';
-import { createTraceBuilder, skillsReadIn } from './trace-builder.js';
+import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner, RunResult } from './types.js';
 
 export interface CommandRunnerOptions {
@@ -105,7 +105,5 @@ export function parseCommandOutput(stdout: string, workspaceDir: string, duratio
       if (typeof event.cost_usd === 'number') trace.cost(event.cost_usd);
     } else if (event.type === 'final') finalText = String(event.text ?? '');
   }
-  const built = trace.finish(finalText, durationMs, workspaceDir);
-  const skillsRead = skillsReadIn(built, skills);
-  return { finalText, trace: skillsRead.length ? { ...built, skills_read: skillsRead } : built };
+  return { finalText, trace: trace.finish(finalText, durationMs, workspaceDir, skills) };
 }

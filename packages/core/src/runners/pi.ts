@@ -1,6 +1,6 @@
 import { createCliRunner, type CliRunnerOptions } from './cli-runner.js';
 import { jsonLines } from './run-process.js';
-import { createTraceBuilder, skillsReadIn } from './trace-builder.js';
+import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner } from './types.js';
 
 type PiBlock = { type?: string; text?: string; id?: string; name?: string; arguments?: unknown };
@@ -43,9 +43,7 @@ export function parsePiStream(stdout: string, workspaceDir: string, durationMs: 
     }
   }
   if (costKnown) trace.cost(Math.round(cost * 1e8) / 1e8);
-  const built = trace.finish(finalText, durationMs, workspaceDir);
-  const skillsRead = skillsReadIn(built, skills);
-  return { trace: skillsRead.length ? { ...built, skills_read: skillsRead } : built, finalText, failure };
+  return { trace: trace.finish(finalText, durationMs, workspaceDir, skills), finalText, failure };
 }
 
 /** Pi: `pi -p --mode json --no-skills --skill <path>…`, its skills passed by path. */

@@ -1,7 +1,7 @@
 import { SkevalError } from '@skeval/schema';
 import { createModel, estimateCost, type LanguageModel, type ModelMessage } from '@skeval/judge';
 import { runSdkTool, sdkTools } from './sdk-tools.js';
-import { createTraceBuilder, skillsReadIn } from './trace-builder.js';
+import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner, RunnerContext, RunResult } from './types.js';
 
 export interface SdkRunnerOptions {
@@ -76,13 +76,11 @@ export function createSdkRunner(options: SdkRunnerOptions): AgentRunner {
       }
       trace.cost(estimateCost(usage, model.provider, model.model));
       const durationMs = Date.now() - started;
-      const built = trace.finish(finalText, durationMs, context.workspaceDir);
-      const skillsRead = skillsReadIn(built, context.skills);
       const timedOut = Date.now() >= deadline && failure !== undefined;
       return {
         status: failure ? (timedOut ? 'timeout' : 'error') : 'ok',
         finalText,
-        trace: skillsRead.length ? { ...built, skills_read: skillsRead } : built,
+        trace: trace.finish(finalText, durationMs, context.workspaceDir, context.skills),
         durationMs,
         ...(failure ? { error: timedOut ? { code: 'agent_timeout', message: `the agent ran past its time limit (${context.timeoutMs} ms)` } : failure } : {}),
       };

@@ -80,13 +80,16 @@ export function createTraceBuilder(agent: string, model?: string | null) {
     setTurns(value: number) {
       turns = value;
     },
-    finish(finalText: string, durationMs: number, workspaceDir: string, skillsRead: string[] = []): Trace {
+    /** The trace; `skills` are the installed skills, whose SKILL.md reads are listed in `skills_read`. */
+    finish(finalText: string, durationMs: number, workspaceDir: string, skills: Array<{ name: string; path: string }> = []): Trace {
+      const toolCalls = [...calls.values()];
+      const skillsRead = skillsReadIn({ tool_calls: toolCalls }, skills);
       return {
         version: 1,
         agent,
         model: model ?? null,
         messages,
-        tool_calls: [...calls.values()],
+        tool_calls: toolCalls,
         usage: { ...usage, total_tokens: usage.input_tokens + usage.output_tokens, ...(cost === undefined ? {} : { cost_usd: cost }) },
         final_text: finalText,
         duration_ms: durationMs,
