@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -110,6 +110,31 @@ describe('skeval-assert errors: stderr, exit 2, nothing on stdout', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('no grader named `no-such-grader`');
     expect(result.stderr).toContain('Custom graders found: keyword-check, length-check');
+  });
+
+  it('reads a trace with --trace, and names the file and field when it is not one', async () => {
+    const trace = { version: 1, agent: 'test', messages: [], tool_calls: [{ id: 'c1', name: 'Bash', kind: 'shell', arguments: { command: 'ls' }, command: 'ls' }], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 }, final_text: '', duration_ms: 5 };
+    await writeFile(join(scratch, 'trace.json'), JSON.stringify(trace));
+    const ran = await run(['behavior-command-ran', '--agent-output', '', '--trace', join(scratch, 'trace.json'), '--config', '{"pattern":"^ls$"}']);
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(ran.stdout).assertions[0].evidence).toContain('ls');
+    await writeFile(join(scratch, 'not-a-trace.json'), JSON.stringify({ ...trace, tool_calls: 'none' }));
+    const refused = await run(['behavior-command-ran', '--agent-output', '', '--trace', join(scratch, 'not-a-trace.json'), '--config', '{"pattern":"ls"}']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/not-a-trace\.json: not a Skeval trace .*tool_calls/);
+  });
+
+  it('reads snapshots under --skill, and finds custom graders from it', async () => {
+    const skill = join(scratch, 'skill');
+    await mkdir(join(skill, 'evals', 'expected'), { recursive: true });
+    await writeFile(join(skill, 'evals', 'expected', 'greeting.txt'), 'Hello, Ada!\n');
+    const same = await run(['workspace-snapshot-diff', '--agent-output', '', '--workspace', scratch, '--skill', skill, '--config', '{"expected":"expected","ignore":["*.json","skill/**"]}'], scratch);
+    expect(same.stderr).toBe('');
+    expect(same.code).toBe(0);
+    const withoutSkill = await run(['workspace-snapshot-diff', '--agent-output', '', '--workspace', scratch, '--config', '{"expected":"expected"}'], scratch);
+    expect(withoutSkill.code).toBe(2);
+    const custom = await run(['length-check', '--agent-output', 'one two three four five six', '--skill', examples], scratch);
+    expect(custom.code).toBe(0);
   });
 
   it('reports a --file that does not have the shape', async () => {

@@ -20,6 +20,8 @@ interface AssertFlags {
   config?: Record<string, unknown>;
   configFile?: string;
   workspace?: string;
+  trace?: string;
+  skill?: string;
   timeout?: number;
 }
 
@@ -42,6 +44,8 @@ export async function assertMain(argv: string[], io: AssertIo, programName = 'sk
     .option('--config <json>', "the grader's config as JSON", parseJsonObject)
     .option('--config-file <path>', "a JSON file with the grader's config")
     .option('--workspace <dir>', 'the workspace folder, for graders that read files')
+    .option('--trace <json>', "the run's trace.json, for graders that read what the agent did (wins over the trace in --file)")
+    .option('--skill <dir>', 'the skill folder: snapshots and schemas are read under it, custom graders looked for from it')
     .option('--timeout <ms>', 'time limit for a custom grader', parsePositiveInteger, 30_000)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -56,7 +60,14 @@ export async function assertMain(argv: string[], io: AssertIo, programName = 'sk
       }
       if (!name) throw new SkevalError({ code: 'usage', message: 'name a grader (or use --list to see them)' });
       const request = await readRequest(flags, io.cwd);
-      const result = await runAssert({ name, cwd: io.cwd, ...request, ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }) });
+      const result = await runAssert({
+        name,
+        cwd: io.cwd,
+        ...request,
+        ...(flags.trace === undefined ? {} : { trace: await readTrace(resolve(io.cwd, flags.trace), flags.trace) }),
+        ...(flags.skill === undefined ? {} : { skillDir: resolve(io.cwd, flags.skill) }),
+        ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+      });
       io.stdout(`${JSON.stringify(result)}\n`);
       exitCode = result.score >= 0.5 ? 0 : 1;
     });
@@ -97,6 +108,11 @@ async function readRequest(flags: AssertFlags, cwd: string) {
     ...(flags.workspace === undefined ? {} : { workspacePath: resolve(cwd, flags.workspace) }),
     ...(config === undefined ? {} : { config: config as Record<string, unknown> }),
   };
+}
+
+async function readTrace(path: string, given: string) {
+  const { parseTraceFile } = await import('./read-input-file.js');
+  return parseTraceFile(await readJson(path, '--trace'), given);
 }
 
 async function readJson(path: string, flag: string): Promise<unknown> {

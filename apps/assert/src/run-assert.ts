@@ -12,7 +12,9 @@ export interface RunAssertOptions {
   workspacePath?: string;
   trace?: Trace;
   config?: Record<string, unknown>;
-  /** Where custom graders are looked for (walking up). @default process.cwd() */
+  /** The skill folder: `workspace-snapshot-diff` and JSON Schema paths are read under it, and custom graders looked for from it. */
+  skillDir?: string;
+  /** Where custom graders are looked for (walking up) when no `skillDir` is given. @default process.cwd() */
   cwd?: string;
   /** Time limit for a custom grader. @default 30000 */
   timeoutMs?: number;

@@ -16,5 +16,6 @@ export async function runBuiltIn(options: RunAssertOptions): Promise<GraderResul
     ...(options.expectedOutput === undefined ? {} : { expectedOutput: options.expectedOutput }),
     ...(options.workspacePath === undefined ? {} : { workspace: options.workspacePath }),
     ...(options.trace ? { trace: options.trace } : {}),
+    ...(options.skillDir === undefined ? {} : { skillDir: options.skillDir }),
   });
 }

@@ -5,7 +5,7 @@ import type { RunAssertOptions } from './run-assert.js';
 
 export async function runCustom(options: RunAssertOptions): Promise<GraderResult> {
   const { name } = options;
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.skillDir ?? options.cwd ?? process.cwd();
   const file = findGraderFile(name, cwd);
   if (!file) {
     const custom = listGraderFiles(cwd).map((grader) => grader.name);

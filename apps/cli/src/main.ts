@@ -6,6 +6,7 @@ import { registerBrief } from './commands/brief.js';
 import { registerCompare } from './commands/compare.js';
 import { registerGrade } from './commands/grade.js';
 import { registerRun } from './commands/run.js';
+import { registerTranspile } from './commands/transpile.js';
 import { registerValidate } from './commands/validate.js';
 import { exitCodes, type CliIo } from './io.js';
 
@@ -37,6 +38,7 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     exitCode = code;
   });
   registerBrief(program, io);
+  registerTranspile(program, io);
   program
     .command('assert <grader>')
     .description('run one grader on one response, agentv-style (see `skeval assert --help`)')

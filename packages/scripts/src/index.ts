@@ -4,7 +4,7 @@ export { bundleGrader, graderCacheDir } from './custom/bundle-grader.js';
 export { describeCustomGrader, runCustomGrader, type RunCustomGraderOptions } from './custom/run-custom-grader.js';
 export { builtInGraders, getBuiltInGrader } from './registry/registry.js';
 export { isBuiltInGraderName } from './registry/names.js';
-export { defineBuiltInGrader, verdict, type BuiltInGrader, type GraderContext } from './registry/grader.js';
+export { defineBuiltInGrader, verdict, type BuiltInGrader, type GraderContext, type GraderInput } from './registry/grader.js';
 export { runBuiltInGrader, type RunBuiltInGraderOptions } from './registry/run-built-in-grader.js';
 export { createRegexRunner, sharedRegexRunner, type RegexJob, type RegexOutcome, type RegexRunner, type RegexRunnerOptions } from './regex/regex-runner.js';
 export {

@@ -39,6 +39,7 @@ function toolCallGrader(name: 'behavior-tool-called' | 'behavior-tool-not-called
   return defineBuiltInGrader({
     name,
     description: mustCall ? 'The agent called a tool (optionally with arguments matching a pattern).' : 'The agent never called a tool (optionally: with arguments matching a pattern).',
+    reads: ['trace'],
     schema: behaviorIntentSchemas[method],
     async grade(context) {
       const calls = requireTrace(context, name).tool_calls;
@@ -58,6 +59,7 @@ export const behaviorToolNotCalled = toolCallGrader('behavior-tool-not-called', 
 export const behaviorToolOrder = defineBuiltInGrader({
   name: 'behavior-tool-order',
   description: 'The agent called tools in a given order (or all of them, in any order).',
+  reads: ['trace'],
   schema: behaviorIntentSchemas['tool-order'],
   grade(context) {
     const calls = requireTrace(context, 'behavior-tool-order').tool_calls;
@@ -85,6 +87,7 @@ export const behaviorToolOrder = defineBuiltInGrader({
 export const behaviorToolCount = defineBuiltInGrader({
   name: 'behavior-tool-count',
   description: 'The number of tool calls (of one tool, or all) is within bounds.',
+  reads: ['trace'],
   schema: behaviorIntentSchemas['tool-count'],
   grade(context) {
     const calls = requireTrace(context, 'behavior-tool-count').tool_calls;
@@ -100,6 +103,7 @@ export const behaviorToolCount = defineBuiltInGrader({
 export const behaviorSkillRead = defineBuiltInGrader({
   name: 'behavior-skill-read',
   description: "The agent read the skill's SKILL.md.",
+  reads: ['trace'],
   schema: behaviorIntentSchemas['skill-read'],
   grade(context) {
     const trace = requireTrace(context, 'behavior-skill-read');
@@ -121,6 +125,7 @@ function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run'
   return defineBuiltInGrader({
     name,
     description: mustRun ? 'The agent ran a shell command matching a pattern.' : 'The agent ran no shell command matching a pattern.',
+    reads: ['trace'],
     schema: behaviorIntentSchemas[method],
     async grade(context) {
       const calls = requireTrace(context, name).tool_calls;
@@ -142,6 +147,7 @@ export const behaviorCommandNotRun = commandGrader('behavior-command-not-run', f
 export const behaviorBudget = defineBuiltInGrader({
   name: 'behavior-budget',
   description: 'The run stayed within budgets of tokens, time, tool calls and cost.',
+  reads: ['trace'],
   schema: behaviorIntentSchemas.budget,
   grade(context) {
     const trace = requireTrace(context, 'behavior-budget');

@@ -8,6 +8,7 @@ const listOf = (value: string | string[]) => (Array.isArray(value) ? value : [va
 export const outputRegex = defineBuiltInGrader({
   name: 'output-regex',
   description: 'The response matches a regular expression.',
+  reads: ['output'],
   schema: outputIntentSchemas.regex,
   grade: ({ config, output, regex }) => gradeResponseRegex(regex, output, config.pattern, config.flags),
 });
@@ -24,6 +25,7 @@ export async function gradeResponseRegex(regex: RegexRunner, output: string, pat
 export const outputExact = defineBuiltInGrader({
   name: 'output-exact',
   description: 'The response equals an expected text (trimmed; optionally ignoring case).',
+  reads: ['output'],
   schema: outputIntentSchemas.exact,
   grade({ config, output }) {
     const normalize = (value: string) => {
@@ -43,6 +45,7 @@ function containsGrader(name: 'output-contains' | 'output-icontains', ignoreCase
   return defineBuiltInGrader({
     name,
     description: ignoreCase ? 'The response contains the given texts, ignoring case.' : 'The response contains the given texts.',
+    reads: ['output'],
     schema: outputIntentSchemas[ignoreCase ? 'icontains' : 'contains'],
     grade({ config, output }) {
       const values = listOf(config.value);
@@ -64,6 +67,7 @@ export const outputIcontains = containsGrader('output-icontains', true);
 export const outputNotContains = defineBuiltInGrader({
   name: 'output-not-contains',
   description: 'The response contains none of the given texts.',
+  reads: ['output'],
   schema: outputIntentSchemas['not-contains'],
   grade({ config, output }) {
     const values = listOf(config.value);
@@ -80,6 +84,7 @@ export const outputNotContains = defineBuiltInGrader({
 export const outputLength = defineBuiltInGrader({
   name: 'output-length',
   description: 'The response is within a length, in words or characters.',
+  reads: ['output'],
   schema: outputIntentSchemas.length,
   grade({ config, output }) {
     const unit = config.unit ?? 'words';
@@ -93,6 +98,7 @@ export const outputLength = defineBuiltInGrader({
 export const outputJsonValid = defineBuiltInGrader({
   name: 'output-json-valid',
   description: 'The response is valid JSON.',
+  reads: ['output'],
   schema: outputIntentSchemas['json-valid'],
   grade({ output }) {
     const text = 'response is valid JSON';

@@ -12,6 +12,7 @@ const maxEvidenceChars = 4000;
 export const workspaceSnapshotDiff = defineBuiltInGrader({
   name: 'workspace-snapshot-diff',
   description: "A workspace folder matches an expected folder under the skill's evals/, file by file.",
+  reads: ['workspace', 'skill'],
   schema: workspaceIntentSchemas['snapshot-diff'],
   grade(context) {
     const workspace = requireWorkspace(context, 'workspace-snapshot-diff');

@@ -83,6 +83,7 @@ async function validateAgainstSchema(value: unknown, schema: Record<string, unkn
 export const workspaceFileExists = defineBuiltInGrader({
   name: 'workspace-file-exists',
   description: 'A file (or folder) exists in the workspace.',
+  reads: ['workspace'],
   schema: workspaceIntentSchemas['file-exists'],
   grade: (context) => fileExists(context, 'workspace-file-exists'),
 });
@@ -90,6 +91,7 @@ export const workspaceFileExists = defineBuiltInGrader({
 export const workspaceFileContains = defineBuiltInGrader({
   name: 'workspace-file-contains',
   description: 'A workspace file matches a regular expression or contains a literal text.',
+  reads: ['workspace'],
   schema: workspaceIntentSchemas['file-contains'],
   grade: (context) => fileMatches(context, 'workspace-file-contains'),
 });
@@ -97,6 +99,7 @@ export const workspaceFileContains = defineBuiltInGrader({
 export const workspaceJsonValid = defineBuiltInGrader({
   name: 'workspace-json-valid',
   description: 'A workspace file is valid JSON, optionally satisfying a JSON Schema.',
+  reads: ['workspace', 'skill'],
   schema: workspaceIntentSchemas['json-valid'],
   grade: (context) => jsonValid(context, 'workspace-json-valid'),
 });
@@ -106,6 +109,7 @@ const legacy = (type: string) => legacyScriptAssertionSchema.options.find((optio
 export const legacyFileExists = defineBuiltInGrader({
   name: 'file-exists',
   description: 'A file exists in the workspace (arc-skill-eval script assertion).',
+  reads: ['workspace'],
   schema: legacy('file-exists'),
   grade: (context) => fileExists(context as GraderContext<{ path: string }>, 'file-exists'),
 });
@@ -113,6 +117,7 @@ export const legacyFileExists = defineBuiltInGrader({
 export const legacyJsonValid = defineBuiltInGrader({
   name: 'json-valid',
   description: 'A workspace file is valid JSON (arc-skill-eval script assertion).',
+  reads: ['workspace'],
   schema: legacy('json-valid'),
   grade: (context) => jsonValid(context as GraderContext<{ path: string }>, 'json-valid'),
 });
@@ -120,6 +125,7 @@ export const legacyJsonValid = defineBuiltInGrader({
 export const legacyRegexMatch = defineBuiltInGrader({
   name: 'regex-match',
   description: 'The response, or a workspace file, matches a regular expression (arc-skill-eval script assertion).',
+  reads: ['output', 'workspace'],
   schema: legacy('regex-match'),
   async grade(context) {
     const config = context.config as { pattern: string; flags?: string; target?: 'assistant-text' | { file: string } };

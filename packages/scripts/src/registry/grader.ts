@@ -23,14 +23,19 @@ export interface GraderContext<Config = Record<string, unknown>> {
   regex: RegexRunner;
 }
 
+/** What a grader reads besides its config: the response, the workspace, the trace, the skill folder. */
+export type GraderInput = 'output' | 'workspace' | 'trace' | 'skill';
+
 /**
- * A built-in grader: a name, a one-line description, a config schema, and a function from the
+ * A built-in grader: a name, a one-line description, what it reads, a config schema, and a function from the
  * context to `{ score, assertions }`. It throws a `SkevalError` only when it cannot decide
  * (a pattern that timed out, a missing workspace): that is an `error` verdict, never a pass.
  */
 export interface BuiltInGrader<Config = Record<string, unknown>> {
   name: string;
   description: string;
+  /** What it may read; `skeval transpile` gives exactly these to `skeval assert`. */
+  reads: readonly GraderInput[];
   parseConfig(config: unknown): Config;
   grade(context: GraderContext<Config>): Promise<GraderResult>;
 }
@@ -43,6 +48,7 @@ export interface BuiltInGrader<Config = Record<string, unknown>> {
 export function defineBuiltInGrader<Schema extends z.ZodObject>(definition: {
   name: string;
   description: string;
+  reads: readonly GraderInput[];
   schema: Schema;
   grade(context: GraderContext<z.infer<Schema>>): Promise<GraderResult> | GraderResult;
 }): BuiltInGrader<z.infer<Schema>> {
@@ -54,6 +60,7 @@ export function defineBuiltInGrader<Schema extends z.ZodObject>(definition: {
   return {
     name: definition.name,
     description: definition.description,
+    reads: definition.reads,
     parseConfig(config) {
       const known = config && typeof config === 'object' ? parsedConfigs.get(config) : undefined;
       if (known !== undefined) return known;

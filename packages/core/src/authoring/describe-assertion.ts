@@ -63,7 +63,7 @@ export function describeAssertion(assertion: NormalizedAssertion, customDescript
     case 'safety-no-network':
       return `[safety] no network use${Array.isArray(config.allow) ? ` except ${config.allow.join(', ')}` : ''}`;
     default: {
-      const description = customDescriptions.get(spec.grader);
+      const description = customDescriptions.has(spec.grader) ? (customDescriptions.get(spec.grader) ?? 'no description given') : undefined;
       const fallback = spec.fallbackClaim ? ` (if no such grader exists, the judge grades: ${spec.fallbackClaim})` : '';
       return `[script-grader] ${spec.grader}: ${description ?? 'no grader of this name was found'}${fallback}`;
     }

@@ -1,7 +1,7 @@
-import { describeCustomGrader, findGraderFile } from '@skeval/scripts';
 import { SkevalError } from '@skeval/schema';
 import { discoverSkills } from '../discovery/discover-skills.js';
 import { describeAssertion } from './describe-assertion.js';
+import { describeCustomGraders } from './describe-custom-graders.js';
 
 /** What a reviewer (or an external grading agent) reads to know what one case checks. */
 export interface CaseBrief {
@@ -24,12 +24,7 @@ export async function buildBrief(options: { path: string; cases?: string[]; cwd?
   const briefs: CaseBrief[] = [];
   for (const skill of skills) {
     if (!skill.load.evals) throw new SkevalError({ code: 'invalid_input', message: `${skill.evalsPath}: the evals file is invalid; run \`skeval validate\` on it` });
-    const customNames = [...new Set(skill.load.evals.cases.flatMap((evalCase) => evalCase.assertions.flatMap((assertion) => (assertion.spec.mode === 'grader' ? [assertion.spec.grader] : []))))];
-    const descriptions = new Map<string, string | null>();
-    for (const name of customNames) {
-      const file = findGraderFile(name, skill.dir);
-      if (file) descriptions.set(name, await describeCustomGrader(file));
-    }
+    const descriptions = await describeCustomGraders(skill.load.evals.cases, skill.dir);
     for (const evalCase of skill.load.evals.cases) {
       briefs.push({
         skill: skill.name,

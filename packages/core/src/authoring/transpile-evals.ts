@@ -1,0 +1,136 @@
+import { basename, dirname, resolve } from 'node:path';
+import type { NormalizedAssertion } from '@skeval/schema';
+import { SkevalError } from '@skeval/schema';
+import { findGraderFile, getBuiltInGrader, type GraderInput } from '@skeval/scripts';
+import { quote } from 'shell-quote';
+import { readSkillManifest } from '../discovery/read-skill-manifest.js';
+import { formatIssue, formatPointer } from '../evals/issues.js';
+import type { LoadedCase } from '../evals/types.js';
+import { loadEvalsFileFromDisk } from '../validate/validate-evals.js';
+import { describeAssertion } from './describe-assertion.js';
+import { describeCustomGraders } from './describe-custom-graders.js';
+
+/** What an external grading agent substitutes (quoted for its shell) into a transpiled command. */
+export const gradingPlaceholders = {
+  output: '<the response>',
+  input: '<the prompt>',
+  expectedOutput: '<the expected output>',
+  workspace: '<the workspace folder>',
+  trace: '<the trace.json of the run>',
+  skill: '<the skill folder>',
+} as const;
+
+/** One case of a plain evals file: Anthropic's format, every assertion a string. */
+export interface PlainEvalsCase {
+  id: string | number;
+  prompt: string;
+  expected_output?: string;
+  /** Paths; a file with inline content keeps its `{ path, content }` form (see the notes). */
+  files?: Array<string | { path: string; content: string }>;
+  assertions?: string[];
+  expectations?: string[];
+}
+
+export interface PlainEvalsFile {
+  skill_name: string;
+  version?: string | number;
+  evals: PlainEvalsCase[];
+}
+
+export interface TranspileResult {
+  evals: PlainEvalsFile;
+  /** What the plain file does not carry, each with its place in the original. */
+  notes: string[];
+}
+
+const resultSentence = 'It prints JSON `{"score": 0-1, "assertions": [...]}`; a score ≥ 0.5 means pass (exit 0).';
+const flagOf: Record<Exclude<GraderInput, 'output'>, string> = {
+  workspace: `--workspace ${gradingPlaceholders.workspace}`,
+  trace: `--trace ${gradingPlaceholders.trace}`,
+  skill: `--skill ${gradingPlaceholders.skill}`,
+};
+
+/**
+ * Turns an evals file into a plain one an external grading agent can carry out: prose claims stay
+ * as written, and each deterministic assertion becomes an instruction to run the equivalent
+ * `skeval assert` command, whose verdict is the one Skeval would give.
+ */
+export async function transpileEvals(options: { path: string; cwd?: string }): Promise<TranspileResult> {
+  const absolutePath = resolve(options.cwd ?? process.cwd(), options.path);
+  const load = await loadEvalsFileFromDisk(absolutePath, options.path);
+  if (!load.evals) {
+    const shown = load.errors.slice(0, 3).map((issue) => formatIssue(options.path, issue));
+    const more = load.errors.length > 3 ? `\n(and ${load.errors.length - 3} more: run \`skeval validate ${options.path}\`)` : '';
+    throw new SkevalError({ code: 'invalid_input', message: `${options.path} is not a valid evals file:\n${shown.join('\n')}${more}` });
+  }
+  const skillDir = basename(dirname(absolutePath)) === 'evals' ? dirname(dirname(absolutePath)) : dirname(absolutePath);
+  const skillName = load.evals.skillName ?? (await readSkillManifest(skillDir)).name;
+  const descriptions = await describeCustomGraders(load.evals.cases, skillDir);
+  const notes: string[] = [];
+  const cases = load.evals.cases.map((evalCase) => transpileCase(evalCase, { skillName, skillDir, descriptions, notes }));
+  return {
+    evals: { skill_name: skillName, ...(load.evals.version === undefined ? {} : { version: load.evals.version }), evals: cases },
+    notes,
+  };
+}
+
+interface TranspileContext {
+  skillName: string;
+  skillDir: string;
+  descriptions: ReadonlyMap<string, string | null>;
+  notes: string[];
+}
+
+function transpileCase(evalCase: LoadedCase, context: TranspileContext): PlainEvalsCase {
+  const where = (...path: Array<string | number>) => formatPointer(['evals', evalCase.index, ...path]);
+  const dropped = [
+    ...(evalCase.setup ? ['setup'] : []),
+    ...(Object.keys(evalCase.metadata).length ? ['metadata'] : []),
+    ...(evalCase.description === undefined ? [] : ['description']),
+    ...Object.keys(evalCase.extra),
+  ];
+  if (dropped.length) context.notes.push(`${where()}: not carried over (the plain format has no place for it): ${dropped.map((key) => `\`${key}\``).join(', ')}`);
+  evalCase.files.forEach((file, index) => {
+    if (file.content !== undefined) context.notes.push(`${where('files', index)}: \`${file.path}\` has inline content, kept as { path, content }: readers that take only paths need it written to a file`);
+  });
+  const lists: Pick<PlainEvalsCase, 'assertions' | 'expectations'> = {};
+  for (const assertion of evalCase.assertions) {
+    if (assertion.mustPass) context.notes.push(`${where(assertion.list, assertion.index)}: \`mustPass\` is not carried over`);
+    (lists[assertion.list] ??= []).push(assertionInstruction(assertion, evalCase, context));
+  }
+  return {
+    id: evalCase.rawId ?? Number(evalCase.id),
+    prompt: evalCase.prompt,
+    ...(evalCase.expectedOutput === undefined ? {} : { expected_output: evalCase.expectedOutput }),
+    ...(evalCase.files.length ? { files: evalCase.files.map((file) => (file.content === undefined ? file.path : { path: file.path, content: file.content })) } : {}),
+    ...lists,
+  };
+}
+
+/** The plain-language form of one assertion: a claim as written, or the `skeval assert` command that decides it. */
+export function assertionInstruction(assertion: NormalizedAssertion, evalCase: Pick<LoadedCase, 'expectedOutput'>, context: Pick<TranspileContext, 'skillName' | 'skillDir' | 'descriptions'>): string {
+  const { spec } = assertion;
+  if (spec.mode === 'judge') return spec.claim;
+  const builtIn = getBuiltInGrader(spec.grader);
+  if (!builtIn && spec.fallbackClaim && !findGraderFile(spec.grader, context.skillDir)) return spec.fallbackClaim;
+  const config = builtIn?.name === 'behavior-skill-read' && spec.config.skill === undefined ? { ...spec.config, skill: context.skillName } : spec.config;
+  // `skeval assert` always takes the response; the other inputs only where the grader reads them.
+  const inputs = (builtIn ? builtIn.reads : (['workspace', 'trace', 'skill'] as const)).filter((input): input is Exclude<GraderInput, 'output'> => input !== 'output');
+  const flags = [
+    `--agent-output ${gradingPlaceholders.output}`,
+    ...(builtIn ? [] : [`--agent-input ${gradingPlaceholders.input}`]),
+    ...(!builtIn && evalCase.expectedOutput !== undefined ? [`--expected-output ${gradingPlaceholders.expectedOutput}`] : []),
+    ...inputs.map((input) => flagOf[input]),
+    ...(Object.keys(config).length ? [`--config ${quote([JSON.stringify(config)])}`] : []),
+  ];
+  const command = `skeval assert ${spec.grader} ${flags.join(' ')}`;
+  const what = builtIn
+    ? `This check: ${describeAssertion({ ...assertion, spec: { ...spec, config } }, context.descriptions).replace(/^\[\w+\] /, '')}.`
+    : `This grader: ${customGraderSummary(spec.grader, context.descriptions)}`.replace(/([^.])$/, '$1.');
+  return `Run \`${command}\` and check the result. ${what} ${resultSentence}`;
+}
+
+function customGraderSummary(name: string, descriptions: ReadonlyMap<string, string | null>): string {
+  if (!descriptions.has(name)) return `no grader named ${name} was found in .skeval/graders/ or .agentv/graders/, so this assertion is an error until one is added`;
+  return descriptions.get(name) ?? 'it gives no description';
+}
