@@ -36,4 +36,5 @@ export { buildBrief, renderBrief, type CaseBrief } from './authoring/build-brief
 export { describeAssertion } from './authoring/describe-assertion.js';
 export { assertionInstruction, gradingPlaceholders, transpileEvals, type PlainEvalsCase, type PlainEvalsFile, type TranspileResult } from './authoring/transpile-evals.js';
 export { writeFileAtomic, writeJsonAtomic } from './artifacts/write-atomic.js';
+export { lintEvals, lintRules, type LintEvalsOptions, type LintRule, type LintWarning } from './authoring/lint-evals.js';
 export { planRun, type PlanRunOptions, type RunPlan } from './run/plan-run.js';

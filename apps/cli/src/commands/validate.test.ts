@@ -68,6 +68,32 @@ describe('skeval validate', () => {
     expect(parsed.files[0].errors[0]).toMatchObject({ code: 'prompt-missing', line: 3, column: 13, pointer: 'evals[0]', path: ['evals', 0] });
   });
 
+  it('adds lint warnings with --lint, located and tagged with their rule, without changing the exit code', async () => {
+    const example = await run(['validate', '--lint', 'examples/greeting'], repoRoot);
+    expect(example).toEqual({
+      code: 0,
+      stdout: [
+        'examples/greeting/evals/evals.json:3:3: warning: evals: no negative control: add a case where the skill should not change the outcome (an unrelated or out-of-scope prompt) and mark it `"metadata": { "negative_control": true }` (or `"should_trigger": false`), so a skill that fires everywhere shows up [lint/no-negative-control]',
+        '1 file: 1 valid, 0 invalid, 0 warnings',
+        'lint: 1 warning (no-negative-control 1)',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    await writeSkill('weak', JSON.stringify({ skill_name: 'weak', evals: [{ id: 1, prompt: 'Use the weak skill here.', expected_output: 'x', assertions: ['Always answer in one line.', { type: 'contains', value: 'x' }] }] }, null, 2));
+    await writeFile(join(root, 'skills', 'weak', 'SKILL.md'), '---\nname: weak\n---\nAlways answer in one line.\n');
+    const weak = await run(['validate', '--lint', 'skills/weak']);
+    expect(weak.code).toBe(0);
+    expect(weak.stdout.split('\n').map((line) => /^(\S+?:\d+:\d+): warning: (\S+): .*\[lint\/([\w-]+)\]$/.exec(line)?.slice(1).join(' ')).filter(Boolean)).toEqual([
+      'skills/weak/evals/evals.json:3:3 evals no-negative-control',
+      'skills/weak/evals/evals.json:6:17 evals[0].prompt prompt-names-skill',
+      'skills/weak/evals/evals.json:9:9 evals[0].assertions[0] copied-from-skill',
+    ]);
+    const json = JSON.parse((await run(['validate', '--lint', '--json', 'skills/weak'])).stdout);
+    expect(json.summary.lint).toEqual({ warnings: 3, byRule: { 'copied-from-skill': 1, 'prompt-names-skill': 1, 'no-negative-control': 1 } });
+    expect(json.files[0].lint[0]).toMatchObject({ rule: 'copied-from-skill', severity: 'warning', pointer: 'evals[0].assertions[0]', line: 9, column: 9 });
+  });
+
   it('is a usage error (exit 2) for a path that does not exist', async () => {
     const result = await run(['validate', 'nowhere']);
     expect(result).toEqual({ code: 2, stdout: '', stderr: 'skeval: nowhere: no such file or folder\n' });

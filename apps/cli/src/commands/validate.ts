@@ -5,6 +5,7 @@ import { exitCodes, type CliIo } from '../io.js';
 interface ValidateFlags {
   json?: boolean;
   quiet?: boolean;
+  lint?: boolean;
 }
 
 export function registerValidate(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
@@ -14,9 +15,10 @@ export function registerValidate(program: Command, io: CliIo, setExitCode: (code
     .argument('[paths...]', 'evals.json files, or folders searched for evals/evals.json (then *.json)', [])
     .option('--json', 'print the result as JSON')
     .option('-q, --quiet', 'print errors only, no warnings')
-    .addHelpText('after', '\nExit codes: 0 every file is valid, 2 a file is invalid or a path is missing.')
+    .option('--lint', 'also warn about what makes a valid eval set weak (see docs/lint.md)')
+    .addHelpText('after', '\nExit codes: 0 every file is valid (lint warnings included), 2 a file is invalid or a path is missing.')
     .action(async (paths: string[], flags: ValidateFlags) => {
-      const result = await validateEvals({ paths, cwd: io.cwd });
+      const result = await validateEvals({ paths, cwd: io.cwd, lint: flags.lint ?? false });
       io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : renderText(result, flags.quiet ?? false));
       setExitCode(result.summary.invalid === 0 ? exitCodes.ok : exitCodes.usage);
     });
@@ -25,12 +27,17 @@ export function registerValidate(program: Command, io: CliIo, setExitCode: (code
 function renderText(result: ValidateEvalsResult, quiet: boolean): string {
   const lines: string[] = [];
   for (const file of result.files) {
-    const issues = quiet ? file.errors : [...file.errors, ...file.warnings].sort((a, b) => a.line - b.line || a.column - b.column);
+    const lint = (file.lint ?? []).map((warning) => ({ ...warning, message: `${warning.message} [lint/${warning.rule}]` }));
+    const issues = quiet ? file.errors : [...file.errors, ...file.warnings, ...lint].sort((a, b) => a.line - b.line || a.column - b.column);
     for (const issue of issues) lines.push(formatIssue(file.fileName, issue));
   }
-  const { files, valid, invalid, warnings } = result.summary;
+  const { files, valid, invalid, warnings, lint } = result.summary;
   const noun = files === 1 ? 'file' : 'files';
   lines.push(`${files} ${noun}: ${valid} valid, ${invalid} invalid, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  if (lint) {
+    const counts = Object.entries(lint.byRule).map(([rule, count]) => `${rule} ${count}`);
+    lines.push(`lint: ${lint.warnings} warning${lint.warnings === 1 ? '' : 's'}${counts.length ? ` (${counts.join(', ')})` : ''}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -42,6 +49,7 @@ function toJson(result: ValidateEvalsResult) {
       cases: file.evals?.cases.length ?? null,
       errors: file.errors,
       warnings: file.warnings,
+      ...(file.lint ? { lint: file.lint } : {}),
     })),
     summary: result.summary,
   };

@@ -69,7 +69,8 @@ export function loadEvalsFile(options: LoadEvalsFileOptions): LoadResult {
     });
   }
   const evals = readEvalsFile(parsed.document.value, fileName, sink);
-  return finish(fileName, sink, evals);
+  const { document } = parsed;
+  return { ...finish(fileName, sink, evals), locate: (path, options) => lines.locate(document.offsetOf(path, options)) };
 }
 
 function readEvalsFile(value: unknown, fileName: string, sink: IssueSink): LoadedEvalsFile | undefined {

@@ -46,4 +46,6 @@ export interface LoadResult {
   evals?: LoadedEvalsFile;
   errors: EvalsIssue[];
   warnings: EvalsIssue[];
+  /** Where a value (or, with `key`, its key) sits in the source; present when the file parsed. */
+  locate?: (path: ReadonlyArray<string | number>, options?: { key?: boolean }) => { line: number; column: number };
 }

@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { findGraderFile } from '@skeval/scripts';
 import { SkevalError } from '@skeval/schema';
 import type { EvalsIssueCode } from '../evals/issues.js';
 import { defaultMaxEvalsFileBytes, fileProblem, loadEvalsFile, tooLargeResult } from '../evals/load-evals-file.js';
 import type { LoadResult } from '../evals/types.js';
+import { lintEvals, type LintRule, type LintWarning } from '../authoring/lint-evals.js';
+import { readSkillManifest } from '../discovery/read-skill-manifest.js';
 import { findEvalsFiles } from './find-evals-files.js';
 
 export interface ValidateEvalsOptions {
@@ -14,6 +17,8 @@ export interface ValidateEvalsOptions {
   cwd?: string;
   /** @default 10 MiB */
   maxBytes?: number;
+  /** Also report what makes a valid eval set weak (`skeval validate --lint`). */
+  lint?: boolean;
 }
 
 export interface ValidatedFile extends LoadResult {
@@ -21,6 +26,8 @@ export interface ValidatedFile extends LoadResult {
   fileName: string;
   absolutePath: string;
   valid: boolean;
+  /** With `lint`: the weaknesses of a valid file. */
+  lint?: LintWarning[];
 }
 
 export interface ValidateEvalsResult {
@@ -32,6 +39,8 @@ export interface ValidateEvalsResult {
     warnings: number;
     /** How many issues of each code, over all files. */
     byCode: Partial<Record<EvalsIssueCode, number>>;
+    /** With `lint`: how many lint warnings, and of each rule. */
+    lint?: { warnings: number; byRule: Partial<Record<LintRule, number>> };
   };
 }
 
@@ -48,15 +57,28 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
   for (const absolutePath of found) {
     const fileName = relative(cwd, absolutePath) || absolutePath;
     const result = await loadEvalsFileFromDisk(absolutePath, fileName, options.maxBytes ?? defaultMaxEvalsFileBytes);
-    files.push({ ...result, fileName, absolutePath, valid: result.errors.length === 0 });
+    const lint = options.lint && result.evals && result.locate ? await lintFile(absolutePath, result.evals, result.locate) : undefined;
+    files.push({ ...result, fileName, absolutePath, valid: result.errors.length === 0, ...(lint ? { lint } : {}) });
   }
   const byCode: Partial<Record<EvalsIssueCode, number>> = {};
   for (const issue of files.flatMap((file) => [...file.errors, ...file.warnings])) byCode[issue.code] = (byCode[issue.code] ?? 0) + 1;
   const valid = files.filter((file) => file.valid).length;
-  return {
-    files,
-    summary: { files: files.length, valid, invalid: files.length - valid, warnings: files.reduce((sum, file) => sum + file.warnings.length, 0), byCode },
-  };
+  const summary: ValidateEvalsResult['summary'] = { files: files.length, valid, invalid: files.length - valid, warnings: files.reduce((sum, file) => sum + file.warnings.length, 0), byCode };
+  if (options.lint) {
+    const byRule: Partial<Record<LintRule, number>> = {};
+    for (const warning of files.flatMap((file) => file.lint ?? [])) byRule[warning.rule] = (byRule[warning.rule] ?? 0) + 1;
+    summary.lint = { warnings: Object.values(byRule).reduce((sum, count) => sum + count, 0), byRule };
+  }
+  return { files, summary };
+}
+
+/** Lints a valid evals file, reading the SKILL.md of the skill it belongs to when there is one. */
+async function lintFile(absolutePath: string, evals: NonNullable<LoadResult['evals']>, locate: NonNullable<LoadResult['locate']>): Promise<LintWarning[]> {
+  const skillDir = basename(dirname(absolutePath)) === 'evals' ? dirname(dirname(absolutePath)) : dirname(absolutePath);
+  const skillMarkdownPath = join(skillDir, 'SKILL.md');
+  const skillMarkdown = existsSync(skillMarkdownPath) ? await readFile(skillMarkdownPath, 'utf8') : undefined;
+  const skillName = evals.skillName ?? (skillMarkdown === undefined ? undefined : (await readSkillManifest(skillDir)).name);
+  return lintEvals({ evals, locate, ...(skillName ? { skillName } : {}), ...(skillMarkdown === undefined ? {} : { skillMarkdown }) });
 }
 
 /**

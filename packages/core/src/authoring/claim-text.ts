@@ -1,0 +1,118 @@
+/**
+ * What the lint rules read in a prose claim: the concrete things a script could check, and the
+ * words that leave a judge nothing to hold on to.
+ */
+
+const fileExtensions = 'json|jsonl|md|mdx|txt|py|ts|tsx|js|jsx|mjs|cjs|csv|tsv|ya?ml|html?|css|scss|sh|toml|xml|pdf|docx|xlsx|pptx|png|jpe?g|gif|svg|sql|go|rs|java|kt|rb|php|swift|ipynb|lock|ini|cfg|conf|env|log';
+const fileNamePattern = new RegExp(`(?<![\\w@/.-])((?:[\\w.-]+/)*[\\w-]+(?:\\.[\\w-]+)*\\.(?:${fileExtensions}))(?![\\w-])`, 'gi');
+const quotedPattern = /"([^"\n]{1,80})"|“([^”\n]{1,80})”|`([^`\n]{1,80})`|(?<![\w])'([^'\n]{1,80})'(?![\w])/g;
+
+/** File names a claim mentions (`report.json`, `src/app.ts`); product names such as `Node.js` are not files. */
+export function fileNamesIn(text: string): string[] {
+  return [...text.matchAll(fileNamePattern)].map((match) => match[1]!).filter((name) => !/^[A-Z][a-z]+\.js$/.test(name) && !/^\d+(\.\d+)+$/.test(name));
+}
+
+/** Literal text a claim quotes: "…", “…”, `…` or '…'. */
+export function quotedLiterals(text: string): string[] {
+  return [...text.matchAll(quotedPattern)].map((match) => (match[1] ?? match[2] ?? match[3] ?? match[4])!).filter((literal) => literal.trim() !== '');
+}
+
+/** Whether the claim is about JSON being valid, which `json-valid` checks exactly. */
+export function mentionsJsonValidity(text: string): boolean {
+  return /\b(?:valid|parseable|parsable|well[- ]formed|syntactically correct)\s+JSON\b|\bJSON\b[^.]{0,30}\b(?:parses|is valid|validates)\b/i.test(text);
+}
+
+const creationVerb = /\b(?:creat(?:es?|ed|ing)|writ(?:es?|ing|ten)|wrote|sav(?:es?|ed|ing)|produc(?:es?|ed|ing)|generat(?:es?|ed|ing)|emit(?:s|ted)?|adds?|added|exists?|outputs?)\b/i;
+const containmentVerb = /\b(?:contain|include|mention|say|said|print|output|return|use|list|name|show|state|display|respond|repl|begin|start|end)\w*\b/i;
+const negation = /\b(?:not|never|no|without|avoid\w*|doesn't|don't|isn't)\b/i;
+const negatedContainment = /\b(?:does not|doesn't|do not|don't|must not|should not|shouldn't|never|avoids?)\s+(?:\w+\s+)?(?:contain|include|mention|say|use|print|output|return|show|add|write|insert|put|emit)\w*\b/i;
+/** A quote set against what is wanted ("not just 'smooth'", "rather than 'OK'") is an example, not a check. */
+const contrastBefore = /\b(?:not|no|rather than|instead of|unlike|vs\.?|versus|e\.g\.|like|such as)\b[^.;:]{0,25}$/i;
+/** Quotes with placeholders (`[audience]`, `<name>`, `X`) or trailing dots stand for a shape, not a text. */
+const placeholderLiteral = /\[[^\]]*\]|<[^>]*>|\{[^}]*\}|\.\.\.|…|\bX\b/;
+
+/** Other tools' checks written as strings (`contains:x`, `matches:re`, `exists:path`): the judge would read them as prose. */
+const checkPrefixes: Record<string, (argument: string) => Record<string, unknown>> = {
+  contains: (value) => ({ kind: 'output', method: 'contains', value }),
+  icontains: (value) => ({ kind: 'output', method: 'icontains', value }),
+  not_contains: (value) => ({ kind: 'output', method: 'not-contains', value }),
+  'not-contains': (value) => ({ kind: 'output', method: 'not-contains', value }),
+  matches: (pattern) => ({ kind: 'output', method: 'regex', pattern }),
+  regex: (pattern) => ({ kind: 'output', method: 'regex', pattern }),
+  equals: (value) => ({ kind: 'output', method: 'exact', value }),
+  exists: (path) => ({ kind: 'workspace', method: 'file-exists', path }),
+  file_exists: (path) => ({ kind: 'workspace', method: 'file-exists', path }),
+};
+
+function prefixedCheck(text: string): { reason: string; suggestion: Record<string, unknown> } | undefined {
+  const match = /^\s*([a-z_-]+):(?!\/\/)\s*(\S.*)$/s.exec(text);
+  const make = match ? checkPrefixes[match[1]!.toLowerCase()] : undefined;
+  if (!match || !make) return undefined;
+  return { reason: `this \`${match[1]}:\` check, written as a string the judge would read as prose`, suggestion: make(match[2]!.trim()) };
+}
+
+/** A check a script could make instead of the judge, read from the claim, or undefined. */
+export function scriptableCheck(text: string): { reason: string; suggestion: Record<string, unknown> } | undefined {
+  const written = prefixedCheck(text);
+  if (written) return written;
+  if (mentionsJsonValidity(text)) {
+    const file = fileNamesIn(text).find((name) => /\.json$/i.test(name));
+    return file
+      ? { reason: `whether ${file} is valid JSON`, suggestion: { kind: 'workspace', method: 'json-valid', path: file } }
+      : { reason: 'whether the response is valid JSON', suggestion: { kind: 'output', method: 'json-valid' } };
+  }
+  const files = fileNamesIn(text);
+  // The verbs are looked for with the file names taken out (`save_report.py` is not "save").
+  const prose = files.reduce((rest, name) => rest.replaceAll(name, ' '), text);
+  if (files[0] && creationVerb.test(prose) && !negation.test(prose)) {
+    return { reason: `whether ${files[0]} exists`, suggestion: { kind: 'workspace', method: 'file-exists', path: files[0] } };
+  }
+  if (!containmentVerb.test(prose)) return undefined;
+  for (const match of text.matchAll(quotedPattern)) {
+    const literal = (match[1] ?? match[2] ?? match[3] ?? match[4])!;
+    const before = text.slice(0, match.index);
+    // A lone lowercase word ("start") is found in too many answers to be a check.
+    if (literal.trim() === '' || placeholderLiteral.test(literal) || /^[a-z]+$/.test(literal)) continue;
+    if (negatedContainment.test(before)) return { reason: `that the response leaves out "${literal}"`, suggestion: { kind: 'output', method: 'not-contains', value: literal } };
+    if (/\b(?:avoids?|avoiding|without|omits?|excludes?|never uses?)\s+(?:the\s+|any\s+)?$/i.test(before)) return { reason: `that the response leaves out "${literal}"`, suggestion: { kind: 'output', method: 'not-contains', value: literal } };
+    if (contrastBefore.test(before)) continue;
+    return { reason: `that the response contains "${literal}"`, suggestion: { kind: 'output', method: 'contains', value: literal } };
+  }
+  return undefined;
+}
+
+const vagueWords = /\b(?:good|well|properly|proper|correct(?:ly)?|appropriate(?:ly)?|helpful|clear(?:ly)?|reasonabl[ey]|adequate(?:ly)?|nice(?:ly)?|sensibl[ey]|makes sense|accurate(?:ly)?|relevant|useful|high[- ]quality|quality|comprehensive(?:ly)?|thorough(?:ly)?|fine|okay|as expected|effective(?:ly)?|meaningful|sufficient(?:ly)?|robust)\b/i;
+/** A verb whose object is a pronoun or "the task": "should explain it", "handles the request well". */
+const pronounObject = /\b(?:explain|describe|handle|address|cover|discuss|mention|do|does|did|get|gets|fix|fixes|answer|answers|understand)s?\s+(?:it|this|that|them|things|everything|stuff|the (?:question|task|request|problem|issue|topic))(?=\s*(?:[.,;!?)]|$|\s+(?:well|properly|correctly|clearly|fully|right|appropriately)\b))/i;
+/** A vague qualifier only makes a claim vague when little else is said. */
+const maxVagueWords = 10;
+
+/**
+ * Something concrete a judge can look for: quoted text, code, a file name, a number, a URL, an
+ * identifier or a proper noun (a capitalised word past the first).
+ */
+export function concreteAnchors(text: string): string[] {
+  const anchors = [...quotedLiterals(text), ...fileNamesIn(text)];
+  for (const match of text.matchAll(/https?:\/\/\S+|\b\d[\d.,%]*\b|--?[a-z][\w-]+|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\b\w+\(\)|\B\/[\w./-]+|\b[A-Z]{2,}\b|\b\w+=\S+|\b\w+\/\w+\b|\([^)]*,[^)]*\)/g)) anchors.push(match[0]);
+  const words = text.split(/\s+/);
+  words.forEach((word, index) => {
+    const previous = words[index - 1] ?? '';
+    if (index > 0 && !/[.!?:]$/.test(previous) && /^[("']?[A-Z][a-z]/.test(word) && !/^(?:I|The|A|An)\b/.test(word)) anchors.push(word.replace(/[^\w-]/g, ''));
+  });
+  return anchors;
+}
+
+/** Why a claim leaves the judge nothing to check, or undefined when it names something concrete. */
+export function vagueness(text: string): string | undefined {
+  // The word lists are English; other languages are not judged by them.
+  const letters = text.match(/\p{L}/gu) ?? [];
+  if (letters.filter((letter) => /[a-z]/i.test(letter)).length < letters.length * 0.8) return undefined;
+  if (concreteAnchors(text).length > 0) return undefined;
+  const pronoun = pronounObject.exec(text);
+  if (pronoun) return `"${pronoun[0]}" does not say what`;
+  const words = text.trim().split(/\s+/).length;
+  const vague = vagueWords.exec(text);
+  if (vague && words <= maxVagueWords) return `"${vague[0]}" is a judgement with nothing named to judge it by`;
+  if (words <= 2) return 'two words or fewer do not say what to look for';
+  return undefined;
+}
