@@ -22,8 +22,9 @@ export function mentionsJsonValidity(text: string): boolean {
   return /\b(?:valid|parseable|parsable|well[- ]formed|syntactically correct)\s+JSON\b|\bJSON\b[^.]{0,30}\b(?:parses|is valid|validates)\b/i.test(text);
 }
 
-const creationVerb = /\b(?:creat(?:es?|ed|ing)|writ(?:es?|ing|ten)|wrote|sav(?:es?|ed|ing)|produc(?:es?|ed|ing)|generat(?:es?|ed|ing)|emit(?:s|ted)?|adds?|added|exists?|outputs?)\b/i;
-const containmentVerb = /\b(?:contain|include|mention|say|said|print|output|return|use|list|name|show|state|display|respond|repl|begin|start|end)\w*\b/i;
+const creationVerb = /\b(?:creat(?:es?|ed|ing)|writ(?:es?|ing|ten)|wrote|sav(?:es?|ed|ing)|produc(?:es?|ed|ing)|generat(?:es?|ed|ing)|emit(?:s|ted)?|exists?)\b/i;
+const containmentVerb = /\b(?:ha(?:s|ve)\b|contain|include|mention|say|said|print|output|return|use|list|name|show|state|display|respond|repl|begin|start|end)\w*\b/i;
+const runVerb = /\b(?:runs?|ran|executes?|executed|invokes?|invoked|calls?|called)\b/i;
 const negation = /\b(?:not|never|no|without|avoid\w*|doesn't|don't|isn't)\b/i;
 const negatedContainment = /\b(?:does not|doesn't|do not|don't|must not|should not|shouldn't|never|avoids?)\s+(?:\w+\s+)?(?:contain|include|mention|say|use|print|output|return|show|add|write|insert|put|emit)\w*\b/i;
 /** A quote set against what is wanted ("not just 'smooth'", "rather than 'OK'") is an example, not a check. */
@@ -51,37 +52,65 @@ function prefixedCheck(text: string): { reason: string; suggestion: Record<strin
   return { reason: `this \`${match[1]}:\` check, written as a string the judge would read as prose`, suggestion: make(match[2]!.trim()) };
 }
 
+type ScriptableCheck = { reason: string; suggestion: Record<string, unknown> };
+
 /** A check a script could make instead of the judge, read from the claim, or undefined. */
-export function scriptableCheck(text: string): { reason: string; suggestion: Record<string, unknown> } | undefined {
-  const written = prefixedCheck(text);
-  if (written) return written;
-  if (mentionsJsonValidity(text)) {
-    const file = fileNamesIn(text).find((name) => /\.json$/i.test(name));
-    return file
-      ? { reason: `whether ${file} is valid JSON`, suggestion: { kind: 'workspace', method: 'json-valid', path: file } }
-      : { reason: 'whether the response is valid JSON', suggestion: { kind: 'output', method: 'json-valid' } };
-  }
-  const files = fileNamesIn(text);
-  // The verbs are looked for with the file names taken out (`save_report.py` is not "save").
-  const prose = files.reduce((rest, name) => rest.replaceAll(name, ' '), text);
-  if (files[0] && creationVerb.test(prose) && !negation.test(prose)) {
-    return { reason: `whether ${files[0]} exists`, suggestion: { kind: 'workspace', method: 'file-exists', path: files[0] } };
-  }
-  if (!containmentVerb.test(prose)) return undefined;
+export function scriptableCheck(text: string): ScriptableCheck | undefined {
+  return prefixedCheck(text) ?? jsonCheck(text) ?? fileCheck(text) ?? literalCheck(text);
+}
+
+function jsonCheck(text: string): ScriptableCheck | undefined {
+  if (!mentionsJsonValidity(text)) return undefined;
+  const file = fileNamesIn(text).find((name) => /\.json$/i.test(name));
+  return file
+    ? { reason: `whether ${file} is valid JSON`, suggestion: { kind: 'workspace', method: 'json-valid', path: file } }
+    : { reason: 'whether the response is valid JSON', suggestion: { kind: 'output', method: 'json-valid' } };
+}
+
+/** "Creates report.json", "merged.json is written": the file the verb is about, checked for existence. */
+function fileCheck(text: string): ScriptableCheck | undefined {
+  // File names inside a quoted command (`'python audit.py x'`) are what it runs, not what it makes.
+  const outsideCommands = text.replace(quotedPattern, (quoted) => (/\s/.test(quoted.trim()) ? ' '.repeat(quoted.length) : quoted));
+  const files = [...outsideCommands.matchAll(fileNamePattern)].map((match) => ({ name: match[1]!, index: match.index })).filter(({ name }) => fileNamesIn(name).length > 0);
+  // The verbs are looked for with the file names blanked out (`save_report.py` is not "save").
+  const prose = files.reduce((rest, file) => rest.slice(0, file.index) + ' '.repeat(file.name.length) + rest.slice(file.index + file.name.length), outsideCommands);
+  const verb = creationVerb.exec(prose);
+  if (!verb || files.length === 0 || negation.test(prose)) return undefined;
+  const file = files.find((candidate) => candidate.index > verb.index) ?? files.at(-1)!;
+  return { reason: `whether ${file.name} exists`, suggestion: { kind: 'workspace', method: 'file-exists', path: file.name } };
+}
+
+/** A quoted text the reply must hold (or leave out), a command the agent must run, or a text a file must hold. */
+function literalCheck(text: string): ScriptableCheck | undefined {
+  const prose = text.replace(quotedPattern, ' ');
+  if (!containmentVerb.test(prose) && !runVerb.test(prose)) return undefined;
   for (const match of text.matchAll(quotedPattern)) {
     const literal = (match[1] ?? match[2] ?? match[3] ?? match[4])!;
     const before = text.slice(0, match.index);
     // A lone lowercase word ("start") is found in too many answers to be a check.
     if (literal.trim() === '' || placeholderLiteral.test(literal) || /^[a-z]+$/.test(literal)) continue;
-    if (negatedContainment.test(before)) return { reason: `that the response leaves out "${literal}"`, suggestion: { kind: 'output', method: 'not-contains', value: literal } };
-    if (/\b(?:avoids?|avoiding|without|omits?|excludes?|never uses?)\s+(?:the\s+|any\s+)?$/i.test(before)) return { reason: `that the response leaves out "${literal}"`, suggestion: { kind: 'output', method: 'not-contains', value: literal } };
+    if (negatedContainment.test(before) || /\b(?:avoids?|avoiding|without|omits?|excludes?|never uses?)\s+(?:the\s+|any\s+)?$/i.test(before)) {
+      return { reason: `that the response leaves out "${literal}"`, suggestion: { kind: 'output', method: 'not-contains', value: literal } };
+    }
     if (contrastBefore.test(before)) continue;
-    return { reason: `that the response contains "${literal}"`, suggestion: { kind: 'output', method: 'contains', value: literal } };
+    if (/\s/.test(literal.trim()) && new RegExp(`${runVerb.source}\\s*$`, 'i').test(before)) {
+      return { reason: `that the agent ran \`${literal}\``, suggestion: { kind: 'behavior', method: 'command-ran', pattern: escapeRegExp(literal) } };
+    }
+    // "… at the top of the file": the text is looked for in a file, not in the reply.
+    if (/\b(?:in|inside|at (?:the )?(?:top|start|end) of|of) (?:the |each |every |a |that )?files?\b/i.test(prose)) {
+      const file = fileNamesIn(text)[0];
+      return { reason: `that ${file ?? 'the file'} contains "${literal}"`, suggestion: { kind: 'workspace', method: 'file-contains', path: file ?? '<the file>', value: literal } };
+    }
+    if (containmentVerb.test(prose)) return { reason: `that the response contains "${literal}"`, suggestion: { kind: 'output', method: 'contains', value: literal } };
   }
   return undefined;
 }
 
-const vagueWords = /\b(?:good|well|properly|proper|correct(?:ly)?|appropriate(?:ly)?|helpful|clear(?:ly)?|reasonabl[ey]|adequate(?:ly)?|nice(?:ly)?|sensibl[ey]|makes sense|accurate(?:ly)?|relevant|useful|high[- ]quality|quality|comprehensive(?:ly)?|thorough(?:ly)?|fine|okay|as expected|effective(?:ly)?|meaningful|sufficient(?:ly)?|robust)\b/i;
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const vagueWords = /\b(?:good|well|properly|proper|correct(?:ly)?|appropriate(?:ly)?|helpful|clear(?:ly)?|reasonabl[ey]|adequate(?:ly)?|nice(?:ly)?|sensibl[ey]|makes sense|accurate(?:ly)?|relevant|useful|(?:high|good|low)[- ]quality|comprehensive(?:ly)?|thorough(?:ly)?|fine|okay|as expected|effective(?:ly)?|meaningful|sufficient(?:ly)?|robust)\b/i;
 /** A verb whose object is a pronoun or "the task": "should explain it", "handles the request well". */
 const pronounObject = /\b(?:explain|describe|handle|address|cover|discuss|mention|do|does|did|get|gets|fix|fixes|answer|answers|understand)s?\s+(?:it|this|that|them|things|everything|stuff|the (?:question|task|request|problem|issue|topic))(?=\s*(?:[.,;!?)]|$|\s+(?:well|properly|correctly|clearly|fully|right|appropriately)\b))/i;
 /** A vague qualifier only makes a claim vague when little else is said. */

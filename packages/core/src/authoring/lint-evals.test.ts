@@ -49,11 +49,16 @@ describe('lintEvals', () => {
       "The commit subject starts with 'fix:'",
       'The reply does not mention `Co-Authored-By`',
       'contains:Paris',
+      'merge_chunks.py was invoked producing merged.json',
+      "Runs 'npm test -- --coverage' before replying",
+      "Interactive components have 'use client' at the top of the file",
       // Not scriptable: a quote set against what is wanted, a placeholder shape, a file read not written, a lone word.
       "Names a concrete product concept (not 'an AI-powered platform for X')",
       'Fills the "for [audience] who [need]" formula',
       'Reads config.yaml before changing anything',
       "Uses 'start' for text alignment",
+      'Added a --coverage flag in package.json',
+      'Output treats BEAT_MAP.json as optional',
     ];
     const warnings = lint(suite({ id: 1, prompt: 'p', assertions: claims })).filter((warning) => warning.rule === 'scriptable-prose');
     expect(warnings.map((warning) => `${warning.pointer}: ${warning.message}`)).toEqual([
@@ -62,6 +67,9 @@ describe('lintEvals', () => {
       'evals[0].assertions[2]: a script can check that the response contains "fix:": {"kind":"output","method":"contains","value":"fix:"} grades it without the judge; keep prose for what it cannot check',
       'evals[0].assertions[3]: a script can check that the response leaves out "Co-Authored-By": {"kind":"output","method":"not-contains","value":"Co-Authored-By"} grades it without the judge; keep prose for what it cannot check',
       'evals[0].assertions[4]: a script can check this `contains:` check, written as a string the judge would read as prose: {"kind":"output","method":"contains","value":"Paris"} grades it without the judge; keep prose for what it cannot check',
+      'evals[0].assertions[5]: a script can check whether merged.json exists: {"kind":"workspace","method":"file-exists","path":"merged.json"} grades it without the judge; keep prose for what it cannot check',
+      'evals[0].assertions[6]: a script can check that the agent ran `npm test -- --coverage`: {"kind":"behavior","method":"command-ran","pattern":"npm test -- --coverage"} grades it without the judge; keep prose for what it cannot check',
+      'evals[0].assertions[7]: a script can check that the file contains "use client": {"kind":"workspace","method":"file-contains","path":"<the file>","value":"use client"} grades it without the judge; keep prose for what it cannot check',
     ]);
   });
 
@@ -77,6 +85,7 @@ describe('lintEvals', () => {
       'Covers the three cases (empty, one item, many)',
       'Explains that spot VMs can be preempted at any time during the upgrade drain',
       'Each proposed commit message is written in the imperative mood and under the subject length limit',
+      'Overall quality score or assessment',
     ];
     const warnings = lint(suite({ id: 1, prompt: 'p', assertions: claims })).filter((warning) => warning.rule === 'vague-prose');
     expect(warnings.map((warning) => [warning.pointer, warning.message])).toEqual([
