@@ -23,7 +23,8 @@ export function mentionsJsonValidity(text: string): boolean {
 }
 
 const creationVerb = /\b(?:creat(?:es?|ed|ing)|writ(?:es?|ing|ten)|wrote|sav(?:es?|ed|ing)|produc(?:es?|ed|ing)|generat(?:es?|ed|ing)|emit(?:s|ted)?|exists?)\b/i;
-const containmentVerb = /\b(?:ha(?:s|ve)\b|contain|include|mention|say|said|print|output|return|use|list|name|show|state|display|respond|repl|begin|start|end)\w*\b/i;
+// Verb forms only where the bare word is usually a noun ("state", "list", "name").
+const containmentVerb = /\b(?:ha(?:s|ve)|contains?|contained|containing|includ(?:es?|ed|ing)|mention(?:s|ed|ing)?|says?|said|prints?|printed|outputs|returns?|returned|us(?:es?|ed|ing)|lists|listed|listing|names|named|naming|shows?|showed|shown|states|stated|stating|displays?|displayed|responds?|repl(?:y|ies|ied)|begins?|starts? with|ends? with)\b/i;
 const runVerb = /\b(?:runs?|ran|executes?|executed|invokes?|invoked|calls?|called)\b/i;
 const negation = /\b(?:not|never|no|without|avoid\w*|doesn't|don't|isn't)\b/i;
 const negatedContainment = /\b(?:does not|doesn't|do not|don't|must not|should not|shouldn't|never|avoids?)\s+(?:\w+\s+)?(?:contain|include|mention|say|use|print|output|return|show|add|write|insert|put|emit)\w*\b/i;
@@ -92,7 +93,10 @@ function literalCheck(text: string): ScriptableCheck | undefined {
     if (negatedContainment.test(before) || /\b(?:avoids?|avoiding|without|omits?|excludes?|never uses?)\s+(?:the\s+|any\s+)?$/i.test(before)) {
       return { reason: `that the response leaves out "${literal}"`, suggestion: { kind: 'output', method: 'not-contains', value: literal } };
     }
-    if (contrastBefore.test(before)) continue;
+    // A quote after "or" is one of two acceptable answers, not a text that must be there.
+    if (contrastBefore.test(before) || /\bor\s+(?:\w+\s+)?$/i.test(before)) continue;
+    // 'references/' in "the folder structure includes 'references/'" is a folder in the workspace.
+    if (/^(?:[\w.-]+\/)+$/.test(literal)) return { reason: `whether the folder ${literal} exists`, suggestion: { kind: 'workspace', method: 'file-exists', path: literal.replace(/\/$/, '') } };
     if (/\s/.test(literal.trim()) && new RegExp(`${runVerb.source}\\s*$`, 'i').test(before)) {
       return { reason: `that the agent ran \`${literal}\``, suggestion: { kind: 'behavior', method: 'command-ran', pattern: escapeRegExp(literal) } };
     }
@@ -114,7 +118,7 @@ const vagueWords = /\b(?:good|well|properly|proper|correct(?:ly)?|appropriate(?:
 /** A verb whose object is a pronoun or "the task": "should explain it", "handles the request well". */
 const pronounObject = /\b(?:explain|describe|handle|address|cover|discuss|mention|do|does|did|get|gets|fix|fixes|answer|answers|understand)s?\s+(?:it|this|that|them|things|everything|stuff|the (?:question|task|request|problem|issue|topic))(?=\s*(?:[.,;!?)]|$|\s+(?:well|properly|correctly|clearly|fully|right|appropriately)\b))/i;
 /** A vague qualifier only makes a claim vague when little else is said. */
-const maxVagueWords = 10;
+const maxVagueWords = 7;
 
 /**
  * Something concrete a judge can look for: quoted text, code, a file name, a number, a URL, an

@@ -59,6 +59,8 @@ describe('lintEvals', () => {
       "Uses 'start' for text alignment",
       'Added a --coverage flag in package.json',
       'Output treats BEAT_MAP.json as optional',
+      "Reads the progress session for 'my-skill' from the configured state location",
+      "Shows the last 10 entries or 'no entries yet'",
     ];
     const warnings = lint(suite({ id: 1, prompt: 'p', assertions: claims })).filter((warning) => warning.rule === 'scriptable-prose');
     expect(warnings.map((warning) => `${warning.pointer}: ${warning.message}`)).toEqual([
@@ -86,6 +88,7 @@ describe('lintEvals', () => {
       'Explains that spot VMs can be preempted at any time during the upgrade drain',
       'Each proposed commit message is written in the imperative mood and under the subject length limit',
       'Overall quality score or assessment',
+      'Observations remain associated with the correct source image.',
     ];
     const warnings = lint(suite({ id: 1, prompt: 'p', assertions: claims })).filter((warning) => warning.rule === 'vague-prose');
     expect(warnings.map((warning) => [warning.pointer, warning.message])).toEqual([
