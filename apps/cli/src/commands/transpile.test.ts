@@ -81,6 +81,9 @@ const proseCase = [
   // A custom grader, with a config and without.
   { type: 'word-count', config: { min: 3 } },
   { type: 'word-count', config: { max: 3 } },
+  // No grader of that name: judged by its prose when it has some, an error when it has none.
+  { type: 'tone-check', description: 'The reply is polite to Ada' },
+  { type: 'missing-grader', config: { level: 2 } },
   'The response greets Ada warmly',
 ];
 const jsonCase = [
@@ -173,8 +176,7 @@ async function carryOut(instruction: string, caseId: string, prompt: string, exp
   });
   const argv = parse(filled);
   if (!argv.every((word): word is string => typeof word === 'string')) throw new Error(`the command is not plain words: ${filled}`);
-  const { code, stderr } = await run(argv.slice(1), dirname(skillDir));
-  if (code === 2) console.warn(`${filled}\n${stderr}`);
+  const { code } = await run(argv.slice(1), dirname(skillDir));
   return code === 0 ? 'pass' : code === 1 ? 'fail' : 'error';
 }
 
@@ -197,16 +199,20 @@ describe('skeval transpile', () => {
       expect(instructions).toHaveLength(evalCase.assertions.length);
       for (const [index, assertion] of evalCase.assertions.entries()) {
         const original = grading.assertion_results[index]!.status;
-        if (assertion.spec.mode === 'judge') {
-          expect(instructions[index]).toBe(assertion.spec.claim);
+        const claim = assertion.spec.mode === 'judge' ? assertion.spec.claim : assertion.spec.fallbackClaim;
+        if (claim !== undefined && original === 'skipped') {
+          expect(instructions[index]).toBe(claim);
           continue;
         }
+        if (assertion.spec.mode === 'judge') throw new Error('a judged claim must be skipped without a judge');
         const transpiled = await carryOut(instructions[index]!, evalCase.id, evalCase.prompt, evalCase.expectedOutput);
         expect({ assertion: assertion.source, verdict: transpiled }).toEqual({ assertion: assertion.source, verdict: original });
         const statuses = seen.get(assertion.spec.grader) ?? new Set();
         seen.set(assertion.spec.grader, statuses.add(original));
       }
     }
+    expect(seen.get('missing-grader')).toEqual(new Set(['error']));
+    seen.delete('missing-grader');
     // Every built-in grader and the custom one were exercised, each both holding and not.
     expect([...seen.keys()].sort()).toEqual([...builtInGraders.keys(), 'word-count'].sort());
     for (const [grader, statuses] of seen) expect({ grader, statuses: [...statuses].sort() }).toEqual({ grader, statuses: ['fail', 'pass'] });

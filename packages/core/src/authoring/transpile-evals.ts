@@ -1,7 +1,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import type { NormalizedAssertion } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
-import { findGraderFile, getBuiltInGrader, type GraderInput } from '@skeval/scripts';
+import { getBuiltInGrader, type GraderInput } from '@skeval/scripts';
 import { quote } from 'shell-quote';
 import { readSkillManifest } from '../discovery/read-skill-manifest.js';
 import { formatIssue, formatPointer } from '../evals/issues.js';
@@ -67,7 +67,7 @@ export async function transpileEvals(options: { path: string; cwd?: string }): P
   const skillName = load.evals.skillName ?? (await readSkillManifest(skillDir)).name;
   const descriptions = await describeCustomGraders(load.evals.cases, skillDir);
   const notes: string[] = [];
-  const cases = load.evals.cases.map((evalCase) => transpileCase(evalCase, { skillName, skillDir, descriptions, notes }));
+  const cases = load.evals.cases.map((evalCase) => transpileCase(evalCase, { skillName, descriptions, notes }));
   return {
     evals: { skill_name: skillName, ...(load.evals.version === undefined ? {} : { version: load.evals.version }), evals: cases },
     notes,
@@ -76,7 +76,7 @@ export async function transpileEvals(options: { path: string; cwd?: string }): P
 
 interface TranspileContext {
   skillName: string;
-  skillDir: string;
+  /** Custom graders found, by name (null: found, without a description). */
   descriptions: ReadonlyMap<string, string | null>;
   notes: string[];
 }
@@ -99,7 +99,7 @@ function transpileCase(evalCase: LoadedCase, context: TranspileContext): PlainEv
     (lists[assertion.list] ??= []).push(assertionInstruction(assertion, evalCase, context));
   }
   return {
-    id: evalCase.rawId ?? Number(evalCase.id),
+    id: evalCase.rawId ?? (/^\d+$/.test(evalCase.id) ? Number(evalCase.id) : evalCase.id),
     prompt: evalCase.prompt,
     ...(evalCase.expectedOutput === undefined ? {} : { expected_output: evalCase.expectedOutput }),
     ...(evalCase.files.length ? { files: evalCase.files.map((file) => (file.content === undefined ? file.path : { path: file.path, content: file.content })) } : {}),
@@ -108,11 +108,12 @@ function transpileCase(evalCase: LoadedCase, context: TranspileContext): PlainEv
 }
 
 /** The plain-language form of one assertion: a claim as written, or the `skeval assert` command that decides it. */
-export function assertionInstruction(assertion: NormalizedAssertion, evalCase: Pick<LoadedCase, 'expectedOutput'>, context: Pick<TranspileContext, 'skillName' | 'skillDir' | 'descriptions'>): string {
+export function assertionInstruction(assertion: NormalizedAssertion, evalCase: Pick<LoadedCase, 'expectedOutput'>, context: Pick<TranspileContext, 'skillName' | 'descriptions'>): string {
   const { spec } = assertion;
   if (spec.mode === 'judge') return spec.claim;
   const builtIn = getBuiltInGrader(spec.grader);
-  if (!builtIn && spec.fallbackClaim && !findGraderFile(spec.grader, context.skillDir)) return spec.fallbackClaim;
+  // No grader of that name: Skeval judges the object's prose, and so does the grading agent.
+  if (!builtIn && spec.fallbackClaim && !context.descriptions.has(spec.grader)) return spec.fallbackClaim;
   const config = builtIn?.name === 'behavior-skill-read' && spec.config.skill === undefined ? { ...spec.config, skill: context.skillName } : spec.config;
   // `skeval assert` always takes the response; the other inputs only where the grader reads them.
   const inputs = (builtIn ? builtIn.reads : (['workspace', 'trace', 'skill'] as const)).filter((input): input is Exclude<GraderInput, 'output'> => input !== 'output');
