@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A scripted stand-in for a coding agent, for the `command` runner: it reads the task from the
 // file Skeval passes, reads the greeting skill when it is installed, writes greeting.txt, and
-// prints its steps as Skeval JSONL trace events. Deterministic, offline, instant.
+// prints its steps as Skeval JSONL trace events; anything that is not a greeting it answers
+// without the skill. Deterministic, offline, instant.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const prompt = readFileSync(process.argv[2], 'utf8');
@@ -9,6 +10,12 @@ const skills = JSON.parse(process.env.SKEVAL_SKILLS ?? '[]');
 const emit = (event) => process.stdout.write(`${JSON.stringify(event)}\n`);
 
 emit({ type: 'message', role: 'user', text: prompt });
+if (!/greet|hello/i.test(prompt)) {
+  // Not a greeting: the skill's description does not match, so it is neither read nor used.
+  emit({ type: 'usage', input_tokens: 380 + prompt.length, output_tokens: 12 });
+  emit({ type: 'final', text: 'The capital of France is Paris.' });
+  process.exit(0);
+}
 const skill = skills.find((entry) => entry.name === 'greeting');
 if (skill) {
   const path = `${skill.path}/SKILL.md`;

@@ -233,6 +233,7 @@ describe('skeval transpile', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatchInlineSnapshot(`
       "note: evals[2].files[0]: \`notes.md\` has inline content, kept as { path, content }: readers that take only paths need it written to a file
+      note: evals[3]: not carried over (the plain format has no place for it): \`metadata\`
       "
     `);
     expect(JSON.parse(result.stdout).evals[1]).toMatchInlineSnapshot(`

@@ -72,12 +72,7 @@ describe('skeval validate', () => {
     const example = await run(['validate', '--lint', 'examples/greeting'], repoRoot);
     expect(example).toEqual({
       code: 0,
-      stdout: [
-        'examples/greeting/evals/evals.json:3:3: warning: evals: no negative control: add a case where the skill should not change the outcome (an unrelated or out-of-scope prompt) and mark it `"metadata": { "negative_control": true }` (or `"should_trigger": false`), so a skill that fires everywhere shows up [lint/no-negative-control]',
-        '1 file: 1 valid, 0 invalid, 0 warnings',
-        'lint: 1 warning (no-negative-control 1)',
-        '',
-      ].join('\n'),
+      stdout: '1 file: 1 valid, 0 invalid, 0 warnings\nlint: 0 warnings\n',
       stderr: '',
     });
     await writeSkill('weak', JSON.stringify({ skill_name: 'weak', evals: [{ id: 1, prompt: 'Use the weak skill here.', expected_output: 'x', assertions: ['Always answer in one line.', { type: 'contains', value: 'x' }] }] }, null, 2));

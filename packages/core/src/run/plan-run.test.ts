@@ -30,7 +30,7 @@ describe('planRun (--dry-run)', () => {
     const judge = createModel('anthropic:claude-sonnet-4-6', { apiKey: 'test', baseURL: fake.url });
     const options = { path: join(repoRoot, 'examples/greeting'), compare: true, runs: 2 };
     const plan = await planRun({ ...options, judge });
-    expect(plan).toMatchObject({ agentRuns: 12, judgeCalls: 8, judge: 'anthropic:claude-sonnet-4-6', invalid: [] });
+    expect(plan).toMatchObject({ agentRuns: 16, judgeCalls: 8, judge: 'anthropic:claude-sonnet-4-6', invalid: [] });
     expect(plan.judgeInputTokens!.low).toBeLessThan(plan.judgeInputTokens!.high);
     expect(plan.judgeCostUsd!.low).toBeGreaterThan(0);
     const before = fake.requests.length;
@@ -41,6 +41,6 @@ describe('planRun (--dry-run)', () => {
   }, 60_000);
 
   it('counts no judge calls without a judge', async () => {
-    expect(await planRun({ path: join(repoRoot, 'examples/greeting') })).toMatchObject({ agentRuns: 3, judgeCalls: 0, judge: null, judgeCostUsd: null });
+    expect(await planRun({ path: join(repoRoot, 'examples/greeting') })).toMatchObject({ agentRuns: 4, judgeCalls: 0, judge: null, judgeCostUsd: null });
   });
 });

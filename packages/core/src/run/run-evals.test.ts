@@ -21,9 +21,9 @@ describe('runEvals on the bundled example', () => {
     const runner = createCommandRunner({ command: `node ${join(repoRoot, 'examples/agents/greeting-agent.mjs')} {prompt_file}` });
     const result = await runEvals({ path: join(repoRoot, 'examples/greeting'), runner, judge: { skipReason: 'no judge configured' }, outputDir: join(root, 'example') });
     const run = result.runs[0]!;
-    expect(result.totals).toEqual({ cases: 3, passed: 8, failed: 0, errored: 0, skipped: 2, agentErrors: 0, skillEdits: 0 });
+    expect(result.totals).toEqual({ cases: 4, passed: 10, failed: 0, errored: 0, skipped: 2, agentErrors: 0, skillEdits: 0 });
     const entries = (await readdir(run.runDir)).sort();
-    expect(entries).toEqual(['benchmark.json', 'benchmark.md', 'eval-1', 'eval-named-ada', 'eval-no-emoji', 'summary.json']);
+    expect(entries).toEqual(['benchmark.json', 'benchmark.md', 'eval-1', 'eval-named-ada', 'eval-no-emoji', 'eval-unrelated', 'summary.json']);
     benchmarkSchema.parse(await readJson(join(run.runDir, 'benchmark.json')));
     runSummarySchema.parse(await readJson(join(run.runDir, 'summary.json')));
     for (const caseDir of entries.filter((entry) => entry.startsWith('eval-'))) {
@@ -34,7 +34,8 @@ describe('runEvals on the bundled example', () => {
       traceSchema.parse(await readJson(join(dir, 'trace.json')));
       toolSummarySchema.parse(await readJson(join(dir, 'tool-summary.json')));
       contextManifestSchema.parse(await readJson(join(dir, 'context-manifest.json')));
-      expect(await readdir(join(dir, 'outputs'))).toEqual(['greeting.txt']);
+      // The negative control is answered without touching the workspace.
+      expect(await readdir(join(dir, 'outputs'))).toEqual(caseDir === 'eval-unrelated' ? [] : ['greeting.txt']);
     }
     const skipped = (gradingSchema.parse(await readJson(join(run.runDir, 'eval-1', 'grading.json')))).assertion_results[2]!;
     expect(skipped).toMatchObject({ status: 'skipped', passed: false, evidence: 'no judge configured', assertion: 'The response names the file greeting.txt' });
