@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parse } from 'yaml';
 
 export interface SkillManifest {
   /** The `name` from SKILL.md's front matter, else the folder's name. */
@@ -15,6 +14,7 @@ export async function readSkillManifest(skillDir: string): Promise<SkillManifest
   let front: Record<string, unknown> = {};
   if (match) {
     try {
+      const { parse } = await import('yaml');
       const parsed: unknown = parse(match[1]!);
       if (parsed && typeof parsed === 'object') front = parsed as Record<string, unknown>;
     } catch {

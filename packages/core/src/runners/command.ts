@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
-import { parseCommandString } from 'execa';
 import { jsonLines, processVerdict, runProcess } from './run-process.js';
 import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner, RunResult } from './types.js';
@@ -36,8 +35,13 @@ const traceTypes = new Set(['message', 'tool_call', 'tool_result', 'usage', 'fin
  */
 export function createCommandRunner(options: CommandRunnerOptions): AgentRunner {
   const base = options.cwd ?? process.cwd();
-  const template = parseCommandString(options.command).map((token) => (!token.includes('{') && !isAbsolute(token) && existsSync(join(base, token)) ? resolve(base, token) : token));
-  if (template.length === 0) throw new SkevalError({ code: 'usage', message: 'the command runner needs a command, for example --agent-command "node agent.mjs {prompt_file}"' });
+  if (options.command.trim() === '') throw new SkevalError({ code: 'usage', message: 'the command runner needs a command, for example --agent-command "node agent.mjs {prompt_file}"' });
+  // execa is loaded when the first case runs, so commands that never run an agent start faster.
+  let template: Promise<string[]> | undefined;
+  const parseTemplate = async () => {
+    const { parseCommandString } = await import('execa');
+    return parseCommandString(options.command).map((token) => (!token.includes('{') && !isAbsolute(token) && existsSync(join(base, token)) ? resolve(base, token) : token));
+  };
   // One folder for this runner's prompt files, made on first use: a file per case run, removed after it.
   let promptDir: Promise<string> | undefined;
   return {
@@ -49,7 +53,7 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
       const promptFile = join(await promptDir, `prompt-${randomUUID()}.md`);
       await writeFile(promptFile, context.prompt);
       const fill = (argument: string) => argument.replaceAll('{prompt_file}', promptFile).replaceAll('{workspace}', context.workspaceDir).replaceAll('{prompt}', context.prompt);
-      const [file, ...args] = template.map(fill);
+      const [file, ...args] = (await (template ??= parseTemplate())).map(fill);
       try {
         const outcome = await runProcess({
           file: file!,

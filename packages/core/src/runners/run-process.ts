@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 
 export interface ProcessOutcome {
   exitCode: number | null;
@@ -31,6 +30,8 @@ export interface RunProcessOptions {
  * outlives its run.
  */
 export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+  // Loaded here, not at start-up: commands that run no agent never pay for it.
+  const { execa } = await import('execa');
   const started = Date.now();
   const maxOutputBytes = options.maxOutputBytes ?? 16 * 1024 * 1024;
   const subprocess = execa(options.file, options.args, {

@@ -2,7 +2,6 @@ import { cp, mkdir, mkdtemp, realpath, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { SkevalError, type Setup } from '@skeval/schema';
-import { execa } from 'execa';
 import type { LoadedCase } from '../evals/types.js';
 import { copyTree } from './copy-tree.js';
 import { hashFiles, hashTree } from './tree.js';
@@ -97,6 +96,7 @@ async function applySetup(setup: Setup, skillDir: string, dir: string): Promise<
   } else if (setup.kind === 'fixture') {
     await copyContained(await sourceInSkill(skillDir, setup.path), skillDir, dir);
     if (setup.git) {
+      const { execa } = await import('execa');
       const branch = typeof setup.git === 'object' && setup.git.branch ? setup.git.branch : 'main';
       const message = typeof setup.git === 'object' && setup.git.message ? setup.git.message : 'fixture';
       const git = (...args: string[]) => execa('git', args, { cwd: dir, env: { GIT_AUTHOR_NAME: 'skeval', GIT_AUTHOR_EMAIL: 'skeval@localhost', GIT_COMMITTER_NAME: 'skeval', GIT_COMMITTER_EMAIL: 'skeval@localhost' } });
