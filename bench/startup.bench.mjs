@@ -1,17 +1,21 @@
-// Times the built `skeval-assert` as a whole process against a bare `node -e 0`, interleaved so
-// both see the same machine load. Goals: a built-in grader ≤ 2× bare Node, a custom TypeScript
-// grader ≤ 3× bare Node.
+// Times the built `skeval-assert` and `skeval` as whole processes against a bare `node -e 0`,
+// interleaved so all see the same machine load. Goals: a built-in grader ≤ 2× bare Node, a custom
+// TypeScript grader ≤ 3× bare Node. The `skeval` commands that run no agent are shown for
+// reference: they load @skeval/core, which loads execa and yaml only when a case runs.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const runs = Number(process.env.BENCH_RUNS ?? 25);
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
 const bin = fileURLToPath(new URL('../apps/assert/dist/cli.js', import.meta.url));
+const skeval = fileURLToPath(new URL('../apps/cli/dist/cli.js', import.meta.url));
 const answer = ['--agent-output', 'The capital of France is Paris.', '--agent-input', 'What is the capital of France?'];
 const commands = {
   'node -e 0': ['-e', '0'],
   'skeval-assert keyword-check (custom TypeScript grader)': [bin, 'keyword-check', ...answer],
   'skeval-assert output-contains (built-in grader)': [bin, 'output-contains', ...answer, '--config', '{"value":"Paris"}'],
+  'skeval validate greeting': [skeval, 'validate', 'greeting'],
+  'skeval transpile greeting/evals/evals.json': [skeval, 'transpile', 'greeting/evals/evals.json'],
 };
 
 function time(args) {
