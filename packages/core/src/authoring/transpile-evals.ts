@@ -1,4 +1,4 @@
-import { basename, dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { NormalizedAssertion } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
 import { getBuiltInGrader, type GraderInput } from '@skeval/scripts';
@@ -6,7 +6,7 @@ import { quote } from 'shell-quote';
 import { readSkillManifest } from '../discovery/read-skill-manifest.js';
 import { formatIssue, formatPointer } from '../evals/issues.js';
 import type { LoadedCase } from '../evals/types.js';
-import { loadEvalsFileFromDisk } from '../validate/validate-evals.js';
+import { loadEvalsFileFromDisk, skillDirOf } from '../validate/validate-evals.js';
 import { describeAssertion } from './describe-assertion.js';
 import { describeCustomGraders } from './describe-custom-graders.js';
 
@@ -63,7 +63,7 @@ export async function transpileEvals(options: { path: string; cwd?: string }): P
     const more = load.errors.length > 3 ? `\n(and ${load.errors.length - 3} more: run \`skeval validate ${options.path}\`)` : '';
     throw new SkevalError({ code: 'invalid_input', message: `${options.path} is not a valid evals file:\n${shown.join('\n')}${more}` });
   }
-  const skillDir = basename(dirname(absolutePath)) === 'evals' ? dirname(dirname(absolutePath)) : dirname(absolutePath);
+  const skillDir = skillDirOf(absolutePath);
   const skillName = load.evals.skillName ?? (await readSkillManifest(skillDir)).name;
   const descriptions = await describeCustomGraders(load.evals.cases, skillDir);
   const notes: string[] = [];

@@ -9,7 +9,11 @@ export interface SkillManifest {
 
 /** Reads the name and description from a skill's SKILL.md front matter (agentskills.io format). */
 export async function readSkillManifest(skillDir: string): Promise<SkillManifest> {
-  const text = await readFile(join(skillDir, 'SKILL.md'), 'utf8').catch(() => '');
+  return parseSkillManifest(await readFile(join(skillDir, 'SKILL.md'), 'utf8').catch(() => ''), skillDir);
+}
+
+/** The manifest of a SKILL.md already read: its front matter's name (else the folder's) and description. */
+export async function parseSkillManifest(text: string, skillDir: string): Promise<SkillManifest> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
   let front: Record<string, unknown> = {};
   if (match) {

@@ -7,7 +7,7 @@ import type { EvalsIssueCode } from '../evals/issues.js';
 import { defaultMaxEvalsFileBytes, fileProblem, loadEvalsFile, tooLargeResult } from '../evals/load-evals-file.js';
 import type { LoadResult } from '../evals/types.js';
 import { lintEvals, type LintRule, type LintWarning } from '../authoring/lint-evals.js';
-import { readSkillManifest } from '../discovery/read-skill-manifest.js';
+import { parseSkillManifest } from '../discovery/read-skill-manifest.js';
 import { findEvalsFiles } from './find-evals-files.js';
 
 export interface ValidateEvalsOptions {
@@ -74,10 +74,10 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
 
 /** Lints a valid evals file, reading the SKILL.md of the skill it belongs to when there is one. */
 async function lintFile(absolutePath: string, evals: NonNullable<LoadResult['evals']>, locate: NonNullable<LoadResult['locate']>): Promise<LintWarning[]> {
-  const skillDir = basename(dirname(absolutePath)) === 'evals' ? dirname(dirname(absolutePath)) : dirname(absolutePath);
+  const skillDir = skillDirOf(absolutePath);
   const skillMarkdownPath = join(skillDir, 'SKILL.md');
   const skillMarkdown = existsSync(skillMarkdownPath) ? await readFile(skillMarkdownPath, 'utf8') : undefined;
-  const skillName = evals.skillName ?? (skillMarkdown === undefined ? undefined : (await readSkillManifest(skillDir)).name);
+  const skillName = evals.skillName ?? (skillMarkdown === undefined ? undefined : (await parseSkillManifest(skillMarkdown, skillDir)).name);
   return lintEvals({ evals, locate, ...(skillName ? { skillName } : {}), ...(skillMarkdown === undefined ? {} : { skillMarkdown }) });
 }
 
@@ -96,4 +96,9 @@ export async function loadEvalsFileFromDisk(absolutePath: string, fileName: stri
   } catch (error) {
     return fileProblem(fileName, 'invalid-value', `cannot read the file: ${(error as Error).message}`);
   }
+}
+
+/** The skill folder of an evals file: above `evals/` for `<skill>/evals/evals.json`, else the file's own folder. */
+export function skillDirOf(evalsPath: string): string {
+  return basename(dirname(evalsPath)) === 'evals' ? dirname(dirname(evalsPath)) : dirname(evalsPath);
 }
