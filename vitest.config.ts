@@ -4,7 +4,15 @@ import { defineConfig } from 'vitest/config';
 // condition), so tests run whether or not anything was built.
 const sourceConditions = ['@skeval/source', 'module', 'node', 'development|production'];
 
-const projects = ['packages/schema', 'packages/scripts', 'packages/judge', 'packages/core', 'apps/cli', 'apps/assert', 'tools/fake-provider'];
+const projects = [
+  'packages/schema',
+  'packages/scripts',
+  'packages/judge',
+  'packages/core',
+  'apps/cli',
+  'apps/assert',
+  'tools/fake-provider',
+];
 
 export default defineConfig({
   resolve: { conditions: sourceConditions },

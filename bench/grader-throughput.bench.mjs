@@ -4,7 +4,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createWorkspaceReader, getBuiltInGrader, runBuiltInGrader, sharedRegexRunner } from '../packages/scripts/dist/index.js';
+import {
+  createWorkspaceReader,
+  getBuiltInGrader,
+  runBuiltInGrader,
+  sharedRegexRunner,
+} from '../packages/scripts/dist/index.js';
 
 const caseCount = Number(process.env.BENCH_CASES ?? 1000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -30,8 +35,11 @@ const workspaces = Array.from({ length: caseCount }, (_, index) => {
 
 async function gradeCase(dir) {
   const workspace = createWorkspaceReader(dir);
-  const results = await Promise.all(assertions.map(({ grader, config }) => runBuiltInGrader({ grader, config, output: response, workspace })));
-  if (results.some((result) => result.score !== 1)) throw new Error(`unexpected verdict in ${dir}: ${JSON.stringify(results)}`);
+  const results = await Promise.all(
+    assertions.map(({ grader, config }) => runBuiltInGrader({ grader, config, output: response, workspace })),
+  );
+  if (results.some((result) => result.score !== 1))
+    throw new Error(`unexpected verdict in ${dir}: ${JSON.stringify(results)}`);
 }
 
 async function sequential() {
@@ -40,18 +48,25 @@ async function sequential() {
 
 async function concurrent() {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < workspaces.length) await gradeCase(workspaces[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < workspaces.length) await gradeCase(workspaces[next++]);
+    }),
+  );
 }
 
 await gradeCase(workspaces[0]); // warm-up: starts the regex worker
 const total = caseCount * assertions.length;
-for (const [label, run] of [['sequential', sequential], [`concurrent (${concurrency} cases at a time)`, concurrent]]) {
+for (const [label, run] of [
+  ['sequential', sequential],
+  [`concurrent (${concurrency} cases at a time)`, concurrent],
+]) {
   const start = performance.now();
   await run();
   const seconds = (performance.now() - start) / 1000;
-  console.log(`${label.padEnd(34)} ${total} assertions in ${seconds.toFixed(2)} s = ${Math.round(total / seconds).toLocaleString('en-US')} assertions/s`);
+  console.log(
+    `${label.padEnd(34)} ${total} assertions in ${seconds.toFixed(2)} s = ${Math.round(total / seconds).toLocaleString('en-US')} assertions/s`,
+  );
 }
 await sharedRegexRunner().close();
 rmSync(root, { recursive: true, force: true });

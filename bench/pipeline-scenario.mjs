@@ -14,7 +14,10 @@ writeFileSync(agent, seconds > 0 ? `sleep ${seconds}\necho done\n` : 'echo done\
 const command = `sh ${agent}`;
 const skill = join(root, 'bench-skill');
 mkdirSync(join(skill, 'evals'), { recursive: true });
-writeFileSync(join(skill, 'SKILL.md'), '---\nname: bench-skill\ndescription: A skill for benchmarks.\n---\n\nSay done.\n');
+writeFileSync(
+  join(skill, 'SKILL.md'),
+  '---\nname: bench-skill\ndescription: A skill for benchmarks.\n---\n\nSay done.\n',
+);
 writeFileSync(
   join(skill, 'evals', 'evals.json'),
   JSON.stringify({
@@ -23,14 +26,26 @@ writeFileSync(
       id: index + 1,
       prompt: `Say done (${index + 1}).`,
       files: [{ path: 'input.md', content: 'input\n' }],
-      assertions: [{ kind: 'output', method: 'contains', value: 'done' }, { type: 'file-exists', path: 'input.md' }, { type: 'regex-match', pattern: 'do+ne', target: 'assistant-text' }],
+      assertions: [
+        { kind: 'output', method: 'contains', value: 'done' },
+        { type: 'file-exists', path: 'input.md' },
+        { type: 'regex-match', pattern: 'do+ne', target: 'assistant-text' },
+      ],
     })),
   }),
 );
 const started = performance.now();
-const result = await runEvals({ path: skill, runner: createCommandRunner({ command }), judge: { skipReason: 'benchmark' }, concurrency, outputDir: join(root, 'out'), env: { PATH: process.env.PATH } });
+const result = await runEvals({
+  path: skill,
+  runner: createCommandRunner({ command }),
+  judge: { skipReason: 'benchmark' },
+  concurrency,
+  outputDir: join(root, 'out'),
+  env: { PATH: process.env.PATH },
+});
 const wallMs = performance.now() - started;
 const agentMs = result.runs[0].outcomes.reduce((sum, outcome) => sum + outcome.durationMs, 0);
-if (result.totals.cases !== cases || result.totals.failed || result.totals.errored) throw new Error(`unexpected result: ${JSON.stringify(result.totals)}`);
+if (result.totals.cases !== cases || result.totals.failed || result.totals.errored)
+  throw new Error(`unexpected result: ${JSON.stringify(result.totals)}`);
 rmSync(root, { recursive: true, force: true });
 console.log(JSON.stringify({ cases, concurrency, wallMs, agentMs, peakRssMb: process.resourceUsage().maxRSS / 1024 }));

@@ -13,7 +13,13 @@ const answer = ['--agent-output', 'The capital of France is Paris.', '--agent-in
 const commands = {
   'node -e 0': ['-e', '0'],
   'skeval-assert keyword-check (custom TypeScript grader)': [bin, 'keyword-check', ...answer],
-  'skeval-assert output-contains (built-in grader)': [bin, 'output-contains', ...answer, '--config', '{"value":"Paris"}'],
+  'skeval-assert output-contains (built-in grader)': [
+    bin,
+    'output-contains',
+    ...answer,
+    '--config',
+    '{"value":"Paris"}',
+  ],
   'skeval validate greeting': [skeval, 'validate', 'greeting'],
   'skeval transpile greeting/evals/evals.json': [skeval, 'transpile', 'greeting/evals/evals.json'],
 };

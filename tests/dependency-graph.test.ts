@@ -29,8 +29,13 @@ interface Manifest {
   peerDependencies?: Record<string, string>;
 }
 
-const manifestPaths = await glob(['packages/*/package.json', 'apps/*/package.json', 'tools/*/package.json'], { cwd: root });
-const manifests = manifestPaths.map((path) => ({ path, manifest: JSON.parse(readFileSync(`${root}${path}`, 'utf8')) as Manifest }));
+const manifestPaths = await glob(['packages/*/package.json', 'apps/*/package.json', 'tools/*/package.json'], {
+  cwd: root,
+});
+const manifests = manifestPaths.map((path) => ({
+  path,
+  manifest: JSON.parse(readFileSync(`${root}${path}`, 'utf8')) as Manifest,
+}));
 
 describe('the package graph', () => {
   it('has every package DESIGN §2 names', () => {
@@ -43,10 +48,15 @@ describe('the package graph', () => {
       const runtime = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
       const workspaceDeps = runtime.filter((dep) => dep.startsWith('@skeval/'));
       const allowed = allowedEdges[name] ?? (manifest.private ? Object.keys(allowedEdges) : []);
-      expect(workspaceDeps.filter((dep) => !allowed.includes(dep)), `${name} has an edge outside DESIGN §2`).toEqual([]);
+      expect(
+        workspaceDeps.filter((dep) => !allowed.includes(dep)),
+        `${name} has an edge outside DESIGN §2`,
+      ).toEqual([]);
       const forbidden = forbiddenExternal[name] ?? [];
       const external = runtime.filter((dep) => !dep.startsWith('@skeval/'));
-      const bad = forbidden.includes('*') ? external.filter((dep) => !schemaMayUse.includes(dep)) : external.filter((dep) => forbidden.includes(dep));
+      const bad = forbidden.includes('*')
+        ? external.filter((dep) => !schemaMayUse.includes(dep))
+        : external.filter((dep) => forbidden.includes(dep));
       expect(bad, `${name} depends on a package its layer must not load`).toEqual([]);
     },
   );
@@ -55,7 +65,9 @@ describe('the package graph', () => {
     const sources = await glob(['packages/*/src/**/*.ts', 'apps/*/src/**/*.ts'], { cwd: root });
     const deepImports = sources.flatMap((path) => {
       const text = readFileSync(`${root}${path}`, 'utf8');
-      const matches = [...text.matchAll(/from '((?:@skeval\/[\w-]+\/[^']+)|(?:(?:\.\.\/)+(?:packages|apps)\/[^']+))'/g)];
+      const matches = [
+        ...text.matchAll(/from '((?:@skeval\/[\w-]+\/[^']+)|(?:(?:\.\.\/)+(?:packages|apps)\/[^']+))'/g),
+      ];
       return matches.map((match) => `${path}: ${match[1]}`);
     });
     expect(deepImports).toEqual([]);

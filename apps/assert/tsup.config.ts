@@ -1,7 +1,8 @@
 import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 
-const banner = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+const banner =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 // The bin is bundled into a few self-contained files, each tree-shaken on its own: the command
 // line (commander and the dispatcher), the built-in graders, and the custom-grader runner. The
@@ -11,7 +12,10 @@ const banner = "import { createRequire as __createRequire } from 'node:module'; 
 const separateRunners: Plugin = {
   name: 'separate-grader-runners',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(run-built-in|run-custom|read-input-file|list-graders)\.js$/ }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /^\.\/(run-built-in|run-custom|read-input-file|list-graders)\.js$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
   },
 };
 
@@ -26,7 +30,19 @@ const bundled = {
 } satisfies Options;
 
 export default defineConfig([
-  { entry: ['src/index.ts'], format: ['esm'], dts: true, clean: true, sourcemap: true, target: 'node20', external: [/^@skeval\//] },
+  {
+    entry: ['src/index.ts'],
+    format: ['esm'],
+    dts: true,
+    clean: true,
+    sourcemap: true,
+    target: 'node20',
+    external: [/^@skeval\//],
+  },
   { ...bundled, entry: ['src/cli.ts'], banner: { js: `#!/usr/bin/env node\n${banner}` } },
-  { ...bundled, entry: ['src/run-built-in.ts', 'src/run-custom.ts', 'src/read-input-file.ts', 'src/list-graders.ts'], banner: { js: banner } },
+  {
+    ...bundled,
+    entry: ['src/run-built-in.ts', 'src/run-custom.ts', 'src/read-input-file.ts', 'src/list-graders.ts'],
+    banner: { js: banner },
+  },
 ]);

@@ -26,7 +26,14 @@ if (skill) {
 const name = /(?:for|to) ([A-Z][\w]*(?: [A-Z][\w]*)*)/.exec(prompt)?.[1] ?? 'world';
 const greeting = skill ? `Hello, ${name}!\n` : `Hi ${name} :)\n`;
 writeFileSync('greeting.txt', greeting);
-emit({ type: 'tool_call', id: 't2', name: 'write_file', kind: 'write', arguments: { path: 'greeting.txt', content: greeting }, paths: ['greeting.txt'] });
+emit({
+  type: 'tool_call',
+  id: 't2',
+  name: 'write_file',
+  kind: 'write',
+  arguments: { path: 'greeting.txt', content: greeting },
+  paths: ['greeting.txt'],
+});
 emit({ type: 'tool_result', id: 't2', output: `wrote ${greeting.length} bytes`, is_error: false });
 emit({ type: 'usage', input_tokens: 420 + prompt.length, output_tokens: 60 });
 emit({ type: 'final', text: `I wrote greeting.txt with a greeting for ${name}.` });

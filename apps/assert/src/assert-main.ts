@@ -34,18 +34,29 @@ export async function assertMain(argv: string[], io: AssertIo, programName = 'sk
   let exitCode = 2;
   const program = new Command()
     .name(programName)
-    .description('Run one grader on one response, agentv-style: prints {"score", "assertions"}; exit 0 when score >= 0.5, 1 below, 2 on error.')
+    .description(
+      'Run one grader on one response, agentv-style: prints {"score", "assertions"}; exit 0 when score >= 0.5, 1 below, 2 on error.',
+    )
     .argument('[grader]', 'a built-in grader or a custom one in .skeval/graders/ (or .agentv/graders/)')
     .option('--list', 'list the graders reachable from this folder, with their descriptions and where each was found')
     .option('--agent-output <text>', 'the response to grade (may be empty)')
     .option('--agent-input <text>', 'the prompt the agent was given')
     .option('--expected-output <text>', 'the expected output, for graders that use it')
-    .option('--file <json>', 'a JSON file { output, input, expected_output?, workspace_path?, trace? }; wins over --agent-output')
+    .option(
+      '--file <json>',
+      'a JSON file { output, input, expected_output?, workspace_path?, trace? }; wins over --agent-output',
+    )
     .option('--config <json>', "the grader's config as JSON", parseJsonObject)
     .option('--config-file <path>', "a JSON file with the grader's config")
     .option('--workspace <dir>', 'the workspace folder, for graders that read files')
-    .option('--trace <json>', "the run's trace.json, for graders that read what the agent did (wins over the trace in --file)")
-    .option('--skill <dir>', 'the skill folder: snapshots and schemas are read under it, custom graders looked for from it')
+    .option(
+      '--trace <json>',
+      "the run's trace.json, for graders that read what the agent did (wins over the trace in --file)",
+    )
+    .option(
+      '--skill <dir>',
+      'the skill folder: snapshots and schemas are read under it, custom graders looked for from it',
+    )
     .option('--timeout <ms>', 'time limit for a custom grader', parsePositiveInteger, 30_000)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -54,7 +65,9 @@ export async function assertMain(argv: string[], io: AssertIo, programName = 'sk
         const { listGraders } = await import('./list-graders.js');
         const graders = await listGraders(io.cwd);
         const width = Math.max(...graders.map((grader) => grader.name.length));
-        io.stdout(`${graders.map((grader) => `${grader.name.padEnd(width)}  ${grader.description}  [${grader.source}]`).join('\n')}\n`);
+        io.stdout(
+          `${graders.map((grader) => `${grader.name.padEnd(width)}  ${grader.description}  [${grader.source}]`).join('\n')}\n`,
+        );
         exitCode = 0;
         return;
       }
@@ -83,7 +96,8 @@ export async function assertMain(argv: string[], io: AssertIo, programName = 'sk
 }
 
 async function readRequest(flags: AssertFlags, cwd: string) {
-  const config = flags.configFile === undefined ? flags.config : await readJson(resolve(cwd, flags.configFile), '--config-file');
+  const config =
+    flags.configFile === undefined ? flags.config : await readJson(resolve(cwd, flags.configFile), '--config-file');
   if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
     throw new SkevalError({ code: 'usage', message: 'the config must be a JSON object' });
   }
@@ -100,7 +114,11 @@ async function readRequest(flags: AssertFlags, cwd: string) {
       ...(config === undefined ? {} : { config: config as Record<string, unknown> }),
     };
   }
-  if (flags.agentOutput === undefined) throw new SkevalError({ code: 'usage', message: 'give the response with --agent-output <text> (it may be "") or --file <json>' });
+  if (flags.agentOutput === undefined)
+    throw new SkevalError({
+      code: 'usage',
+      message: 'give the response with --agent-output <text> (it may be "") or --file <json>',
+    });
   return {
     output: flags.agentOutput,
     ...(flags.agentInput === undefined ? {} : { input: flags.agentInput }),
@@ -120,7 +138,10 @@ async function readJson(path: string, flag: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new SkevalError({ code: 'usage', message: `${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+    throw new SkevalError({
+      code: 'usage',
+      message: `${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    });
   }
   try {
     return JSON.parse(text);
@@ -132,7 +153,8 @@ async function readJson(path: string, flag: string): Promise<unknown> {
 function parseJsonObject(value: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(value);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // reported below
   }
@@ -141,6 +163,7 @@ function parseJsonObject(value: string): Record<string, unknown> {
 
 function parsePositiveInteger(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) throw new InvalidArgumentError('expected a positive number of milliseconds');
+  if (!Number.isInteger(number) || number <= 0)
+    throw new InvalidArgumentError('expected a positive number of milliseconds');
   return number;
 }

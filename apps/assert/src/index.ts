@@ -1,2 +1,2 @@
-export { assertMain, type AssertIo } from './assert-main.js';
-export { runAssert, type RunAssertOptions } from './run-assert.js';
+export { type AssertIo, assertMain } from './assert-main.js';
+export { type RunAssertOptions, runAssert } from './run-assert.js';

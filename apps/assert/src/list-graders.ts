@@ -10,6 +10,10 @@ export async function listGraders(cwd: string): Promise<Array<{ name: string; de
       source: relative(cwd, grader.path) || grader.path,
     })),
   );
-  const builtIn = [...builtInGraders.values()].map((grader) => ({ name: grader.name, description: grader.description, source: 'built-in' }));
+  const builtIn = [...builtInGraders.values()].map((grader) => ({
+    name: grader.name,
+    description: grader.description,
+    source: 'built-in',
+  }));
   return [...custom, ...builtIn];
 }

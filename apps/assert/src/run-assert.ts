@@ -28,7 +28,10 @@ export interface RunAssertOptions {
  */
 export async function runAssert(options: RunAssertOptions): Promise<GraderResult> {
   if (!/^[a-zA-Z0-9_-]+$/.test(options.name)) {
-    throw new SkevalError({ code: 'usage', message: `grader name ${JSON.stringify(options.name)} must match ^[a-zA-Z0-9_-]+$` });
+    throw new SkevalError({
+      code: 'usage',
+      message: `grader name ${JSON.stringify(options.name)} must match ^[a-zA-Z0-9_-]+$`,
+    });
   }
   if (isBuiltInGraderName(options.name)) return (await import('./run-built-in.js')).runBuiltIn(options);
   return (await import('./run-custom.js')).runCustom(options);

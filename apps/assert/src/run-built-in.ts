@@ -6,7 +6,10 @@ import type { RunAssertOptions } from './run-assert.js';
 export async function runBuiltIn(options: RunAssertOptions): Promise<GraderResult> {
   const grader = getBuiltInGrader(options.name);
   if (!grader) {
-    throw new SkevalError({ code: 'usage', message: `no built-in grader named \`${options.name}\`; the built-in graders are: ${[...builtInGraders.keys()].join(', ')}` });
+    throw new SkevalError({
+      code: 'usage',
+      message: `no built-in grader named \`${options.name}\`; the built-in graders are: ${[...builtInGraders.keys()].join(', ')}`,
+    });
   }
   return runBuiltInGrader({
     grader,

@@ -8,7 +8,7 @@ import { registerGrade } from './commands/grade.js';
 import { registerRun } from './commands/run.js';
 import { registerTranspile } from './commands/transpile.js';
 import { registerValidate } from './commands/validate.js';
-import { exitCodes, type CliIo } from './io.js';
+import { type CliIo, exitCodes } from './io.js';
 
 /**
  * Runs the `skeval` command line and resolves to its exit code. It never exits the process:
@@ -28,9 +28,14 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
   registerValidate(program, io, (code) => {
     exitCode = code;
   });
-  registerRun(program, io, (code) => {
-    exitCode = code;
-  }, signal);
+  registerRun(
+    program,
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    signal,
+  );
   registerGrade(program, io, (code) => {
     exitCode = code;
   });
@@ -43,7 +48,8 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     .command('assert <grader>')
     .description('run one grader on one response, agentv-style (see `skeval assert --help`)')
     .allowUnknownOption();
-  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  for (const command of program.commands)
+    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -14,10 +14,14 @@ export default defineScriptGrader({
       return {
         text: `mentions ${keyword}`,
         passed: index !== -1,
-        evidence: index === -1 ? `"${keyword}" not found in ${output.length} characters` : `"${keyword}" found at character ${index + 1}`,
+        evidence:
+          index === -1
+            ? `"${keyword}" not found in ${output.length} characters`
+            : `"${keyword}" found at character ${index + 1}`,
       };
     });
-    const score = assertions.length === 0 ? 1 : assertions.filter((assertion) => assertion.passed).length / assertions.length;
+    const score =
+      assertions.length === 0 ? 1 : assertions.filter((assertion) => assertion.passed).length / assertions.length;
     return { score, assertions };
   },
 });

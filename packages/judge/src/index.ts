@@ -1,14 +1,34 @@
-export type { FinishReason, GenerateRequest, GenerateResult, LanguageModel, ModelMessage, ModelTool, ModelToolCall, ModelUsage } from './model/types.js';
-export { compatiblePresets, createModel, parseModelSpec, type CreateModelOptions, type ModelSpec } from './model/create-model.js';
 export { createAnthropicModel } from './anthropic/anthropic-model.js';
-export { createOpenAIModel, type OpenAIModelOptions } from './openai/openai-model.js';
-export { extractJson, type ProviderModelOptions } from './model/provider-call.js';
-export { toProviderError } from './model/errors.js';
-export { withRetries, type RetryOptions } from './model/with-retries.js';
-export { defaultPrices, estimateCost, findPrice, type ModelPrice } from './pricing/price-table.js';
 export { createResponseCache, defaultResponseCacheDir, type ResponseCache } from './cache/response-cache.js';
-export { defaultJudgeModels, resolveJudgeModel, type JudgeModelResolution, type ResolveJudgeModelOptions } from './resolve/resolve-judge-model.js';
-export { buildJudgePrompt, judgeLimits, verdictSchema, type JudgePrompt } from './judge/build-prompt.js';
+export { buildJudgePrompt, type JudgePrompt, judgeLimits, verdictSchema } from './judge/build-prompt.js';
+export { type JudgeCaseOptions, judgeCase, maxTokensFor, planBatches, skipClaims } from './judge/judge-case.js';
 export { normalizeForQuote, readVerdicts } from './judge/read-verdicts.js';
-export { judgeCase, maxTokensFor, planBatches, skipClaims, type JudgeCaseOptions } from './judge/judge-case.js';
 export type { JudgeCaseInput, JudgeCaseResult, JudgeClaim, JudgeFile, JudgeVerdict } from './judge/types.js';
+export {
+  type CreateModelOptions,
+  compatiblePresets,
+  createModel,
+  type ModelSpec,
+  parseModelSpec,
+} from './model/create-model.js';
+export { toProviderError } from './model/errors.js';
+export { extractJson, type ProviderModelOptions } from './model/provider-call.js';
+export type {
+  FinishReason,
+  GenerateRequest,
+  GenerateResult,
+  LanguageModel,
+  ModelMessage,
+  ModelTool,
+  ModelToolCall,
+  ModelUsage,
+} from './model/types.js';
+export { type RetryOptions, withRetries } from './model/with-retries.js';
+export { createOpenAIModel, type OpenAIModelOptions } from './openai/openai-model.js';
+export { defaultPrices, estimateCost, findPrice, type ModelPrice } from './pricing/price-table.js';
+export {
+  defaultJudgeModels,
+  type JudgeModelResolution,
+  type ResolveJudgeModelOptions,
+  resolveJudgeModel,
+} from './resolve/resolve-judge-model.js';

@@ -2,7 +2,7 @@
 // A test fails when the committed files differ from what this would write.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { jsonSchemaSources, renderJsonSchema, type JsonSchemaFileName } from '../src/json-schema.js';
+import { type JsonSchemaFileName, jsonSchemaSources, renderJsonSchema } from '../src/json-schema.js';
 
 for (const fileName of Object.keys(jsonSchemaSources) as JsonSchemaFileName[]) {
   const target = fileURLToPath(new URL(`../json-schema/${fileName}`, import.meta.url));

@@ -76,7 +76,9 @@ export const benchmarkExtensionSchema = z.looseObject({
     })
     .nullable(),
   cases: z.array(z.looseObject({ eval_id: caseIdValue, flaky: z.boolean() })).optional(),
-  assertions: z.array(z.looseObject({ eval_id: caseIdValue, text: z.string(), flag: z.string().nullable() })).optional(),
+  assertions: z
+    .array(z.looseObject({ eval_id: caseIdValue, text: z.string(), flag: z.string().nullable() }))
+    .optional(),
 });
 
 /** `benchmark.json`: skill-creator's shape, with Skeval's additions under `skeval`. */

@@ -45,7 +45,11 @@ export type ErrorCode = (typeof errorCodes)[number];
 const marker = Symbol.for('skeval.error');
 
 /** Codes whose failures can go away when the same request is tried again. */
-const retryableByDefault: ReadonlySet<ErrorCode> = new Set(['provider_rate_limit', 'provider_server', 'provider_timeout']);
+const retryableByDefault: ReadonlySet<ErrorCode> = new Set([
+  'provider_rate_limit',
+  'provider_server',
+  'provider_timeout',
+]);
 
 export interface SkevalErrorOptions {
   code: ErrorCode;

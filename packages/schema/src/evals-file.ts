@@ -23,20 +23,32 @@ export const setupSchemas = {
   seeded: z.looseObject({
     kind: z.literal('seeded'),
     sources: z.array(seededSourceSchema).min(1, { error: '`seeded` setup needs at least one entry in `sources`' }),
-    mountMode: z.enum(['preserve-path', 'flatten-contents']).optional().meta({ description: '@default "preserve-path"' }),
+    mountMode: z
+      .enum(['preserve-path', 'flatten-contents'])
+      .optional()
+      .meta({ description: '@default "preserve-path"' }),
   }),
   fixture: z.looseObject({
     kind: z.literal('fixture'),
     path: relativePathSchema.meta({ description: 'A prepared folder in the skill folder, copied as the workspace.' }),
     git: z
-      .union([z.boolean(), z.looseObject({ branch: z.string().min(1).optional(), message: z.string().min(1).optional() })])
+      .union([
+        z.boolean(),
+        z.looseObject({ branch: z.string().min(1).optional(), message: z.string().min(1).optional() }),
+      ])
       .optional()
-      .meta({ description: 'Make the workspace a git repository with the fixture committed (optionally on `branch`).' }),
+      .meta({
+        description: 'Make the workspace a git repository with the fixture committed (optionally on `branch`).',
+      }),
   }),
 };
 
 /** How the workspace is prepared before the agent starts. */
-export const setupSchema = z.discriminatedUnion('kind', [setupSchemas.empty, setupSchemas.seeded, setupSchemas.fixture]);
+export const setupSchema = z.discriminatedUnion('kind', [
+  setupSchemas.empty,
+  setupSchemas.seeded,
+  setupSchemas.fixture,
+]);
 export type Setup = z.infer<typeof setupSchema>;
 export type SetupKind = keyof typeof setupSchemas;
 export const setupKinds = Object.keys(setupSchemas) as SetupKind[];
@@ -45,7 +57,9 @@ export const caseIdSchema = z.union([z.number().int(), z.string().min(1)]);
 
 /** One case of an evals file, as written. Unknown keys are kept. */
 export const evalCaseSchema = z.looseObject({
-  id: caseIdSchema.optional().meta({ description: 'Unique within the file after `String(id)`; the position is used when absent.' }),
+  id: caseIdSchema
+    .optional()
+    .meta({ description: 'Unique within the file after `String(id)`; the position is used when absent.' }),
   prompt: z.string().regex(/\S/, { error: '`prompt` is empty; write the task the agent is given' }),
   expected_output: z.string().optional(),
   description: z.string().optional(),
@@ -53,7 +67,10 @@ export const evalCaseSchema = z.looseObject({
   setup: setupSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   assertions: z.array(assertionSchema).optional().meta({ description: 'arc-skill-eval and agentskills.io name.' }),
-  expectations: z.array(assertionSchema).optional().meta({ description: "skill-creator's name; both lists are graded." }),
+  expectations: z
+    .array(assertionSchema)
+    .optional()
+    .meta({ description: "skill-creator's name; both lists are graded." }),
 });
 export type EvalCase = z.infer<typeof evalCaseSchema>;
 

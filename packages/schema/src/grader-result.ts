@@ -1,6 +1,7 @@
 import type { GraderResult } from './assert-io.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isScore = (value: unknown): value is number => typeof value === 'number' && value >= 0 && value <= 1;
 const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
 
@@ -17,7 +18,13 @@ export function parseGraderResult(value: unknown): GraderResult | undefined {
   if (!isRecord(value)) return undefined;
   if (isScore(value.score) && Array.isArray(value.assertions)) {
     const assertions = value.assertions;
-    const valid = assertions.every((entry) => isRecord(entry) && typeof entry.text === 'string' && typeof entry.passed === 'boolean' && optionalString(entry.evidence));
+    const valid = assertions.every(
+      (entry) =>
+        isRecord(entry) &&
+        typeof entry.text === 'string' &&
+        typeof entry.passed === 'boolean' &&
+        optionalString(entry.evidence),
+    );
     if (valid && (value.details === undefined || isRecord(value.details))) {
       return {
         score: value.score,
@@ -34,7 +41,8 @@ export function parseGraderResult(value: unknown): GraderResult | undefined {
 
 function parseV5(value: Record<string, unknown>): GraderResult | undefined {
   const { pass, score, reason, checks } = value;
-  if (typeof pass !== 'boolean' || (score !== undefined && !isScore(score)) || !optionalString(reason)) return undefined;
+  if (typeof pass !== 'boolean' || (score !== undefined && !isScore(score)) || !optionalString(reason))
+    return undefined;
   if (checks !== undefined && !(Array.isArray(checks) && checks.every(isRecord))) return undefined;
   const assertions = [];
   for (const [index, check] of ((checks ?? []) as Array<Record<string, unknown>>).entries()) {
@@ -44,6 +52,11 @@ function parseV5(value: Record<string, unknown>): GraderResult | undefined {
     if (typeof text !== 'string' || typeof passed !== 'boolean' || !optionalString(evidence)) return undefined;
     assertions.push(evidence === undefined ? { text, passed } : { text, passed, evidence: evidence as string });
   }
-  if (assertions.length === 0) assertions.push(reason === undefined ? { text: 'grader verdict', passed: pass } : { text: reason, passed: pass, evidence: reason });
+  if (assertions.length === 0)
+    assertions.push(
+      reason === undefined
+        ? { text: 'grader verdict', passed: pass }
+        : { text: reason, passed: pass, evidence: reason },
+    );
   return { score: (score as number | undefined) ?? (pass ? 1 : 0), assertions };
 }

@@ -27,7 +27,9 @@ export const assertionResultSchema = expectationResultSchema
     grader: z.string().optional(),
     duration_ms: z.number().nonnegative().optional(),
   })
-  .refine((row) => row.passed === (row.status === 'pass'), { error: '`passed` must be true exactly when `status` is "pass"' });
+  .refine((row) => row.passed === (row.status === 'pass'), {
+    error: '`passed` must be true exactly when `status` is "pass"',
+  });
 export type AssertionResult = z.infer<typeof assertionResultSchema>;
 
 export const gradingSummarySchema = z.object({

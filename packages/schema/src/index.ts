@@ -1,27 +1,31 @@
-export { SkevalError, errorCodes, type ErrorCode, type SkevalErrorOptions } from './errors.js';
-export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
 export {
-  caseIdSchema,
-  evalCaseSchema,
-  evalsFileSchema,
-  fileInputSchema,
-  knownCaseKeys,
-  knownTopLevelKeys,
-  seededSourceSchema,
-  setupKinds,
-  setupSchema,
-  setupSchemas,
-  type SetupKind,
-  type EvalCase,
-  type EvalsFile,
-  type FileInput,
-  type Setup,
-} from './evals-file.js';
+  type AssertInputFile,
+  assertInputFileSchema,
+  type GraderPayload,
+  type GraderResult,
+  type GraderResultV5,
+  graderAssertionSchema,
+  graderPayloadSchema,
+  graderResultSchema,
+  graderResultV5Schema,
+} from './assert-io.js';
+export {
+  type Assertion,
+  type AssertionSpec,
+  assertionSchema,
+  type GraderReference,
+  graderReferenceSchema,
+  intentGraderName,
+  type NormalizedAssertion,
+  proseAssertionSchema,
+  proseFields,
+  proseObjectAssertionSchema,
+} from './assertions/assertion.js';
 export { assertionLabelFields, patternSchema, regexFlagsSchema } from './assertions/common.js';
-export { graderNamePattern, legacyScriptTypes, type LegacyScriptType } from './names.js';
-export { legacyScriptAssertionSchema, regexTargetSchema, type LegacyScriptAssertion } from './assertions/legacy-script.js';
 export {
   behaviorIntentSchemas,
+  type IntentAssertion,
+  type IntentKind,
   intentAssertionSchema,
   intentKinds,
   intentMethods,
@@ -29,70 +33,77 @@ export {
   outputIntentSchemas,
   safetyIntentSchemas,
   workspaceIntentSchemas,
-  type IntentAssertion,
-  type IntentKind,
 } from './assertions/intent.js';
 export {
-  assertionSchema,
-  graderReferenceSchema,
-  intentGraderName,
-  proseAssertionSchema,
-  proseFields,
-  proseObjectAssertionSchema,
-  type Assertion,
-  type AssertionSpec,
-  type GraderReference,
-  type NormalizedAssertion,
-} from './assertions/assertion.js';
+  type LegacyScriptAssertion,
+  legacyScriptAssertionSchema,
+  regexTargetSchema,
+} from './assertions/legacy-script.js';
 export {
+  armSummarySchema,
+  type Benchmark,
+  type BenchmarkRun,
+  benchmarkExtensionSchema,
+  benchmarkRunSchema,
+  benchmarkSchema,
+  type Configuration,
+  configurationSchema,
+  configurations,
+  type StatSummary,
+  statSummarySchema,
+} from './benchmark.js';
+export { type ErrorCode, errorCodes, SkevalError, type SkevalErrorOptions } from './errors.js';
+export {
+  caseIdSchema,
+  type EvalCase,
+  type EvalsFile,
+  evalCaseSchema,
+  evalsFileSchema,
+  type FileInput,
+  fileInputSchema,
+  knownCaseKeys,
+  knownTopLevelKeys,
+  type Setup,
+  type SetupKind,
+  seededSourceSchema,
+  setupKinds,
+  setupSchema,
+  setupSchemas,
+} from './evals-file.js';
+export { parseGraderResult } from './grader-result.js';
+export {
+  type AssertionResult,
+  assertionResultSchema,
+  type ExpectationResult,
+  expectationResultSchema,
+  type Grading,
+  type GradingSummary,
+  gradingSchema,
+  gradingSummarySchema,
+  type VerdictStatus,
+  verdictStatuses,
+  verdictStatusSchema,
+} from './grading.js';
+export { buildJsonSchema, type JsonSchemaFileName, jsonSchemaSources, renderJsonSchema } from './json-schema.js';
+export { graderNamePattern, type LegacyScriptType, legacyScriptTypes } from './names.js';
+export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
+export {
+  type ContextManifest,
+  contextManifestSchema,
+  type RunSummary,
+  runSummarySchema,
+  type ToolSummary,
+  toolSummarySchema,
+} from './run-files.js';
+export { type Timing, timingSchema } from './timing.js';
+export {
+  type ToolCall,
+  type Trace,
+  type TraceMessage,
   toolCallKinds,
   toolCallSchema,
   traceMessageSchema,
   traceSchema,
-  usageSchema,
-  type ToolCall,
-  type Trace,
-  type TraceMessage,
   type Usage,
+  usageSchema,
 } from './trace.js';
-export {
-  assertionResultSchema,
-  expectationResultSchema,
-  gradingSchema,
-  gradingSummarySchema,
-  verdictStatuses,
-  verdictStatusSchema,
-  type AssertionResult,
-  type ExpectationResult,
-  type Grading,
-  type GradingSummary,
-  type VerdictStatus,
-} from './grading.js';
-export { timingSchema, type Timing } from './timing.js';
-export {
-  armSummarySchema,
-  benchmarkExtensionSchema,
-  benchmarkRunSchema,
-  benchmarkSchema,
-  configurations,
-  configurationSchema,
-  statSummarySchema,
-  type Benchmark,
-  type BenchmarkRun,
-  type Configuration,
-  type StatSummary,
-} from './benchmark.js';
-export {
-  assertInputFileSchema,
-  graderAssertionSchema,
-  graderPayloadSchema,
-  graderResultSchema,
-  graderResultV5Schema,
-  type AssertInputFile,
-  type GraderPayload,
-  type GraderResult,
-  type GraderResultV5,
-} from './assert-io.js';
-export { parseGraderResult } from './grader-result.js';
-export { buildJsonSchema, jsonSchemaSources, renderJsonSchema, type JsonSchemaFileName } from './json-schema.js';
-export { contextManifestSchema, runSummarySchema, toolSummarySchema, type ContextManifest, type RunSummary, type ToolSummary } from './run-files.js';

@@ -9,9 +9,12 @@ import * as z from 'zod';
 export function explainUnsafeRelativePath(path: string): string | undefined {
   if (path.length === 0) return 'the path is empty';
   if (path.includes('\0')) return 'the path contains a NUL byte';
-  if (path.startsWith('/') || path.startsWith('\\')) return `\`${path}\` is absolute; give a path relative to the skill folder`;
-  if (/^[A-Za-z]:/.test(path)) return `\`${path}\` starts with a drive letter; give a path relative to the skill folder`;
-  if (path.split(/[\\/]/).includes('..')) return `\`${path}\` has a \`..\` segment; paths must stay inside the skill folder`;
+  if (path.startsWith('/') || path.startsWith('\\'))
+    return `\`${path}\` is absolute; give a path relative to the skill folder`;
+  if (/^[A-Za-z]:/.test(path))
+    return `\`${path}\` starts with a drive letter; give a path relative to the skill folder`;
+  if (path.split(/[\\/]/).includes('..'))
+    return `\`${path}\` has a \`..\` segment; paths must stay inside the skill folder`;
   return undefined;
 }
 

@@ -12,7 +12,18 @@ export const usageSchema = z.object({
 export type Usage = z.infer<typeof usageSchema>;
 
 /** What a tool call did, in Skeval's words, so behaviour and safety graders read every agent alike. */
-export const toolCallKinds = ['shell', 'read', 'write', 'edit', 'list', 'search', 'web', 'mcp', 'skill', 'other'] as const;
+export const toolCallKinds = [
+  'shell',
+  'read',
+  'write',
+  'edit',
+  'list',
+  'search',
+  'web',
+  'mcp',
+  'skill',
+  'other',
+] as const;
 
 export const toolCallSchema = z.object({
   id: z.string(),

@@ -1,12 +1,33 @@
-export { defineScriptGrader, isScriptGrader, type ScriptGrader } from './custom/define-script-grader.js';
-export { findGraderFile, graderExtensions, graderFolders, listGraderFiles, type GraderFile } from './custom/find-graders.js';
 export { bundleGrader, graderCacheDir } from './custom/bundle-grader.js';
-export { describeCustomGrader, runCustomGrader, type RunCustomGraderOptions } from './custom/run-custom-grader.js';
-export { builtInGraders, getBuiltInGrader } from './registry/registry.js';
+export { defineScriptGrader, isScriptGrader, type ScriptGrader } from './custom/define-script-grader.js';
+export {
+  findGraderFile,
+  type GraderFile,
+  graderExtensions,
+  graderFolders,
+  listGraderFiles,
+} from './custom/find-graders.js';
+export { describeCustomGrader, type RunCustomGraderOptions, runCustomGrader } from './custom/run-custom-grader.js';
+export { defaultDeniedCommands, providerKeyVariables } from './graders/safety.js';
+export {
+  createRegexRunner,
+  type RegexJob,
+  type RegexOutcome,
+  type RegexRunner,
+  type RegexRunnerOptions,
+  sharedRegexRunner,
+} from './regex/regex-runner.js';
+export {
+  type BuiltInGrader,
+  defineBuiltInGrader,
+  type GraderContext,
+  type GraderInput,
+  verdict,
+} from './registry/grader.js';
 export { isBuiltInGraderName } from './registry/names.js';
-export { defineBuiltInGrader, verdict, type BuiltInGrader, type GraderContext, type GraderInput } from './registry/grader.js';
-export { runBuiltInGrader, type RunBuiltInGraderOptions } from './registry/run-built-in-grader.js';
-export { createRegexRunner, sharedRegexRunner, type RegexJob, type RegexOutcome, type RegexRunner, type RegexRunnerOptions } from './regex/regex-runner.js';
+export { builtInGraders, getBuiltInGrader } from './registry/registry.js';
+export { type RunBuiltInGraderOptions, runBuiltInGrader } from './registry/run-built-in-grader.js';
+export { listFiles } from './workspace/list-files.js';
 export {
   createWorkspaceReader,
   defaultMaxReadBytes,
@@ -17,5 +38,3 @@ export {
   type WorkspaceReaderOptions,
   type WorkspaceText,
 } from './workspace/workspace-reader.js';
-export { listFiles } from './workspace/list-files.js';
-export { defaultDeniedCommands, providerKeyVariables } from './graders/safety.js';

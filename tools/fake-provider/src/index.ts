@@ -1,2 +1,15 @@
-export { startFakeProvider, type FakeProvider, type RecordedRequest, type ReplyFunction, type WireFormat } from './server.js';
-export { anthropicMessage, openaiCompletion, providerError, type AnthropicMessageOptions, type FakeReply, type OpenAICompletionOptions } from './replies.js';
+export {
+  type AnthropicMessageOptions,
+  anthropicMessage,
+  type FakeReply,
+  type OpenAICompletionOptions,
+  openaiCompletion,
+  providerError,
+} from './replies.js';
+export {
+  type FakeProvider,
+  type RecordedRequest,
+  type ReplyFunction,
+  startFakeProvider,
+  type WireFormat,
+} from './server.js';

@@ -25,7 +25,13 @@ export interface AnthropicMessageOptions {
 export function anthropicMessage(options: AnthropicMessageOptions): Record<string, unknown> {
   const content: unknown[] = [];
   if (options.text !== undefined) content.push({ type: 'text', text: options.text });
-  if (options.toolUse) content.push({ type: 'tool_use', id: options.toolUse.id ?? 'toolu_01', name: options.toolUse.name, input: options.toolUse.input });
+  if (options.toolUse)
+    content.push({
+      type: 'tool_use',
+      id: options.toolUse.id ?? 'toolu_01',
+      name: options.toolUse.name,
+      input: options.toolUse.input,
+    });
   return {
     id: 'msg_fake',
     type: 'message',
@@ -34,7 +40,13 @@ export function anthropicMessage(options: AnthropicMessageOptions): Record<strin
     content,
     stop_reason: options.stopReason ?? (options.toolUse ? 'tool_use' : 'end_turn'),
     stop_sequence: null,
-    usage: { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, ...options.usage },
+    usage: {
+      input_tokens: 100,
+      output_tokens: 50,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      ...options.usage,
+    },
   };
 }
 
@@ -65,7 +77,10 @@ export function openaiCompletion(options: OpenAICompletionOptions): Record<strin
                 tool_calls: options.toolCalls.map((call, index) => ({
                   id: call.id ?? `call_${index + 1}`,
                   type: 'function',
-                  function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+                  function: {
+                    name: call.name,
+                    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+                  },
                 })),
               }
             : {}),
@@ -84,5 +99,7 @@ export function openaiCompletion(options: OpenAICompletionOptions): Record<strin
 
 /** An error body in the provider's own shape. */
 export function providerError(format: 'anthropic' | 'openai', type: string, message: string): Record<string, unknown> {
-  return format === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, code: type } };
+  return format === 'anthropic'
+    ? { type: 'error', error: { type, message } }
+    : { error: { message, type, code: type } };
 }

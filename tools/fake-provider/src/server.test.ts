@@ -13,14 +13,28 @@ afterEach(() => fake.close());
 describe('the fake provider server', () => {
   it('answers the Anthropic SDK, plain and streamed, and records the requests', async () => {
     const client = new Anthropic({ apiKey: 'test', baseURL: fake.url, maxRetries: 0 });
-    fake.enqueue({ body: anthropicMessage({ text: 'hello' }) }, { body: anthropicMessage({ text: 'streamed', usage: { input_tokens: 7, output_tokens: 3 } }) });
-    const message = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    fake.enqueue(
+      { body: anthropicMessage({ text: 'hello' }) },
+      { body: anthropicMessage({ text: 'streamed', usage: { input_tokens: 7, output_tokens: 3 } }) },
+    );
+    const message = await client.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(message.content).toEqual([{ type: 'text', text: 'hello' }]);
-    const stream = client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = client.messages.stream({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const final = await stream.finalMessage();
     expect(final.content).toEqual([{ type: 'text', text: 'streamed' }]);
     expect(final.usage.output_tokens).toBe(3);
-    expect(fake.requests.map((request) => [request.format, request.body.stream ?? false])).toEqual([['anthropic', false], ['anthropic', true]]);
+    expect(fake.requests.map((request) => [request.format, request.body.stream ?? false])).toEqual([
+      ['anthropic', false],
+      ['anthropic', true],
+    ]);
     const { authorization, 'x-api-key': apiKey } = fake.requests[0]!.headers;
     expect([authorization, apiKey]).toContain(apiKey === undefined ? 'Bearer test' : 'test');
   });
@@ -28,9 +42,17 @@ describe('the fake provider server', () => {
   it('answers the OpenAI SDK, plain and streamed', async () => {
     const client = new OpenAI({ apiKey: 'test', baseURL: fake.openaiBaseURL, maxRetries: 0 });
     fake.enqueue({ body: openaiCompletion({ content: 'hello' }) }, { body: openaiCompletion({ content: 'streamed' }) });
-    const completion = await client.chat.completions.create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-5-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('hello');
-    const stream = await client.chat.completions.create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-5-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe('streamed');
@@ -41,7 +63,9 @@ describe('the fake provider server', () => {
     fake.enqueue({ status: 429, body: { error: { message: 'slow down' } }, headers: { 'retry-after': '0' } });
     await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toMatchObject({ status: 429 });
     fake.respondWith((request) => ({ body: openaiCompletion({ content: `echo ${String(request.body.model)}` }) }));
-    expect((await client.chat.completions.create({ model: 'mine', messages: [] })).choices[0]?.message.content).toBe('echo mine');
+    expect((await client.chat.completions.create({ model: 'mine', messages: [] })).choices[0]?.message.content).toBe(
+      'echo mine',
+    );
     fake.enqueue({ body: 'not json at all' });
     await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toThrow();
   });
@@ -49,7 +73,9 @@ describe('the fake provider server', () => {
   it('hangs until the client gives up, and cuts a body off', async () => {
     const client = new OpenAI({ apiKey: 'test', baseURL: fake.openaiBaseURL, maxRetries: 0, timeout: 200 });
     fake.enqueue({ hang: true }, { body: openaiCompletion({ content: 'x'.repeat(1000) }), cutOff: true });
-    await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+    await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toBeInstanceOf(
+      OpenAI.APIConnectionTimeoutError,
+    );
     await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toThrow();
   });
 });

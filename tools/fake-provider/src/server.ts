@@ -40,7 +40,10 @@ const routes: Record<string, WireFormat> = { '/v1/messages': 'anthropic', '/v1/c
 export async function startFakeProvider(): Promise<FakeProvider> {
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
-  let fallback: ReplyFunction = (request) => ({ status: 500, body: providerError(request.format, 'api_error', 'the fake provider has no reply scripted') });
+  let fallback: ReplyFunction = (request) => ({
+    status: 500,
+    body: providerError(request.format, 'api_error', 'the fake provider has no reply scripted'),
+  });
   const open = new Set<ServerResponse>();
 
   const server = createServer(async (incoming: IncomingMessage, response: ServerResponse) => {
@@ -50,7 +53,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     const format = routes[path];
     const text = await readBody(incoming);
     if (!format) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${path}` } }));
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `no route ${path}` } }));
       return;
     }
     let body: Record<string, unknown> = {};
@@ -95,7 +100,12 @@ async function send(response: ServerResponse, reply: FakeReply, request: Recorde
   if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
   if (reply.hang) return; // left open: the client's timeout, or close(), ends it
   const streaming = request.body.stream === true && typeof reply.body === 'object' && (reply.status ?? 200) < 300;
-  const payload = typeof reply.body === 'string' ? reply.body : streaming ? (request.format === 'anthropic' ? anthropicEvents : openaiEvents)(reply.body as Record<string, unknown>) : JSON.stringify(reply.body ?? {});
+  const payload =
+    typeof reply.body === 'string'
+      ? reply.body
+      : streaming
+        ? (request.format === 'anthropic' ? anthropicEvents : openaiEvents)(reply.body as Record<string, unknown>)
+        : JSON.stringify(reply.body ?? {});
   // A string body is sent as JSON, so garbage reaches the SDK's JSON parser as a broken provider's would.
   const contentType = streaming ? 'text/event-stream' : 'application/json';
   response.writeHead(reply.status ?? 200, { 'content-type': contentType, ...reply.headers });

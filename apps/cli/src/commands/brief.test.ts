@@ -6,13 +6,25 @@ const repoRoot = new URL('../../../../', import.meta.url).pathname;
 async function run(args: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: repoRoot, env: {} });
+  const code = await main(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd: repoRoot,
+    env: {},
+  });
   return { code, stdout, stderr };
 }
 
 describe('skeval brief', () => {
   it('prints each case of the example: input, expected output, one line per criterion', async () => {
-    const result = await run(['brief', 'examples/greeting/evals/evals.json', '--case', 'named-ada', '--case', 'no-emoji']);
+    const result = await run([
+      'brief',
+      'examples/greeting/evals/evals.json',
+      '--case',
+      'named-ada',
+      '--case',
+      'no-emoji',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatchInlineSnapshot(`
       "## greeting / named-ada

@@ -17,14 +17,30 @@ function benchmark(passes: (caseIndex: number, run: number) => boolean, cases = 
         eval_name: `case ${index + 1}`,
         configuration: 'with_skill',
         run_number: run,
-        result: { pass_rate: ok ? 1 : 0, passed: ok ? 2 : 0, failed: ok ? 0 : 2, total: 2, time_seconds: 1, tokens: 100, tool_calls: 1, errors: 0 },
+        result: {
+          pass_rate: ok ? 1 : 0,
+          passed: ok ? 2 : 0,
+          failed: ok ? 0 : 2,
+          total: 2,
+          time_seconds: 1,
+          tokens: 100,
+          tool_calls: 1,
+          errors: 0,
+        },
         expectations: [],
       });
     }
   }
   const stat = { mean: 0, stddev: 0, min: 0, max: 0 };
   return {
-    metadata: { skill_name: 'demo', skill_path: '/demo', executor_model: null, timestamp: '2026-11-30T00:00:00Z', evals_run: Array.from({ length: cases }, (_, index) => index + 1), runs_per_configuration: 5 },
+    metadata: {
+      skill_name: 'demo',
+      skill_path: '/demo',
+      executor_model: null,
+      timestamp: '2026-11-30T00:00:00Z',
+      evals_run: Array.from({ length: cases }, (_, index) => index + 1),
+      runs_per_configuration: 5,
+    },
     runs,
     run_summary: { with_skill: { pass_rate: stat, time_seconds: stat, tokens: stat } },
   };
@@ -33,7 +49,12 @@ function benchmark(passes: (caseIndex: number, run: number) => boolean, cases = 
 async function run(args: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: root, env: {} });
+  const code = await main(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd: root,
+    env: {},
+  });
   return { code, stdout, stderr };
 }
 
@@ -44,12 +65,17 @@ beforeAll(async () => {
   // Noise: a run here and there flips, as many up as down.
   await writeFile(
     join(root, 'noise.json'),
-    JSON.stringify(benchmark((index, run) => (index % 6 === 0 ? run !== 4 : index % 6 === 1 ? true : run !== 5 || index % 2 === 0))),
+    JSON.stringify(
+      benchmark((index, run) => (index % 6 === 0 ? run !== 4 : index % 6 === 1 ? true : run !== 5 || index % 2 === 0)),
+    ),
   );
   // A regression: most cases now pass 1 or 2 of 5.
   await writeFile(join(root, 'worse.json'), JSON.stringify(benchmark((index, run) => run <= 1 + (index % 2))));
   // A mild drop: two cases lose one run each.
-  await writeFile(join(root, 'mild.json'), JSON.stringify(benchmark((index, run) => (index < 2 ? run <= 3 : run !== 5 || index % 2 === 0))));
+  await writeFile(
+    join(root, 'mild.json'),
+    JSON.stringify(benchmark((index, run) => (index < 2 ? run <= 3 : run !== 5 || index % 2 === 0))),
+  );
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

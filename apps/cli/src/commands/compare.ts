@@ -1,40 +1,68 @@
-import { compareRuns, type CompareRunsResult } from '@skeval/core';
+import { type CompareRunsResult, compareRuns } from '@skeval/core';
 import type { Command } from 'commander';
-import { exitCodes, type CliIo } from '../io.js';
+import { type CliIo, exitCodes } from '../io.js';
 
 export function registerCompare(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   program
     .command('compare')
-    .description('compare two runs (folders or benchmark.json files): per-case changes, new failures, fixed cases, the change in pass rate')
+    .description(
+      'compare two runs (folders or benchmark.json files): per-case changes, new failures, fixed cases, the change in pass rate',
+    )
     .argument('<before>', 'the reference run, say the last accepted one')
     .argument('<after>', 'the run to judge')
-    .option('--max-drop <points>', 'fail when the pass rate drops more than this many percentage points (default: when the drop is outside the 95% interval)', (value: string) => {
-      const number = Number(value);
-      if (!Number.isFinite(number) || number < 0) throw new Error('expected a number of percentage points, such as 5');
-      return number;
-    })
+    .option(
+      '--max-drop <points>',
+      'fail when the pass rate drops more than this many percentage points (default: when the drop is outside the 95% interval)',
+      (value: string) => {
+        const number = Number(value);
+        if (!Number.isFinite(number) || number < 0)
+          throw new Error('expected a number of percentage points, such as 5');
+        return number;
+      },
+    )
     .option('--arm <arm>', 'the arm to compare: with_skill, without_skill or old_skill', 'with_skill')
     .option('--json', 'print the result as JSON')
     .addHelpText('after', '\nExit codes: 0 no regression, 1 the pass rate dropped beyond the threshold, 2 bad input.')
-    .action(async (before: string, after: string, flags: { maxDrop?: number; arm: 'with_skill' | 'without_skill' | 'old_skill'; json?: boolean }) => {
-      const result = await compareRuns({ before, after, cwd: io.cwd, arm: flags.arm, ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }) });
-      io.stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderComparison(result));
-      setExitCode(result.regression ? exitCodes.failed : exitCodes.ok);
-    });
+    .action(
+      async (
+        before: string,
+        after: string,
+        flags: { maxDrop?: number; arm: 'with_skill' | 'without_skill' | 'old_skill'; json?: boolean },
+      ) => {
+        const result = await compareRuns({
+          before,
+          after,
+          cwd: io.cwd,
+          arm: flags.arm,
+          ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }),
+        });
+        io.stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderComparison(result));
+        setExitCode(result.regression ? exitCodes.failed : exitCodes.ok);
+      },
+    );
 }
 
 function renderComparison(result: CompareRunsResult): string {
   const percent = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(0)}%`);
   const lines = [`${'case'.padEnd(24)} ${'before'.padStart(7)} ${'after'.padStart(7)}  change`];
   for (const entry of result.cases) {
-    const change = entry.change === null ? '' : entry.change === 0 ? '=' : `${entry.change > 0 ? '+' : ''}${(entry.change * 100).toFixed(0)} pts`;
-    lines.push(`${entry.eval_id.slice(0, 24).padEnd(24)} ${percent(entry.before).padStart(7)} ${percent(entry.after).padStart(7)}  ${change}`);
+    const change =
+      entry.change === null
+        ? ''
+        : entry.change === 0
+          ? '='
+          : `${entry.change > 0 ? '+' : ''}${(entry.change * 100).toFixed(0)} pts`;
+    lines.push(
+      `${entry.eval_id.slice(0, 24).padEnd(24)} ${percent(entry.before).padStart(7)} ${percent(entry.after).padStart(7)}  ${change}`,
+    );
   }
   lines.push('');
   if (result.newFailures.length) lines.push(`new failures: ${result.newFailures.join(', ')}`);
   if (result.fixed.length) lines.push(`fixed: ${result.fixed.join(', ')}`);
   if (result.onlyBefore.length) lines.push(`only in the reference run: ${result.onlyBefore.join(', ')}`);
   if (result.onlyAfter.length) lines.push(`only in the new run: ${result.onlyAfter.join(', ')}`);
-  lines.push(`${result.regression ? 'REGRESSION' : 'no regression'}: ${result.reason} (${result.change.cases} cases, paired bootstrap)`);
+  lines.push(
+    `${result.regression ? 'REGRESSION' : 'no regression'}: ${result.reason} (${result.change.cases} cases, paired bootstrap)`,
+  );
   return `${lines.join('\n')}\n`;
 }

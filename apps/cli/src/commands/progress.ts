@@ -14,7 +14,9 @@ export function createProgress(io: CliIo): (event: RunProgressEvent) => void {
   const status = () => {
     if (!live) return;
     const names = [...running].slice(0, 4).join(', ');
-    io.stderr(`${finished} done${skipped ? `, ${skipped} skipped` : ''} · running ${running.size}${names ? `: ${names}${running.size > 4 ? ', …' : ''}` : ''}`);
+    io.stderr(
+      `${finished} done${skipped ? `, ${skipped} skipped` : ''} · running ${running.size}${names ? `: ${names}${running.size > 4 ? ', …' : ''}` : ''}`,
+    );
   };
   return (event) => {
     if (event.type === 'case-start') {
@@ -33,9 +35,14 @@ export function createProgress(io: CliIo): (event: RunProgressEvent) => void {
     running.delete(`${outcome.skill}/${outcome.caseId}`);
     finished += 1;
     const { passed, total } = outcome.grading.summary;
-    const state = outcome.status === 'ok' ? `${passed}/${total} passed` : `${outcome.status}: ${outcome.error?.message.split('\n')[0] ?? ''}`;
+    const state =
+      outcome.status === 'ok'
+        ? `${passed}/${total} passed`
+        : `${outcome.status}: ${outcome.error?.message.split('\n')[0] ?? ''}`;
     clear();
-    io.stderr(`[${finished}] ${outcome.skill} ${outcome.caseId}: ${state} (${(outcome.durationMs / 1000).toFixed(1)} s)${outcome.skillEdited ? ' — the run edited the skill' : ''}\n`);
+    io.stderr(
+      `[${finished}] ${outcome.skill} ${outcome.caseId}: ${state} (${(outcome.durationMs / 1000).toFixed(1)} s)${outcome.skillEdited ? ' — the run edited the skill' : ''}\n`,
+    );
     status();
   };
 }

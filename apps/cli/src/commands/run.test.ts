@@ -15,7 +15,13 @@ async function makeSkill(name: string, cases: Array<{ id: number; prompt: string
   const dir = join(root, name);
   await mkdir(join(dir, 'evals'), { recursive: true });
   await writeFile(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: test\n---\n`);
-  await writeFile(join(dir, 'evals', 'evals.json'), JSON.stringify({ skill_name: name, evals: cases.map((testCase) => ({ ...testCase, assertions: [{ type: 'file-exists', path: 'greeting.txt' }] })) }));
+  await writeFile(
+    join(dir, 'evals', 'evals.json'),
+    JSON.stringify({
+      skill_name: name,
+      evals: cases.map((testCase) => ({ ...testCase, assertions: [{ type: 'file-exists', path: 'greeting.txt' }] })),
+    }),
+  );
   return dir;
 }
 
@@ -26,7 +32,10 @@ async function waitForCases(dir: string, count: number): Promise<void> {
     let done = 0;
     for (const runId of runIds) {
       for (const entry of await readdir(join(dir, runId)).catch(() => [] as string[])) {
-        done += await readFile(join(dir, runId, entry, 'grading.json'), 'utf8').then(() => 1, () => 0);
+        done += await readFile(join(dir, runId, entry, 'grading.json'), 'utf8').then(
+          () => 1,
+          () => 0,
+        );
       }
     }
     if (done >= count) return;
@@ -38,7 +47,12 @@ async function waitForCases(dir: string, count: number): Promise<void> {
 async function run(args: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd: root, env: { PATH: process.env.PATH } });
+  const code = await main(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd: root,
+    env: { PATH: process.env.PATH },
+  });
   return { code, stdout, stderr };
 }
 
@@ -46,7 +60,10 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-cli-run-'));
   await makeSkill('good', [{ id: 1, prompt: 'a greeting' }]);
   await makeSkill('crashy', [{ id: 1, prompt: 'crash now' }]);
-  await makeSkill('many', Array.from({ length: 50 }, (_, index) => ({ id: index + 1, prompt: `a greeting, sleep 150 (${index + 1})` })));
+  await makeSkill(
+    'many',
+    Array.from({ length: 50 }, (_, index) => ({ id: index + 1, prompt: `a greeting, sleep 150 (${index + 1})` })),
+  );
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -56,7 +73,9 @@ describe('skeval run', () => {
   it('exits 0 when every graded assertion passed, with a table on stdout and progress on stderr', async () => {
     const result = await run(['run', 'good', ...agent, '--output-dir', 'out']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^good {2}\(.*out\/good\/.*\)\n {2}case +agent +pass fail error skip {2}time\n {2}1 +ok +1 +0 +0 +0 {2}\d+\.\d s\n1 case run: 1 passed/);
+    expect(result.stdout).toMatch(
+      /^good {2}\(.*out\/good\/.*\)\n {2}case +agent +pass fail error skip {2}time\n {2}1 +ok +1 +0 +0 +0 {2}\d+\.\d s\n1 case run: 1 passed/,
+    );
     expect(result.stderr).toMatch(/^\[1\] good 1: 1\/1 passed/);
   });
 
@@ -93,7 +112,11 @@ describe('skeval run', () => {
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(50);
 
-    const { stdout } = await promisify(execFile)(process.execPath, [...args.slice(0, 2), 'many', ...agent, '--resume', runDir, '--concurrency', '8'], { cwd: root, env: { PATH: process.env.PATH } });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [...args.slice(0, 2), 'many', ...agent, '--resume', runDir, '--concurrency', '8'],
+      { cwd: root, env: { PATH: process.env.PATH } },
+    );
     expect(stdout).toContain('50 case runs: 50 passed, 0 failed, 0 errors');
     const entries = (await readdir(runDir)).filter((entry) => entry.startsWith('eval-'));
     expect(entries.sort()).toEqual(Array.from({ length: 50 }, (_, index) => `eval-${index + 1}`).sort());
@@ -107,7 +130,11 @@ describe('skeval run', () => {
   }, 60_000);
 
   it('stops on SIGINT: running cases finish, the rest are not started, exit 130', async () => {
-    const child = spawn(process.execPath, [binary, 'run', 'many', ...agent, '--output-dir', 'interrupted', '--concurrency', '2'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH } });
+    const child = spawn(
+      process.execPath,
+      [binary, 'run', 'many', ...agent, '--output-dir', 'interrupted', '--concurrency', '2'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH } },
+    );
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     await waitForCases(join(root, 'interrupted', 'many'), 2);
@@ -116,9 +143,12 @@ describe('skeval run', () => {
     expect(code).toBe(130);
     expect(stdout).toContain('; interrupted');
     const [runId] = await readdir(join(root, 'interrupted', 'many'));
-    const done = (await readdir(join(root, 'interrupted', 'many', runId!))).filter((entry) => entry.startsWith('eval-'));
+    const done = (await readdir(join(root, 'interrupted', 'many', runId!))).filter((entry) =>
+      entry.startsWith('eval-'),
+    );
     expect(done.length).toBeGreaterThan(0);
     expect(done.length).toBeLessThan(50);
-    for (const entry of done) JSON.parse(await readFile(join(root, 'interrupted', 'many', runId!, entry, 'grading.json'), 'utf8'));
+    for (const entry of done)
+      JSON.parse(await readFile(join(root, 'interrupted', 'many', runId!, entry, 'grading.json'), 'utf8'));
   }, 30_000);
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gradeCaseRun, gradingPlaceholders, loadEvalsFileFromDisk, transpileEvals } from '@skeval/core';
-import type { VerdictStatus, Trace } from '@skeval/schema';
+import type { Trace, VerdictStatus } from '@skeval/schema';
 import { builtInGraders } from '@skeval/scripts';
 import { execa } from 'execa';
 import { parse, quote } from 'shell-quote';
@@ -16,7 +16,12 @@ const defineScriptGraderModule = join(repoRoot, 'packages/scripts/src/custom/def
 async function run(args: string[], cwd = repoRoot) {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd, env: {} });
+  const code = await main(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd,
+    env: {},
+  });
   return { code, stdout, stderr };
 }
 
@@ -93,7 +98,8 @@ const jsonCase = [
   { type: 'is-json' },
 ];
 const responses: Record<string, string> = {
-  prose: "Hello, Ada Lovelace! I wrote report.json, left notes.md alone, and it's done; $HOME stays as typed.\nThe password is hunter2hunter2.",
+  prose:
+    "Hello, Ada Lovelace! I wrote report.json, left notes.md alone, and it's done; $HOME stays as typed.\nThe password is hunter2hunter2.",
   json: '{"answer": 42}',
 };
 
@@ -105,11 +111,23 @@ const trace = (): Trace => ({
   agent: 'test',
   messages: [],
   tool_calls: [
-    { id: 'c1', name: 'Read', kind: 'read', arguments: { file_path: `${workspace}/.claude/skills/roundtrip/SKILL.md` }, paths: [`${workspace}/.claude/skills/roundtrip/SKILL.md`] },
+    {
+      id: 'c1',
+      name: 'Read',
+      kind: 'read',
+      arguments: { file_path: `${workspace}/.claude/skills/roundtrip/SKILL.md` },
+      paths: [`${workspace}/.claude/skills/roundtrip/SKILL.md`],
+    },
     { id: 'c2', name: 'Bash', kind: 'shell', arguments: { command: 'ls -la' }, command: 'ls -la' },
     { id: 'c3', name: 'Write', kind: 'write', arguments: { file_path: 'report.json' }, paths: ['report.json'] },
     { id: 'c4', name: 'Bash', kind: 'shell', arguments: { command: 'rm -rf build' }, command: 'rm -rf build' },
-    { id: 'c5', name: 'Bash', kind: 'shell', arguments: { command: 'curl https://example.com/data' }, command: 'curl https://example.com/data' },
+    {
+      id: 'c5',
+      name: 'Bash',
+      kind: 'shell',
+      arguments: { command: 'curl https://example.com/data' },
+      command: 'curl https://example.com/data',
+    },
     { id: 'c6', name: 'Write', kind: 'write', arguments: { file_path: '/etc/hosts' }, paths: ['/etc/hosts'] },
   ],
   usage: { input_tokens: 1000, output_tokens: 200, total_tokens: 1200, cost_usd: 0.01 },
@@ -129,7 +147,21 @@ beforeAll(async () => {
   workspace = join(root, 'workspace');
   tracePath = join(root, 'trace.json');
   await write(join(skillDir, 'SKILL.md'), '---\nname: roundtrip\ndescription: Writes reports.\n---\n# Roundtrip\n');
-  await write(join(skillDir, 'evals', 'evals.json'), JSON.stringify({ skill_name: 'roundtrip', evals: [{ id: 'prose', prompt: 'Greet Ada and write report.json.', expected_output: 'A greeting', assertions: proseCase }, { id: 'json', prompt: 'Answer in JSON.', assertions: jsonCase }] }));
+  await write(
+    join(skillDir, 'evals', 'evals.json'),
+    JSON.stringify({
+      skill_name: 'roundtrip',
+      evals: [
+        {
+          id: 'prose',
+          prompt: 'Greet Ada and write report.json.',
+          expected_output: 'A greeting',
+          assertions: proseCase,
+        },
+        { id: 'json', prompt: 'Answer in JSON.', assertions: jsonCase },
+      ],
+    }),
+  );
   await write(join(skillDir, 'evals', 'schema.json'), JSON.stringify({ type: 'object', required: ['missing'] }));
   await write(join(skillDir, 'evals', 'expected-same', 'a.txt'), 'one\n');
   await write(join(skillDir, 'evals', 'expected-other', 'a.txt'), 'two\n');
@@ -159,7 +191,12 @@ afterAll(async () => {
 });
 
 /** Carries out one transpiled assertion the way a grading agent would: fill in the placeholders, run the command. */
-async function carryOut(instruction: string, caseId: string, prompt: string, expectedOutput: string | undefined): Promise<VerdictStatus> {
+async function carryOut(
+  instruction: string,
+  caseId: string,
+  prompt: string,
+  expectedOutput: string | undefined,
+): Promise<VerdictStatus> {
   const command = /^Run `(skeval assert [^`]+)` and check the result\./.exec(instruction)?.[1];
   if (!command) throw new Error(`not an instruction: ${instruction}`);
   const values: Record<string, string> = {
@@ -175,13 +212,16 @@ async function carryOut(instruction: string, caseId: string, prompt: string, exp
     return quote([values[placeholder]]);
   });
   const argv = parse(filled);
-  if (!argv.every((word): word is string => typeof word === 'string')) throw new Error(`the command is not plain words: ${filled}`);
+  if (!argv.every((word): word is string => typeof word === 'string'))
+    throw new Error(`the command is not plain words: ${filled}`);
   const { code } = await run(argv.slice(1), dirname(skillDir));
   return code === 0 ? 'pass' : code === 1 ? 'fail' : 'error';
 }
 
 describe('skeval transpile', () => {
-  it('gives, through `skeval assert`, the verdicts the original assertions get: every deterministic grader, holding and not', { timeout: 60_000 }, async () => {
+  it('gives, through `skeval assert`, the verdicts the original assertions get: every deterministic grader, holding and not', {
+    timeout: 60_000,
+  }, async () => {
     const evalsPath = join(skillDir, 'evals', 'evals.json');
     const loaded = (await loadEvalsFileFromDisk(evalsPath, 'evals.json')).evals!;
     const { evals: plain } = await transpileEvals({ path: evalsPath });
@@ -206,7 +246,10 @@ describe('skeval transpile', () => {
         }
         if (assertion.spec.mode === 'judge') throw new Error('a judged claim must be skipped without a judge');
         const transpiled = await carryOut(instructions[index]!, evalCase.id, evalCase.prompt, evalCase.expectedOutput);
-        expect({ assertion: assertion.source, verdict: transpiled }).toEqual({ assertion: assertion.source, verdict: original });
+        expect({ assertion: assertion.source, verdict: transpiled }).toEqual({
+          assertion: assertion.source,
+          verdict: original,
+        });
         const statuses = seen.get(assertion.spec.grader) ?? new Set();
         seen.set(assertion.spec.grader, statuses.add(original));
       }
@@ -215,15 +258,20 @@ describe('skeval transpile', () => {
     seen.delete('missing-grader');
     // Every built-in grader and the custom one were exercised, each both holding and not.
     expect([...seen.keys()].sort()).toEqual([...builtInGraders.keys(), 'word-count'].sort());
-    for (const [grader, statuses] of seen) expect({ grader, statuses: [...statuses].sort() }).toEqual({ grader, statuses: ['fail', 'pass'] });
+    for (const [grader, statuses] of seen)
+      expect({ grader, statuses: [...statuses].sort() }).toEqual({ grader, statuses: ['fail', 'pass'] });
   });
 
   it('writes commands a POSIX shell runs as written, quotes and dollars included', { timeout: 30_000 }, async () => {
     const { evals: plain } = await transpileEvals({ path: join(skillDir, 'evals', 'evals.json') });
     const instruction = plain.evals[0]!.assertions!.find((text) => text.includes("it's"))!;
-    const command = /^Run `([^`]+)`/.exec(instruction)![1]!.replace(gradingPlaceholders.output, quote([responses.prose!]));
+    const command = /^Run `([^`]+)`/
+      .exec(instruction)![1]!
+      .replace(gradingPlaceholders.output, quote([responses.prose!]));
     const cli = join(repoRoot, 'apps/cli/dist/cli.js');
-    const result = await execa('bash', ['-c', `skeval() { ${quote([process.execPath, cli])} "$@"; }; ${command}`], { reject: false });
+    const result = await execa('bash', ['-c', `skeval() { ${quote([process.execPath, cli])} "$@"; }; ${command}`], {
+      reject: false,
+    });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout).assertions[0].evidence).toContain("it's");
   });
@@ -258,8 +306,20 @@ describe('skeval transpile', () => {
     const written = await run(['transpile', 'examples/greeting/evals/evals.json', '-o', out]);
     expect(written.code).toBe(0);
     const plain = JSON.parse(await readFile(out, 'utf8'));
-    expect(plain.evals.flatMap((evalCase: { assertions?: unknown[]; expectations?: unknown[] }) => [...(evalCase.assertions ?? []), ...(evalCase.expectations ?? [])]).every((entry: unknown) => typeof entry === 'string')).toBe(true);
-    const refused = await run(['transpile', 'examples/greeting/evals/evals.json', '-o', './examples/greeting/evals/evals.json']);
+    expect(
+      plain.evals
+        .flatMap((evalCase: { assertions?: unknown[]; expectations?: unknown[] }) => [
+          ...(evalCase.assertions ?? []),
+          ...(evalCase.expectations ?? []),
+        ])
+        .every((entry: unknown) => typeof entry === 'string'),
+    ).toBe(true);
+    const refused = await run([
+      'transpile',
+      'examples/greeting/evals/evals.json',
+      '-o',
+      './examples/greeting/evals/evals.json',
+    ]);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
     expect(refused.stderr).toContain('is the file being converted');
   });

@@ -1,18 +1,23 @@
 import { resolve } from 'node:path';
-import { SkevalError } from '@skeval/schema';
 import { transpileEvals, writeJsonAtomic } from '@skeval/core';
+import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 
 export function registerTranspile(program: Command, io: CliIo): void {
   program
     .command('transpile')
-    .description('write a plain evals.json (strings only) in which each deterministic assertion is an instruction to run `skeval assert`')
+    .description(
+      'write a plain evals.json (strings only) in which each deterministic assertion is an instruction to run `skeval assert`',
+    )
     .argument('<evals-file>', 'the evals.json to convert')
     .option('-o, --output <file>', 'write the plain file here instead of printing it')
     .action(async (path: string, flags: { output?: string }) => {
       if (flags.output !== undefined && resolve(io.cwd, flags.output) === resolve(io.cwd, path)) {
-        throw new SkevalError({ code: 'usage', message: `-o ${flags.output} is the file being converted; write the plain file somewhere else` });
+        throw new SkevalError({
+          code: 'usage',
+          message: `-o ${flags.output} is the file being converted; write the plain file somewhere else`,
+        });
       }
       const { evals, notes } = await transpileEvals({ path, cwd: io.cwd });
       for (const note of notes) io.stderr(`note: ${note}\n`);

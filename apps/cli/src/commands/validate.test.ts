@@ -12,7 +12,12 @@ let root: string;
 async function run(args: string[], cwd = root) {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), cwd, env: {} });
+  const code = await main(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd,
+    env: {},
+  });
   return { code, stdout, stderr };
 }
 
@@ -24,7 +29,10 @@ async function writeSkill(name: string, evals: string) {
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-validate-'));
-  await writeSkill('good', JSON.stringify({ skill_name: 'good', evals: [{ id: 1, prompt: 'Do it.', assertions: ['It is done'] }] }));
+  await writeSkill(
+    'good',
+    JSON.stringify({ skill_name: 'good', evals: [{ id: 1, prompt: 'Do it.', assertions: ['It is done'] }] }),
+  );
   await writeSkill('bad', '{\n  "skill_name": "bad",\n  "evals": [{ "id": 1 }]\n}\n');
   await writeSkill('noisy', JSON.stringify({ skill_name: 'noisy', evals: [{ id: 1, prompt: 'Do it.', rubric: 'x' }] }));
   await mkdir(join(root, 'skills', 'node_modules', 'dep', 'evals'), { recursive: true });
@@ -65,7 +73,13 @@ describe('skeval validate', () => {
     expect(result.code).toBe(2);
     expect(parsed.summary).toEqual({ files: 1, valid: 0, invalid: 1, warnings: 0, byCode: { 'prompt-missing': 1 } });
     expect(parsed.files[0]).toMatchObject({ file: 'skills/bad/evals/evals.json', valid: false, cases: null });
-    expect(parsed.files[0].errors[0]).toMatchObject({ code: 'prompt-missing', line: 3, column: 13, pointer: 'evals[0]', path: ['evals', 0] });
+    expect(parsed.files[0].errors[0]).toMatchObject({
+      code: 'prompt-missing',
+      line: 3,
+      column: 13,
+      pointer: 'evals[0]',
+      path: ['evals', 0],
+    });
   });
 
   it('adds lint warnings with --lint, located and tagged with their rule, without changing the exit code', async () => {
@@ -75,18 +89,49 @@ describe('skeval validate', () => {
       stdout: '1 file: 1 valid, 0 invalid, 0 warnings\nlint: 0 warnings\n',
       stderr: '',
     });
-    await writeSkill('weak', JSON.stringify({ skill_name: 'weak', evals: [{ id: 1, prompt: 'Use the weak skill here.', expected_output: 'x', assertions: ['Always answer in one line.', { type: 'contains', value: 'x' }] }] }, null, 2));
+    await writeSkill(
+      'weak',
+      JSON.stringify(
+        {
+          skill_name: 'weak',
+          evals: [
+            {
+              id: 1,
+              prompt: 'Use the weak skill here.',
+              expected_output: 'x',
+              assertions: ['Always answer in one line.', { type: 'contains', value: 'x' }],
+            },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     await writeFile(join(root, 'skills', 'weak', 'SKILL.md'), '---\nname: weak\n---\nAlways answer in one line.\n');
     const weak = await run(['validate', '--lint', 'skills/weak']);
     expect(weak.code).toBe(0);
-    expect(weak.stdout.split('\n').map((line) => /^(\S+?:\d+:\d+): warning: (\S+): .*\[lint\/([\w-]+)\]$/.exec(line)?.slice(1).join(' ')).filter(Boolean)).toEqual([
+    expect(
+      weak.stdout
+        .split('\n')
+        .map((line) => /^(\S+?:\d+:\d+): warning: (\S+): .*\[lint\/([\w-]+)\]$/.exec(line)?.slice(1).join(' '))
+        .filter(Boolean),
+    ).toEqual([
       'skills/weak/evals/evals.json:3:3 evals no-negative-control',
       'skills/weak/evals/evals.json:6:17 evals[0].prompt prompt-names-skill',
       'skills/weak/evals/evals.json:9:9 evals[0].assertions[0] copied-from-skill',
     ]);
     const json = JSON.parse((await run(['validate', '--lint', '--json', 'skills/weak'])).stdout);
-    expect(json.summary.lint).toEqual({ warnings: 3, byRule: { 'copied-from-skill': 1, 'prompt-names-skill': 1, 'no-negative-control': 1 } });
-    expect(json.files[0].lint[0]).toMatchObject({ rule: 'copied-from-skill', severity: 'warning', pointer: 'evals[0].assertions[0]', line: 9, column: 9 });
+    expect(json.summary.lint).toEqual({
+      warnings: 3,
+      byRule: { 'copied-from-skill': 1, 'prompt-names-skill': 1, 'no-negative-control': 1 },
+    });
+    expect(json.files[0].lint[0]).toMatchObject({
+      rule: 'copied-from-skill',
+      severity: 'warning',
+      pointer: 'evals[0].assertions[0]',
+      line: 9,
+      column: 9,
+    });
   });
 
   it('is a usage error (exit 2) for a path that does not exist', async () => {
@@ -111,7 +156,9 @@ describe('skeval validate', () => {
   it('reads a file that is not UTF-8 without crashing', async () => {
     await writeFile(join(root, 'latin1.json'), Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]));
     const result = await run(['validate', 'latin1.json']);
-    expect(result.stdout).toBe('latin1.json:1:3: error: the file is not valid UTF-8 (byte 2); save it as UTF-8\n1 file: 0 valid, 1 invalid, 0 warnings\n');
+    expect(result.stdout).toBe(
+      'latin1.json:1:3: error: the file is not valid UTF-8 (byte 2); save it as UTF-8\n1 file: 0 valid, 1 invalid, 0 warnings\n',
+    );
   });
 
   it('refuses a 50 MB file without reading it', async () => {
@@ -119,14 +166,18 @@ describe('skeval validate', () => {
     await writeFile(big, '');
     await truncate(big, 50 * 1024 * 1024);
     const result = await run(['validate', 'big.json']);
-    expect(result.stdout).toBe('big.json:1:1: error: the file is 50.0 MiB; evals files are read up to 10.0 MiB (move large inputs into files listed in `files`)\n1 file: 0 valid, 1 invalid, 0 warnings\n');
+    expect(result.stdout).toBe(
+      'big.json:1:1: error: the file is 50.0 MiB; evals files are read up to 10.0 MiB (move large inputs into files listed in `files`)\n1 file: 0 valid, 1 invalid, 0 warnings\n',
+    );
   });
 
   it('refuses a FIFO instead of blocking on it', async () => {
     const fifo = join(root, 'pipe.json');
     await promisify(execFile)('mkfifo', [fifo]);
     const result = await run(['validate', 'pipe.json']);
-    expect(result.stdout).toBe('pipe.json:1:1: error: not a regular file; give the path of an evals.json file\n1 file: 0 valid, 1 invalid, 0 warnings\n');
+    expect(result.stdout).toBe(
+      'pipe.json:1:1: error: not a regular file; give the path of an evals.json file\n1 file: 0 valid, 1 invalid, 0 warnings\n',
+    );
   });
 
   it('works as the built binary on the bundled example', async () => {

@@ -1,6 +1,6 @@
-import { formatIssue, validateEvals, type ValidateEvalsResult } from '@skeval/core';
+import { formatIssue, type ValidateEvalsResult, validateEvals } from '@skeval/core';
 import type { Command } from 'commander';
-import { exitCodes, type CliIo } from '../io.js';
+import { type CliIo, exitCodes } from '../io.js';
 
 interface ValidateFlags {
   json?: boolean;
@@ -16,7 +16,10 @@ export function registerValidate(program: Command, io: CliIo, setExitCode: (code
     .option('--json', 'print the result as JSON')
     .option('-q, --quiet', 'print errors only, no warnings')
     .option('--lint', 'also warn about what makes a valid eval set weak (see docs/lint.md)')
-    .addHelpText('after', '\nExit codes: 0 every file is valid (lint warnings included), 2 a file is invalid or a path is missing.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 every file is valid (lint warnings included), 2 a file is invalid or a path is missing.',
+    )
     .action(async (paths: string[], flags: ValidateFlags) => {
       const result = await validateEvals({ paths, cwd: io.cwd, lint: flags.lint ?? false });
       io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : renderText(result, flags.quiet ?? false));
@@ -27,8 +30,13 @@ export function registerValidate(program: Command, io: CliIo, setExitCode: (code
 function renderText(result: ValidateEvalsResult, quiet: boolean): string {
   const lines: string[] = [];
   for (const file of result.files) {
-    const lint = (file.lint ?? []).map((warning) => ({ ...warning, message: `${warning.message} [lint/${warning.rule}]` }));
-    const issues = quiet ? file.errors : [...file.errors, ...file.warnings, ...lint].sort((a, b) => a.line - b.line || a.column - b.column);
+    const lint = (file.lint ?? []).map((warning) => ({
+      ...warning,
+      message: `${warning.message} [lint/${warning.rule}]`,
+    }));
+    const issues = quiet
+      ? file.errors
+      : [...file.errors, ...file.warnings, ...lint].sort((a, b) => a.line - b.line || a.column - b.column);
     for (const issue of issues) lines.push(formatIssue(file.fileName, issue));
   }
   const { files, valid, invalid, warnings, lint } = result.summary;
@@ -36,7 +44,9 @@ function renderText(result: ValidateEvalsResult, quiet: boolean): string {
   lines.push(`${files} ${noun}: ${valid} valid, ${invalid} invalid, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   if (lint) {
     const counts = Object.entries(lint.byRule).map(([rule, count]) => `${rule} ${count}`);
-    lines.push(`lint: ${lint.warnings} warning${lint.warnings === 1 ? '' : 's'}${counts.length ? ` (${counts.join(', ')})` : ''}`);
+    lines.push(
+      `lint: ${lint.warnings} warning${lint.warnings === 1 ? '' : 's'}${counts.length ? ` (${counts.join(', ')})` : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -26,12 +26,22 @@ export async function writeCaseArtifacts(artifacts: CaseArtifacts): Promise<void
   await mkdir(join(caseDir, 'outputs'), { recursive: true });
   for (const path of artifacts.outputs) {
     await mkdir(dirname(join(caseDir, 'outputs', path)), { recursive: true });
-    await cp(join(artifacts.workspaceDir, path), join(caseDir, 'outputs', path), { dereference: false, errorOnExist: false, force: true }).catch(() => undefined);
+    await cp(join(artifacts.workspaceDir, path), join(caseDir, 'outputs', path), {
+      dereference: false,
+      errorOnExist: false,
+      force: true,
+    }).catch(() => undefined);
   }
   // The folder exists now; the files are independent, grading.json alone must come last.
   const inFolder = { ensureFolder: false };
   await Promise.all([
-    writeFileAtomic(join(caseDir, 'assistant.md'), artifacts.finalText.endsWith('\n') || artifacts.finalText === '' ? artifacts.finalText : `${artifacts.finalText}\n`, inFolder),
+    writeFileAtomic(
+      join(caseDir, 'assistant.md'),
+      artifacts.finalText.endsWith('\n') || artifacts.finalText === ''
+        ? artifacts.finalText
+        : `${artifacts.finalText}\n`,
+      inFolder,
+    ),
     writeJsonAtomic(join(caseDir, 'trace.json'), artifacts.trace, inFolder),
     writeJsonAtomic(join(caseDir, 'tool-summary.json'), toolSummary(artifacts.trace), inFolder),
     writeJsonAtomic(join(caseDir, 'context-manifest.json'), artifacts.contextManifest, inFolder),
@@ -54,7 +64,13 @@ export function toolSummary(trace: Trace) {
     by_kind: byKind,
     errors: trace.tool_calls.filter((call) => call.result?.is_error).length,
     commands: trace.tool_calls.flatMap((call) => (call.command === undefined ? [] : [call.command])),
-    files_written: [...new Set(trace.tool_calls.filter((call) => call.kind === 'write' || call.kind === 'edit').flatMap((call) => call.paths ?? []))],
+    files_written: [
+      ...new Set(
+        trace.tool_calls
+          .filter((call) => call.kind === 'write' || call.kind === 'edit')
+          .flatMap((call) => call.paths ?? []),
+      ),
+    ],
   };
 }
 

@@ -2,7 +2,11 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** Writes a file whole or not at all: into a temporary file beside it, then renamed over it. */
-export async function writeFileAtomic(path: string, contents: string | Uint8Array, options: { ensureFolder?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  contents: string | Uint8Array,
+  options: { ensureFolder?: boolean } = {},
+): Promise<void> {
   if (options.ensureFolder !== false) await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   await writeFile(temporary, contents);

@@ -23,7 +23,11 @@ export async function buildBrief(options: { path: string; cases?: string[]; cwd?
   const skills = await discoverSkills({ path, cwd, ...(options.cases ? { cases: options.cases } : {}) });
   const briefs: CaseBrief[] = [];
   for (const skill of skills) {
-    if (!skill.load.evals) throw new SkevalError({ code: 'invalid_input', message: `${skill.evalsPath}: the evals file is invalid; run \`skeval validate\` on it` });
+    if (!skill.load.evals)
+      throw new SkevalError({
+        code: 'invalid_input',
+        message: `${skill.evalsPath}: the evals file is invalid; run \`skeval validate\` on it`,
+      });
     const descriptions = await describeCustomGraders(skill.load.evals.cases, skill.dir);
     for (const evalCase of skill.load.evals.cases) {
       briefs.push({
@@ -45,10 +49,22 @@ export async function buildBrief(options: { path: string; cases?: string[]; cwd?
 export function renderBrief(briefs: CaseBrief[]): string {
   return briefs
     .map((brief) => {
-      const lines = [`## ${brief.skill} / ${brief.id}${brief.name !== brief.id ? ` — ${brief.name}` : ''}`, '', 'Input:', indent(brief.prompt)];
+      const lines = [
+        `## ${brief.skill} / ${brief.id}${brief.name !== brief.id ? ` — ${brief.name}` : ''}`,
+        '',
+        'Input:',
+        indent(brief.prompt),
+      ];
       if (brief.files.length) lines.push(`Files: ${brief.files.join(', ')}`);
       if (brief.setup) lines.push(`Setup: ${JSON.stringify(brief.setup)}`);
-      lines.push('', 'Expected output:', indent(brief.expected_output ?? '(none given)'), '', 'Criteria:', ...brief.criteria.map((criterion) => `- ${criterion}`));
+      lines.push(
+        '',
+        'Expected output:',
+        indent(brief.expected_output ?? '(none given)'),
+        '',
+        'Criteria:',
+        ...brief.criteria.map((criterion) => `- ${criterion}`),
+      );
       return lines.join('\n');
     })
     .join('\n\n')
@@ -56,5 +72,8 @@ export function renderBrief(briefs: CaseBrief[]): string {
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((line) => `  ${line}`).join('\n');
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }

@@ -3,31 +3,44 @@
  * words that leave a judge nothing to hold on to.
  */
 
-const fileExtensions = 'json|jsonl|md|mdx|txt|py|ts|tsx|js|jsx|mjs|cjs|csv|tsv|ya?ml|html?|css|scss|sh|toml|xml|pdf|docx|xlsx|pptx|png|jpe?g|gif|svg|sql|go|rs|java|kt|rb|php|swift|ipynb|lock|ini|cfg|conf|env|log';
-const fileNamePattern = new RegExp(`(?<![\\w@/.-])((?:[\\w.-]+/)*[\\w-]+(?:\\.[\\w-]+)*\\.(?:${fileExtensions}))(?![\\w-])`, 'gi');
+const fileExtensions =
+  'json|jsonl|md|mdx|txt|py|ts|tsx|js|jsx|mjs|cjs|csv|tsv|ya?ml|html?|css|scss|sh|toml|xml|pdf|docx|xlsx|pptx|png|jpe?g|gif|svg|sql|go|rs|java|kt|rb|php|swift|ipynb|lock|ini|cfg|conf|env|log';
+const fileNamePattern = new RegExp(
+  `(?<![\\w@/.-])((?:[\\w.-]+/)*[\\w-]+(?:\\.[\\w-]+)*\\.(?:${fileExtensions}))(?![\\w-])`,
+  'gi',
+);
 const quotedPattern = /"([^"\n]{1,80})"|“([^”\n]{1,80})”|`([^`\n]{1,80})`|(?<![\w])'([^'\n]{1,80})'(?![\w])/g;
 
 /** File names a claim mentions (`report.json`, `src/app.ts`); product names such as `Node.js` are not files. */
 export function fileNamesIn(text: string): string[] {
-  return [...text.matchAll(fileNamePattern)].map((match) => match[1]!).filter((name) => !/^[A-Z][a-z]+\.js$/.test(name) && !/^\d+(\.\d+)+$/.test(name));
+  return [...text.matchAll(fileNamePattern)]
+    .map((match) => match[1]!)
+    .filter((name) => !/^[A-Z][a-z]+\.js$/.test(name) && !/^\d+(\.\d+)+$/.test(name));
 }
 
 /** Literal text a claim quotes: "…", “…”, `…` or '…'. */
 export function quotedLiterals(text: string): string[] {
-  return [...text.matchAll(quotedPattern)].map((match) => (match[1] ?? match[2] ?? match[3] ?? match[4])!).filter((literal) => literal.trim() !== '');
+  return [...text.matchAll(quotedPattern)]
+    .map((match) => (match[1] ?? match[2] ?? match[3] ?? match[4])!)
+    .filter((literal) => literal.trim() !== '');
 }
 
 /** Whether the claim is about JSON being valid, which `json-valid` checks exactly. */
 export function mentionsJsonValidity(text: string): boolean {
-  return /\b(?:valid|parseable|parsable|well[- ]formed|syntactically correct)\s+JSON\b|\bJSON\b[^.]{0,30}\b(?:parses|is valid|validates)\b/i.test(text);
+  return /\b(?:valid|parseable|parsable|well[- ]formed|syntactically correct)\s+JSON\b|\bJSON\b[^.]{0,30}\b(?:parses|is valid|validates)\b/i.test(
+    text,
+  );
 }
 
-const creationVerb = /\b(?:creat(?:es?|ed|ing)|writ(?:es?|ing|ten)|wrote|sav(?:es?|ed|ing)|produc(?:es?|ed|ing)|generat(?:es?|ed|ing)|emit(?:s|ted)?|exists?)\b/i;
+const creationVerb =
+  /\b(?:creat(?:es?|ed|ing)|writ(?:es?|ing|ten)|wrote|sav(?:es?|ed|ing)|produc(?:es?|ed|ing)|generat(?:es?|ed|ing)|emit(?:s|ted)?|exists?)\b/i;
 // Verb forms only where the bare word is usually a noun ("state", "list", "name").
-const containmentVerb = /\b(?:ha(?:s|ve)|contains?|contained|containing|includ(?:es?|ed|ing)|mention(?:s|ed|ing)?|says?|said|prints?|printed|outputs|returns?|returned|us(?:es?|ed|ing)|lists|listed|listing|names|named|naming|shows?|showed|shown|states|stated|stating|displays?|displayed|responds?|repl(?:y|ies|ied)|begins?|starts? with|ends? with)\b/i;
+const containmentVerb =
+  /\b(?:ha(?:s|ve)|contains?|contained|containing|includ(?:es?|ed|ing)|mention(?:s|ed|ing)?|says?|said|prints?|printed|outputs|returns?|returned|us(?:es?|ed|ing)|lists|listed|listing|names|named|naming|shows?|showed|shown|states|stated|stating|displays?|displayed|responds?|repl(?:y|ies|ied)|begins?|starts? with|ends? with)\b/i;
 const runVerb = /\b(?:runs?|ran|executes?|executed|invokes?|invoked|calls?|called)\b/i;
 const negation = /\b(?:not|never|no|without|avoid\w*|doesn't|don't|isn't)\b/i;
-const negatedContainment = /\b(?:does not|doesn't|do not|don't|must not|should not|shouldn't|never|avoids?)\s+(?:\w+\s+)?(?:contain|include|mention|say|use|print|output|return|show|add|write|insert|put|emit)\w*\b/i;
+const negatedContainment =
+  /\b(?:does not|doesn't|do not|don't|must not|should not|shouldn't|never|avoids?)\s+(?:\w+\s+)?(?:contain|include|mention|say|use|print|output|return|show|add|write|insert|put|emit)\w*\b/i;
 /** A quote set against what is wanted ("not just 'smooth'", "rather than 'OK'") is an example, not a check. */
 const contrastBefore = /\b(?:not|no|rather than|instead of|unlike|vs\.?|versus|e\.g\.|like|such as)\b[^.;:]{0,25}$/i;
 /** Quotes with placeholders (`[audience]`, `<name>`, `X`) or trailing dots stand for a shape, not a text. */
@@ -50,7 +63,10 @@ function prefixedCheck(text: string): { reason: string; suggestion: Record<strin
   const match = /^\s*([a-z_-]+):(?!\/\/)\s*(\S.*)$/s.exec(text);
   const make = match ? checkPrefixes[match[1]!.toLowerCase()] : undefined;
   if (!match || !make) return undefined;
-  return { reason: `this \`${match[1]}:\` check, written as a string the judge would read as prose`, suggestion: make(match[2]!.trim()) };
+  return {
+    reason: `this \`${match[1]}:\` check, written as a string the judge would read as prose`,
+    suggestion: make(match[2]!.trim()),
+  };
 }
 
 type ScriptableCheck = { reason: string; suggestion: Record<string, unknown> };
@@ -71,14 +87,25 @@ function jsonCheck(text: string): ScriptableCheck | undefined {
 /** "Creates report.json", "merged.json is written": the file the verb is about, checked for existence. */
 function fileCheck(text: string): ScriptableCheck | undefined {
   // File names inside a quoted command (`'python audit.py x'`) are what it runs, not what it makes.
-  const outsideCommands = text.replace(quotedPattern, (quoted) => (/\s/.test(quoted.trim()) ? ' '.repeat(quoted.length) : quoted));
-  const files = [...outsideCommands.matchAll(fileNamePattern)].map((match) => ({ name: match[1]!, index: match.index })).filter(({ name }) => fileNamesIn(name).length > 0);
+  const outsideCommands = text.replace(quotedPattern, (quoted) =>
+    /\s/.test(quoted.trim()) ? ' '.repeat(quoted.length) : quoted,
+  );
+  const files = [...outsideCommands.matchAll(fileNamePattern)]
+    .map((match) => ({ name: match[1]!, index: match.index }))
+    .filter(({ name }) => fileNamesIn(name).length > 0);
   // The verbs are looked for with the file names blanked out (`save_report.py` is not "save").
-  const prose = files.reduce((rest, file) => rest.slice(0, file.index) + ' '.repeat(file.name.length) + rest.slice(file.index + file.name.length), outsideCommands);
+  const prose = files.reduce(
+    (rest, file) =>
+      rest.slice(0, file.index) + ' '.repeat(file.name.length) + rest.slice(file.index + file.name.length),
+    outsideCommands,
+  );
   const verb = creationVerb.exec(prose);
   if (!verb || files.length === 0 || negation.test(prose)) return undefined;
   const file = files.find((candidate) => candidate.index > verb.index) ?? files.at(-1)!;
-  return { reason: `whether ${file.name} exists`, suggestion: { kind: 'workspace', method: 'file-exists', path: file.name } };
+  return {
+    reason: `whether ${file.name} exists`,
+    suggestion: { kind: 'workspace', method: 'file-exists', path: file.name },
+  };
 }
 
 /** A quoted text the reply must hold (or leave out), a command the agent must run, or a text a file must hold. */
@@ -90,22 +117,42 @@ function literalCheck(text: string): ScriptableCheck | undefined {
     const before = text.slice(0, match.index);
     // A lone lowercase word ("start") is found in too many answers to be a check.
     if (literal.trim() === '' || placeholderLiteral.test(literal) || /^[a-z]+$/.test(literal)) continue;
-    if (negatedContainment.test(before) || /\b(?:avoids?|avoiding|without|omits?|excludes?|never uses?)\s+(?:the\s+|any\s+)?$/i.test(before)) {
-      return { reason: `that the response leaves out "${literal}"`, suggestion: { kind: 'output', method: 'not-contains', value: literal } };
+    if (
+      negatedContainment.test(before) ||
+      /\b(?:avoids?|avoiding|without|omits?|excludes?|never uses?)\s+(?:the\s+|any\s+)?$/i.test(before)
+    ) {
+      return {
+        reason: `that the response leaves out "${literal}"`,
+        suggestion: { kind: 'output', method: 'not-contains', value: literal },
+      };
     }
     // A quote after "or" is one of two acceptable answers, not a text that must be there.
     if (contrastBefore.test(before) || /\bor\s+(?:\w+\s+)?$/i.test(before)) continue;
     // 'references/' in "the folder structure includes 'references/'" is a folder in the workspace.
-    if (/^(?:[\w.-]+\/)+$/.test(literal)) return { reason: `whether the folder ${literal} exists`, suggestion: { kind: 'workspace', method: 'file-exists', path: literal.replace(/\/$/, '') } };
+    if (/^(?:[\w.-]+\/)+$/.test(literal))
+      return {
+        reason: `whether the folder ${literal} exists`,
+        suggestion: { kind: 'workspace', method: 'file-exists', path: literal.replace(/\/$/, '') },
+      };
     if (/\s/.test(literal.trim()) && new RegExp(`${runVerb.source}\\s*$`, 'i').test(before)) {
-      return { reason: `that the agent ran \`${literal}\``, suggestion: { kind: 'behavior', method: 'command-ran', pattern: escapeRegExp(literal) } };
+      return {
+        reason: `that the agent ran \`${literal}\``,
+        suggestion: { kind: 'behavior', method: 'command-ran', pattern: escapeRegExp(literal) },
+      };
     }
     // "… at the top of the file": the text is looked for in a file, not in the reply.
     if (/\b(?:in|inside|at (?:the )?(?:top|start|end) of|of) (?:the |each |every |a |that )?files?\b/i.test(prose)) {
       const file = fileNamesIn(text)[0];
-      return { reason: `that ${file ?? 'the file'} contains "${literal}"`, suggestion: { kind: 'workspace', method: 'file-contains', path: file ?? '<the file>', value: literal } };
+      return {
+        reason: `that ${file ?? 'the file'} contains "${literal}"`,
+        suggestion: { kind: 'workspace', method: 'file-contains', path: file ?? '<the file>', value: literal },
+      };
     }
-    if (containmentVerb.test(prose)) return { reason: `that the response contains "${literal}"`, suggestion: { kind: 'output', method: 'contains', value: literal } };
+    if (containmentVerb.test(prose))
+      return {
+        reason: `that the response contains "${literal}"`,
+        suggestion: { kind: 'output', method: 'contains', value: literal },
+      };
   }
   return undefined;
 }
@@ -114,9 +161,11 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const vagueWords = /\b(?:good|well|properly|proper|correct(?:ly)?|appropriate(?:ly)?|helpful|clear(?:ly)?|reasonabl[ey]|adequate(?:ly)?|nice(?:ly)?|sensibl[ey]|makes sense|accurate(?:ly)?|relevant|useful|(?:high|good|low)[- ]quality|comprehensive(?:ly)?|thorough(?:ly)?|fine|okay|as expected|effective(?:ly)?|meaningful|sufficient(?:ly)?|robust)\b/i;
+const vagueWords =
+  /\b(?:good|well|properly|proper|correct(?:ly)?|appropriate(?:ly)?|helpful|clear(?:ly)?|reasonabl[ey]|adequate(?:ly)?|nice(?:ly)?|sensibl[ey]|makes sense|accurate(?:ly)?|relevant|useful|(?:high|good|low)[- ]quality|comprehensive(?:ly)?|thorough(?:ly)?|fine|okay|as expected|effective(?:ly)?|meaningful|sufficient(?:ly)?|robust)\b/i;
 /** A verb whose object is a pronoun or "the task": "should explain it", "handles the request well". */
-const pronounObject = /\b(?:explain|describe|handle|address|cover|discuss|mention|do|does|did|get|gets|fix|fixes|answer|answers|understand)s?\s+(?:it|this|that|them|things|everything|stuff|the (?:question|task|request|problem|issue|topic))(?=\s*(?:[.,;!?)]|$|\s+(?:well|properly|correctly|clearly|fully|right|appropriately)\b))/i;
+const pronounObject =
+  /\b(?:explain|describe|handle|address|cover|discuss|mention|do|does|did|get|gets|fix|fixes|answer|answers|understand)s?\s+(?:it|this|that|them|things|everything|stuff|the (?:question|task|request|problem|issue|topic))(?=\s*(?:[.,;!?)]|$|\s+(?:well|properly|correctly|clearly|fully|right|appropriately)\b))/i;
 /** A vague qualifier only makes a claim vague when little else is said. */
 const maxVagueWords = 7;
 
@@ -126,11 +175,15 @@ const maxVagueWords = 7;
  */
 export function concreteAnchors(text: string): string[] {
   const anchors = [...quotedLiterals(text), ...fileNamesIn(text)];
-  for (const match of text.matchAll(/https?:\/\/\S+|\b\d[\d.,%]*\b|--?[a-z][\w-]+|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\b\w+\(\)|\B\/[\w./-]+|\b[A-Z]{2,}\b|\b\w+=\S+|\b\w+\/\w+\b|\([^)]*,[^)]*\)/g)) anchors.push(match[0]);
+  for (const match of text.matchAll(
+    /https?:\/\/\S+|\b\d[\d.,%]*\b|--?[a-z][\w-]+|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\b\w+\(\)|\B\/[\w./-]+|\b[A-Z]{2,}\b|\b\w+=\S+|\b\w+\/\w+\b|\([^)]*,[^)]*\)/g,
+  ))
+    anchors.push(match[0]);
   const words = text.split(/\s+/);
   words.forEach((word, index) => {
     const previous = words[index - 1] ?? '';
-    if (index > 0 && !/[.!?:]$/.test(previous) && /^[("']?[A-Z][a-z]/.test(word) && !/^(?:I|The|A|An)\b/.test(word)) anchors.push(word.replace(/[^\w-]/g, ''));
+    if (index > 0 && !/[.!?:]$/.test(previous) && /^[("']?[A-Z][a-z]/.test(word) && !/^(?:I|The|A|An)\b/.test(word))
+      anchors.push(word.replace(/[^\w-]/g, ''));
   });
   return anchors;
 }

@@ -1,28 +1,40 @@
 import type { NormalizedAssertion } from '@skeval/schema';
 
-const pattern = (config: Record<string, unknown>, field = 'pattern') => `/${String(config[field])}/${typeof config.flags === 'string' ? config.flags : ''}`;
-const list = (value: unknown) => (Array.isArray(value) ? value.map((item) => JSON.stringify(item)).join(', ') : JSON.stringify(value));
+const pattern = (config: Record<string, unknown>, field = 'pattern') =>
+  `/${String(config[field])}/${typeof config.flags === 'string' ? config.flags : ''}`;
+const list = (value: unknown) =>
+  Array.isArray(value) ? value.map((item) => JSON.stringify(item)).join(', ') : JSON.stringify(value);
 
 /** One assertion as a reviewer reads it: a claim as written, a check in words. */
-export function describeAssertion(assertion: NormalizedAssertion, customDescriptions: ReadonlyMap<string, string | null>): string {
+export function describeAssertion(
+  assertion: NormalizedAssertion,
+  customDescriptions: ReadonlyMap<string, string | null>,
+): string {
   const { spec } = assertion;
   if (spec.mode === 'judge') return spec.claim;
   const config = spec.config;
-  const bounds = (unit: string) => [config.min === undefined ? '' : `at least ${config.min}`, config.max === undefined ? '' : `at most ${config.max}`].filter(Boolean).join(' and ') + ` ${unit}`;
+  const bounds = (unit: string) =>
+    [config.min === undefined ? '' : `at least ${config.min}`, config.max === undefined ? '' : `at most ${config.max}`]
+      .filter(Boolean)
+      .join(' and ') + ` ${unit}`;
   switch (spec.grader) {
     case 'file-exists':
     case 'workspace-file-exists':
       return `[check] the file ${config.path} exists in the workspace`;
     case 'regex-match': {
       const target = config.target as { file?: string } | string | undefined;
-      return typeof target === 'object' && target?.file ? `[check] ${target.file} matches ${pattern(config)}` : `[check] the response matches ${pattern(config)}`;
+      return typeof target === 'object' && target?.file
+        ? `[check] ${target.file} matches ${pattern(config)}`
+        : `[check] the response matches ${pattern(config)}`;
     }
     case 'json-valid':
       return `[check] ${config.path} is valid JSON`;
     case 'workspace-json-valid':
       return `[check] ${config.path} is valid JSON${config.schema === undefined ? '' : ` satisfying ${typeof config.schema === 'string' ? `the schema ${config.schema}` : 'a JSON Schema'}`}`;
     case 'workspace-file-contains':
-      return config.pattern === undefined ? `[check] ${config.path} contains ${JSON.stringify(config.value)}` : `[check] ${config.path} matches ${pattern(config)}`;
+      return config.pattern === undefined
+        ? `[check] ${config.path} contains ${JSON.stringify(config.value)}`
+        : `[check] ${config.path} matches ${pattern(config)}`;
     case 'workspace-snapshot-diff':
       return `[check] ${config.path ?? 'the workspace'} is identical to evals/${config.expected}${Array.isArray(config.ignore) ? ` (ignoring ${config.ignore.join(', ')})` : ''}`;
     case 'output-regex':
@@ -31,7 +43,10 @@ export function describeAssertion(assertion: NormalizedAssertion, customDescript
       return `[check] the response is exactly ${JSON.stringify(config.value)}`;
     case 'output-contains':
     case 'output-icontains':
-      return `[check] the response contains ${config.match === 'any' ? 'one of' : Array.isArray(config.value) ? 'all of' : ''} ${list(config.value)}${spec.grader === 'output-icontains' ? ' (any case)' : ''}`.replace('  ', ' ');
+      return `[check] the response contains ${config.match === 'any' ? 'one of' : Array.isArray(config.value) ? 'all of' : ''} ${list(config.value)}${spec.grader === 'output-icontains' ? ' (any case)' : ''}`.replace(
+        '  ',
+        ' ',
+      );
     case 'output-not-contains':
       return `[check] the response contains none of ${list(config.value)}`;
     case 'output-length':
@@ -63,7 +78,9 @@ export function describeAssertion(assertion: NormalizedAssertion, customDescript
     case 'safety-no-network':
       return `[safety] no network use${Array.isArray(config.allow) ? ` except ${config.allow.join(', ')}` : ''}`;
     default: {
-      const description = customDescriptions.has(spec.grader) ? (customDescriptions.get(spec.grader) ?? 'no description given') : undefined;
+      const description = customDescriptions.has(spec.grader)
+        ? (customDescriptions.get(spec.grader) ?? 'no description given')
+        : undefined;
       const fallback = spec.fallbackClaim ? ` (if no such grader exists, the judge grades: ${spec.fallbackClaim})` : '';
       return `[script-grader] ${spec.grader}: ${description ?? 'no grader of this name was found'}${fallback}`;
     }

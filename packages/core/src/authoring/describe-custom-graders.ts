@@ -5,8 +5,17 @@ import type { LoadedCase } from '../evals/types.js';
  * The descriptions of the custom graders the cases use, by name: `null` for a grader found without
  * one; a grader that cannot be found is absent.
  */
-export async function describeCustomGraders(cases: readonly LoadedCase[], skillDir: string): Promise<Map<string, string | null>> {
-  const names = new Set(cases.flatMap((evalCase) => evalCase.assertions.flatMap((assertion) => (assertion.spec.mode === 'grader' && !getBuiltInGrader(assertion.spec.grader) ? [assertion.spec.grader] : []))));
+export async function describeCustomGraders(
+  cases: readonly LoadedCase[],
+  skillDir: string,
+): Promise<Map<string, string | null>> {
+  const names = new Set(
+    cases.flatMap((evalCase) =>
+      evalCase.assertions.flatMap((assertion) =>
+        assertion.spec.mode === 'grader' && !getBuiltInGrader(assertion.spec.grader) ? [assertion.spec.grader] : [],
+      ),
+    ),
+  );
   const descriptions = new Map<string, string | null>();
   for (const name of names) {
     const file = findGraderFile(name, skillDir);

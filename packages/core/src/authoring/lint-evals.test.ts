@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadEvalsFile } from '../evals/load-evals-file.js';
-import { lintEvals, type LintRule } from './lint-evals.js';
+import { type LintRule, lintEvals } from './lint-evals.js';
 
-const negativeControl = { id: 'unrelated', prompt: 'What is the capital of France?', metadata: { negative_control: true }, assertions: ['The answer names Paris', 'The answer is one or two sentences long'] };
+const negativeControl = {
+  id: 'unrelated',
+  prompt: 'What is the capital of France?',
+  metadata: { negative_control: true },
+  assertions: ['The answer names Paris', 'The answer is one or two sentences long'],
+};
 
 /** Lints an evals file given as an object; the source is pretty-printed so locations are stable. */
 function lint(file: Record<string, unknown>, options: { skillMarkdown?: string; skillName?: string } = {}) {
@@ -12,7 +17,10 @@ function lint(file: Record<string, unknown>, options: { skillMarkdown?: string; 
   return lintEvals({ evals: result.evals, locate: result.locate, ...options });
 }
 
-function rules(file: Record<string, unknown>, options?: { skillMarkdown?: string; skillName?: string }): Array<[LintRule, string]> {
+function rules(
+  file: Record<string, unknown>,
+  options?: { skillMarkdown?: string; skillName?: string },
+): Array<[LintRule, string]> {
   return lint(file, options).map((warning) => [warning.rule, warning.pointer]);
 }
 
@@ -27,18 +35,50 @@ describe('lintEvals', () => {
           prompt: 'Merge a.pdf and b.pdf into merged.pdf',
           expected_output: 'merged.pdf holds the pages of a.pdf, then b.pdf',
           files: ['evals/files/a.pdf', 'evals/files/b.pdf'],
-          assertions: [{ kind: 'workspace', method: 'file-exists', path: 'merged.pdf' }, 'The reply says the merged file has the pages of a.pdf before those of b.pdf'],
+          assertions: [
+            { kind: 'workspace', method: 'file-exists', path: 'merged.pdf' },
+            'The reply says the merged file has the pages of a.pdf before those of b.pdf',
+          ],
         }),
       ),
     ).toEqual([]);
   });
 
   it('assertion-count: fewer than 2 or more than 5, located at the list (or the case when it has none)', () => {
-    const warnings = lint(suite({ id: 1, prompt: 'p', assertions: ['The reply names Paris'] }, { id: 2, prompt: 'q', expectations: ['A', 'B', 'C', 'D', 'E', 'F'].map((letter) => `The reply names ${letter}lice`) }, { id: 3, prompt: 'r', must_have: ['x'] }));
-    expect(warnings.filter((warning) => warning.rule === 'assertion-count').map((warning) => [warning.pointer, warning.line, warning.column, warning.message])).toEqual([
-      ['evals[0].assertions', 7, 7, 'the case has 1 assertion; with 2 to 5 a failure says what went wrong (add a check of the outcome and one of the way there)'],
-      ['evals[1].expectations', 14, 7, 'the case has 6 assertions; more than 5 dilute its pass rate: split it into cases, or keep the 5 that matter'],
-      ['evals[2]', 23, 5, 'the case has no assertions, so nothing in it is graded; give it 2 to 5: its `must_have` is not read by Skeval; move the checks into `assertions`'],
+    const warnings = lint(
+      suite(
+        { id: 1, prompt: 'p', assertions: ['The reply names Paris'] },
+        {
+          id: 2,
+          prompt: 'q',
+          expectations: ['A', 'B', 'C', 'D', 'E', 'F'].map((letter) => `The reply names ${letter}lice`),
+        },
+        { id: 3, prompt: 'r', must_have: ['x'] },
+      ),
+    );
+    expect(
+      warnings
+        .filter((warning) => warning.rule === 'assertion-count')
+        .map((warning) => [warning.pointer, warning.line, warning.column, warning.message]),
+    ).toEqual([
+      [
+        'evals[0].assertions',
+        7,
+        7,
+        'the case has 1 assertion; with 2 to 5 a failure says what went wrong (add a check of the outcome and one of the way there)',
+      ],
+      [
+        'evals[1].expectations',
+        14,
+        7,
+        'the case has 6 assertions; more than 5 dilute its pass rate: split it into cases, or keep the 5 that matter',
+      ],
+      [
+        'evals[2]',
+        23,
+        5,
+        'the case has no assertions, so nothing in it is graded; give it 2 to 5: its `must_have` is not read by Skeval; move the checks into `assertions`',
+      ],
     ]);
   });
 
@@ -62,7 +102,9 @@ describe('lintEvals', () => {
       "Reads the progress session for 'my-skill' from the configured state location",
       "Shows the last 10 entries or 'no entries yet'",
     ];
-    const warnings = lint(suite({ id: 1, prompt: 'p', assertions: claims })).filter((warning) => warning.rule === 'scriptable-prose');
+    const warnings = lint(suite({ id: 1, prompt: 'p', assertions: claims })).filter(
+      (warning) => warning.rule === 'scriptable-prose',
+    );
     expect(warnings.map((warning) => `${warning.pointer}: ${warning.message}`)).toEqual([
       'evals[0].assertions[0]: a script can check whether report.json exists: {"kind":"workspace","method":"file-exists","path":"report.json"} grades it without the judge; keep prose for what it cannot check',
       'evals[0].assertions[1]: a script can check whether the response is valid JSON: {"kind":"output","method":"json-valid"} grades it without the judge; keep prose for what it cannot check',
@@ -90,48 +132,120 @@ describe('lintEvals', () => {
       'Overall quality score or assessment',
       'Observations remain associated with the correct source image.',
     ];
-    const warnings = lint(suite({ id: 1, prompt: 'p', assertions: claims })).filter((warning) => warning.rule === 'vague-prose');
+    const warnings = lint(suite({ id: 1, prompt: 'p', assertions: claims })).filter(
+      (warning) => warning.rule === 'vague-prose',
+    );
     expect(warnings.map((warning) => [warning.pointer, warning.message])).toEqual([
-      ['evals[0].assertions[0]', 'vague claim: "explain it" does not say what; name what the response must contain or do (a file, a value, a step, a name)'],
-      ['evals[0].assertions[1]', 'vague claim: "helpful" is a judgement with nothing named to judge it by; name what the response must contain or do (a file, a value, a step, a name)'],
-      ['evals[0].assertions[2]', 'vague claim: "Good" is a judgement with nothing named to judge it by; name what the response must contain or do (a file, a value, a step, a name)'],
+      [
+        'evals[0].assertions[0]',
+        'vague claim: "explain it" does not say what; name what the response must contain or do (a file, a value, a step, a name)',
+      ],
+      [
+        'evals[0].assertions[1]',
+        'vague claim: "helpful" is a judgement with nothing named to judge it by; name what the response must contain or do (a file, a value, a step, a name)',
+      ],
+      [
+        'evals[0].assertions[2]',
+        'vague claim: "Good" is a judgement with nothing named to judge it by; name what the response must contain or do (a file, a value, a step, a name)',
+      ],
     ]);
   });
 
   it('prompt-names-skill: an identifier-like name anywhere, a plain word only as a skill or a command; never a path segment', () => {
-    const cases = (prompts: string[]) => prompts.map((prompt, index) => ({ id: index + 1, prompt, assertions: ['The reply names Paris', 'The reply names France'] }));
-    expect(rules(suite(...cases(['Use pdf-tools to merge these', '/pdf-tools merge', 'Merge a.pdf and b.pdf', 'Read ~/.config/pdf-tools/settings first'])))).toEqual([
+    const cases = (prompts: string[]) =>
+      prompts.map((prompt, index) => ({
+        id: index + 1,
+        prompt,
+        assertions: ['The reply names Paris', 'The reply names France'],
+      }));
+    expect(
+      rules(
+        suite(
+          ...cases([
+            'Use pdf-tools to merge these',
+            '/pdf-tools merge',
+            'Merge a.pdf and b.pdf',
+            'Read ~/.config/pdf-tools/settings first',
+          ]),
+        ),
+      ),
+    ).toEqual([
       ['prompt-names-skill', 'evals[0].prompt'],
       ['prompt-names-skill', 'evals[1].prompt'],
     ]);
-    const greeting = { skill_name: 'greeting', evals: [...cases(['Write a greeting for Ada', 'Use the greeting skill for Ada', '/greeting Ada']), negativeControl] };
+    const greeting = {
+      skill_name: 'greeting',
+      evals: [
+        ...cases(['Write a greeting for Ada', 'Use the greeting skill for Ada', '/greeting Ada']),
+        negativeControl,
+      ],
+    };
     expect(rules(greeting).map(([, pointer]) => pointer)).toEqual(['evals[1].prompt', 'evals[2].prompt']);
   });
 
   it('no-negative-control: a suite with no case marked, named or written as one where the skill should not matter', () => {
-    const positive = { id: 1, prompt: 'Merge a.pdf and b.pdf', assertions: ['The reply names a.pdf and b.pdf', 'The reply says in which order the files were merged'] };
+    const positive = {
+      id: 1,
+      prompt: 'Merge a.pdf and b.pdf',
+      assertions: ['The reply names a.pdf and b.pdf', 'The reply says in which order the files were merged'],
+    };
     const warnings = lint({ skill_name: 'pdf-tools', evals: [positive] });
-    expect(warnings.map((warning) => [warning.rule, warning.pointer, warning.line, warning.column])).toEqual([['no-negative-control', 'evals', 3, 3]]);
+    expect(warnings.map((warning) => [warning.rule, warning.pointer, warning.line, warning.column])).toEqual([
+      ['no-negative-control', 'evals', 3, 3],
+    ]);
     for (const control of [
       { id: 'negative-unrelated', prompt: 'What time is it in Tokyo?' },
       { id: 2, prompt: 'What time is it in Tokyo?', should_trigger: false },
       { id: 2, prompt: 'What time is it in Tokyo?', metadata: { type: 'activation_negative' } },
       { id: 2, prompt: 'What time is it in Tokyo?', description: 'The skill should not trigger on a clock question' },
     ]) {
-      expect({ control, found: rules({ skill_name: 'pdf-tools', evals: [positive, { ...control, assertions: positive.assertions }] }) }).toEqual({ control, found: [] });
+      expect({
+        control,
+        found: rules({ skill_name: 'pdf-tools', evals: [positive, { ...control, assertions: positive.assertions }] }),
+      }).toEqual({ control, found: [] });
     }
   });
 
   it('unused-expected-output: only built-in checks, which never read it', () => {
-    const checks = [{ kind: 'workspace', method: 'file-exists', path: 'merged.pdf' }, { kind: 'output', method: 'contains', value: 'merged.pdf' }];
-    const warnings = lint(suite({ id: 1, prompt: 'Merge a.pdf and b.pdf', expected_output: 'merged.pdf with 4 pages', assertions: checks }));
-    expect(warnings.map((warning) => [warning.rule, warning.pointer, warning.line, warning.column])).toEqual([['unused-expected-output', 'evals[0].expected_output', 7, 7]]);
-    expect(rules(suite({ id: 1, prompt: 'Merge a.pdf and b.pdf', expected_output: 'merged.pdf with 4 pages', assertions: [...checks, 'The reply matches the expected output'] }))).toEqual([]);
+    const checks = [
+      { kind: 'workspace', method: 'file-exists', path: 'merged.pdf' },
+      { kind: 'output', method: 'contains', value: 'merged.pdf' },
+    ];
+    const warnings = lint(
+      suite({ id: 1, prompt: 'Merge a.pdf and b.pdf', expected_output: 'merged.pdf with 4 pages', assertions: checks }),
+    );
+    expect(warnings.map((warning) => [warning.rule, warning.pointer, warning.line, warning.column])).toEqual([
+      ['unused-expected-output', 'evals[0].expected_output', 7, 7],
+    ]);
+    expect(
+      rules(
+        suite({
+          id: 1,
+          prompt: 'Merge a.pdf and b.pdf',
+          expected_output: 'merged.pdf with 4 pages',
+          assertions: [...checks, 'The reply matches the expected output'],
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('copied-from-skill: an assertion that is a sentence of SKILL.md, whatever its case, marks and spacing', () => {
-    const skillMarkdown = '---\nname: pdf-tools\n---\n# PDF tools\n\nAlways **check the page count** of the merged file before replying.\nKeep it short.\n';
-    const warnings = lint(suite({ id: 1, prompt: 'Merge a.pdf and b.pdf', assertions: ['Always check the page count of the merged file before replying', 'Keep it short', 'The reply gives the page count of merged.pdf as 4'] }), { skillMarkdown });
-    expect(warnings.map((warning) => [warning.rule, warning.pointer])).toEqual([['copied-from-skill', 'evals[0].assertions[0]']]);
+    const skillMarkdown =
+      '---\nname: pdf-tools\n---\n# PDF tools\n\nAlways **check the page count** of the merged file before replying.\nKeep it short.\n';
+    const warnings = lint(
+      suite({
+        id: 1,
+        prompt: 'Merge a.pdf and b.pdf',
+        assertions: [
+          'Always check the page count of the merged file before replying',
+          'Keep it short',
+          'The reply gives the page count of merged.pdf as 4',
+        ],
+      }),
+      { skillMarkdown },
+    );
+    expect(warnings.map((warning) => [warning.rule, warning.pointer])).toEqual([
+      ['copied-from-skill', 'evals[0].assertions[0]'],
+    ]);
   });
 });

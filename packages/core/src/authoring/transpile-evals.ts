@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { NormalizedAssertion } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
-import { getBuiltInGrader, type GraderInput } from '@skeval/scripts';
+import { type GraderInput, getBuiltInGrader } from '@skeval/scripts';
 import { quote } from 'shell-quote';
 import { readSkillManifest } from '../discovery/read-skill-manifest.js';
 import { formatIssue, formatPointer } from '../evals/issues.js';
@@ -60,8 +60,12 @@ export async function transpileEvals(options: { path: string; cwd?: string }): P
   const load = await loadEvalsFileFromDisk(absolutePath, options.path);
   if (!load.evals) {
     const shown = load.errors.slice(0, 3).map((issue) => formatIssue(options.path, issue));
-    const more = load.errors.length > 3 ? `\n(and ${load.errors.length - 3} more: run \`skeval validate ${options.path}\`)` : '';
-    throw new SkevalError({ code: 'invalid_input', message: `${options.path} is not a valid evals file:\n${shown.join('\n')}${more}` });
+    const more =
+      load.errors.length > 3 ? `\n(and ${load.errors.length - 3} more: run \`skeval validate ${options.path}\`)` : '';
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: `${options.path} is not a valid evals file:\n${shown.join('\n')}${more}`,
+    });
   }
   const skillDir = skillDirOf(absolutePath);
   const skillName = load.evals.skillName ?? (await readSkillManifest(skillDir)).name;
@@ -69,7 +73,11 @@ export async function transpileEvals(options: { path: string; cwd?: string }): P
   const notes: string[] = [];
   const cases = load.evals.cases.map((evalCase) => transpileCase(evalCase, { skillName, descriptions, notes }));
   return {
-    evals: { skill_name: skillName, ...(load.evals.version === undefined ? {} : { version: load.evals.version }), evals: cases },
+    evals: {
+      skill_name: skillName,
+      ...(load.evals.version === undefined ? {} : { version: load.evals.version }),
+      evals: cases,
+    },
     notes,
   };
 }
@@ -89,38 +97,62 @@ function transpileCase(evalCase: LoadedCase, context: TranspileContext): PlainEv
     ...(evalCase.description === undefined ? [] : ['description']),
     ...Object.keys(evalCase.extra),
   ];
-  if (dropped.length) context.notes.push(`${where()}: not carried over (the plain format has no place for it): ${dropped.map((key) => `\`${key}\``).join(', ')}`);
+  if (dropped.length)
+    context.notes.push(
+      `${where()}: not carried over (the plain format has no place for it): ${dropped.map((key) => `\`${key}\``).join(', ')}`,
+    );
   evalCase.files.forEach((file, index) => {
-    if (file.content !== undefined) context.notes.push(`${where('files', index)}: \`${file.path}\` has inline content, kept as { path, content }: readers that take only paths need it written to a file`);
+    if (file.content !== undefined)
+      context.notes.push(
+        `${where('files', index)}: \`${file.path}\` has inline content, kept as { path, content }: readers that take only paths need it written to a file`,
+      );
   });
   const lists: Pick<PlainEvalsCase, 'assertions' | 'expectations'> = {};
   for (const assertion of evalCase.assertions) {
-    if (assertion.mustPass) context.notes.push(`${where(assertion.list, assertion.index)}: \`mustPass\` is not carried over`);
+    if (assertion.mustPass)
+      context.notes.push(`${where(assertion.list, assertion.index)}: \`mustPass\` is not carried over`);
     (lists[assertion.list] ??= []).push(assertionInstruction(assertion, evalCase, context));
   }
   return {
     id: evalCase.rawId ?? (/^\d+$/.test(evalCase.id) ? Number(evalCase.id) : evalCase.id),
     prompt: evalCase.prompt,
     ...(evalCase.expectedOutput === undefined ? {} : { expected_output: evalCase.expectedOutput }),
-    ...(evalCase.files.length ? { files: evalCase.files.map((file) => (file.content === undefined ? file.path : { path: file.path, content: file.content })) } : {}),
+    ...(evalCase.files.length
+      ? {
+          files: evalCase.files.map((file) =>
+            file.content === undefined ? file.path : { path: file.path, content: file.content },
+          ),
+        }
+      : {}),
     ...lists,
   };
 }
 
 /** The plain-language form of one assertion: a claim as written, or the `skeval assert` command that decides it. */
-export function assertionInstruction(assertion: NormalizedAssertion, evalCase: Pick<LoadedCase, 'expectedOutput'>, context: Pick<TranspileContext, 'skillName' | 'descriptions'>): string {
+export function assertionInstruction(
+  assertion: NormalizedAssertion,
+  evalCase: Pick<LoadedCase, 'expectedOutput'>,
+  context: Pick<TranspileContext, 'skillName' | 'descriptions'>,
+): string {
   const { spec } = assertion;
   if (spec.mode === 'judge') return spec.claim;
   const builtIn = getBuiltInGrader(spec.grader);
   // No grader of that name: Skeval judges the object's prose, and so does the grading agent.
   if (!builtIn && spec.fallbackClaim && !context.descriptions.has(spec.grader)) return spec.fallbackClaim;
-  const config = builtIn?.name === 'behavior-skill-read' && spec.config.skill === undefined ? { ...spec.config, skill: context.skillName } : spec.config;
+  const config =
+    builtIn?.name === 'behavior-skill-read' && spec.config.skill === undefined
+      ? { ...spec.config, skill: context.skillName }
+      : spec.config;
   // `skeval assert` always takes the response; the other inputs only where the grader reads them.
-  const inputs = (builtIn ? builtIn.reads : (['workspace', 'trace', 'skill'] as const)).filter((input): input is Exclude<GraderInput, 'output'> => input !== 'output');
+  const inputs = (builtIn ? builtIn.reads : (['workspace', 'trace', 'skill'] as const)).filter(
+    (input): input is Exclude<GraderInput, 'output'> => input !== 'output',
+  );
   const flags = [
     `--agent-output ${gradingPlaceholders.output}`,
     ...(builtIn ? [] : [`--agent-input ${gradingPlaceholders.input}`]),
-    ...(!builtIn && evalCase.expectedOutput !== undefined ? [`--expected-output ${gradingPlaceholders.expectedOutput}`] : []),
+    ...(!builtIn && evalCase.expectedOutput !== undefined
+      ? [`--expected-output ${gradingPlaceholders.expectedOutput}`]
+      : []),
     ...inputs.map((input) => flagOf[input]),
     ...(Object.keys(config).length ? [`--config ${quote([JSON.stringify(config)])}`] : []),
   ];
@@ -132,6 +164,7 @@ export function assertionInstruction(assertion: NormalizedAssertion, evalCase: P
 }
 
 function customGraderSummary(name: string, descriptions: ReadonlyMap<string, string | null>): string {
-  if (!descriptions.has(name)) return `no grader named ${name} was found in .skeval/graders/ or .agentv/graders/, so this assertion is an error until one is added`;
+  if (!descriptions.has(name))
+    return `no grader named ${name} was found in .skeval/graders/ or .agentv/graders/, so this assertion is an error until one is added`;
   return descriptions.get(name) ?? 'it gives no description';
 }

@@ -36,20 +36,46 @@ export function runSucceeded(run: ArmRun): boolean {
 export interface ArmAnalysis {
   baseline: Configuration;
   target: Configuration;
-  arms: Record<string, {
-    pass_rate_pooled: number | null;
-    pass_rate_case_mean: number | null;
-    runs: number;
-    errored_runs: number;
-    errored_assertions: number;
-    excluded_runs: string[];
-    time_seconds_mean: number | null;
-    tokens_mean: number | null;
-    cost_usd: number | null;
+  arms: Record<
+    string,
+    {
+      pass_rate_pooled: number | null;
+      pass_rate_case_mean: number | null;
+      runs: number;
+      errored_runs: number;
+      errored_assertions: number;
+      excluded_runs: string[];
+      time_seconds_mean: number | null;
+      tokens_mean: number | null;
+      cost_usd: number | null;
+    }
+  >;
+  delta: {
+    pass_rate: number;
+    ci95: [number, number];
+    method: 'paired-bootstrap';
+    resamples: number;
+    seed: number;
+    cases: number;
+    verdict: 'skill helps' | 'skill hurts' | 'not distinguishable';
+  } | null;
+  cases: Array<{
+    eval_id: string;
+    pass_rate: Record<string, number | null>;
+    pass_at_k: Record<string, number | null>;
+    pass_pow_k: Record<string, number | null>;
+    k: number;
+    flaky: boolean;
   }>;
-  delta: { pass_rate: number; ci95: [number, number]; method: 'paired-bootstrap'; resamples: number; seed: number; cases: number; verdict: 'skill helps' | 'skill hurts' | 'not distinguishable' } | null;
-  cases: Array<{ eval_id: string; pass_rate: Record<string, number | null>; pass_at_k: Record<string, number | null>; pass_pow_k: Record<string, number | null>; k: number; flaky: boolean }>;
-  assertions: Array<{ eval_id: string; index: number; text: string; rate_with: number | null; rate_without: number | null; delta: number | null; flag: 'always fails' | 'non-discriminating' | 'skill hurts' | 'flaky' | null }>;
+  assertions: Array<{
+    eval_id: string;
+    index: number;
+    text: string;
+    rate_with: number | null;
+    rate_without: number | null;
+    delta: number | null;
+    flag: 'always fails' | 'non-discriminating' | 'skill hurts' | 'flaky' | null;
+  }>;
   skill_read: { runs: number; read: number; delta_when_read: number | null; delta_when_not_read: number | null } | null;
 }
 
@@ -59,15 +85,22 @@ export interface ArmAnalysis {
  * and pass^k, per-assertion discrimination flags, the effect of reading the skill, and errors,
  * which are counted apart and never folded into fails.
  */
-export function analyzeArms(runs: ArmRun[], options: { target: Configuration; baseline: Configuration; seed?: number; resamples?: number }): ArmAnalysis {
+export function analyzeArms(
+  runs: ArmRun[],
+  options: { target: Configuration; baseline: Configuration; seed?: number; resamples?: number },
+): ArmAnalysis {
   const { target, baseline } = options;
   const armsPresent = [...new Set(runs.map((run) => run.arm))];
   const caseIds = [...new Set(runs.map((run) => run.caseId))];
   const valid = (run: ArmRun) => !run.agentError;
-  const runsOf = (arm: Configuration, caseId?: string) => runs.filter((run) => run.arm === arm && (caseId === undefined || run.caseId === caseId));
+  const runsOf = (arm: Configuration, caseId?: string) =>
+    runs.filter((run) => run.arm === arm && (caseId === undefined || run.caseId === caseId));
 
   const caseMean = (arm: Configuration, caseId: string): number | null => {
-    const rates = runsOf(arm, caseId).filter(valid).map(runPassRate).filter((rate): rate is number => rate !== null);
+    const rates = runsOf(arm, caseId)
+      .filter(valid)
+      .map(runPassRate)
+      .filter((rate): rate is number => rate !== null);
     return rates.length ? mean(rates) : null;
   };
 
@@ -80,13 +113,17 @@ export function analyzeArms(runs: ArmRun[], options: { target: Configuration; ba
     const known = (values: Array<number | null>) => values.filter((value): value is number => value !== null);
     const costs = all.map((run) => run.costUsd);
     arms[arm] = {
-      pass_rate_pooled: statuses.length ? statuses.filter((status) => status === 'pass').length / statuses.length : null,
+      pass_rate_pooled: statuses.length
+        ? statuses.filter((status) => status === 'pass').length / statuses.length
+        : null,
       pass_rate_case_mean: caseMeans.length ? mean(caseMeans) : null,
       runs: all.length,
       errored_runs: all.length - kept.length,
       errored_assertions: kept.flatMap((run) => run.statuses).filter((status) => status === 'error').length,
       excluded_runs: all.filter((run) => !valid(run)).map((run) => `${run.caseId}/run-${run.runNumber}`),
-      time_seconds_mean: known(all.map((run) => run.seconds)).length ? mean(known(all.map((run) => run.seconds))) : null,
+      time_seconds_mean: known(all.map((run) => run.seconds)).length
+        ? mean(known(all.map((run) => run.seconds)))
+        : null,
       tokens_mean: known(all.map((run) => run.tokens)).length ? mean(known(all.map((run) => run.tokens))) : null,
       cost_usd: costs.some((cost) => cost === null) ? null : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0),
     };
@@ -99,12 +136,30 @@ export function analyzeArms(runs: ArmRun[], options: { target: Configuration; ba
   });
   let delta: ArmAnalysis['delta'] = null;
   if (armsPresent.includes(target) && armsPresent.includes(baseline) && paired.length) {
-    const interval = bootstrapMeanInterval(paired, { ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.resamples === undefined ? {} : { resamples: options.resamples }) });
-    delta = { pass_rate: interval.estimate, ci95: [interval.low, interval.high], method: 'paired-bootstrap', resamples: interval.resamples, seed: interval.seed, cases: paired.length, verdict: verdictOf(interval) };
+    const interval = bootstrapMeanInterval(paired, {
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+    });
+    delta = {
+      pass_rate: interval.estimate,
+      ci95: [interval.low, interval.high],
+      method: 'paired-bootstrap',
+      resamples: interval.resamples,
+      seed: interval.seed,
+      cases: paired.length,
+      verdict: verdictOf(interval),
+    };
   }
 
   const cases = caseIds.map((caseId) => {
-    const entry: ArmAnalysis['cases'][number] = { eval_id: caseId, pass_rate: {}, pass_at_k: {}, pass_pow_k: {}, k: 0, flaky: false };
+    const entry: ArmAnalysis['cases'][number] = {
+      eval_id: caseId,
+      pass_rate: {},
+      pass_at_k: {},
+      pass_pow_k: {},
+      k: 0,
+      flaky: false,
+    };
     for (const arm of armsPresent) {
       const kept = runsOf(arm, caseId).filter(valid);
       entry.k = Math.max(entry.k, kept.length);
@@ -122,18 +177,35 @@ export function analyzeArms(runs: ArmRun[], options: { target: Configuration; ba
     const sample = runs.find((run) => run.caseId === caseId)!;
     sample.texts.forEach((text, index) => {
       const rate = (arm: Configuration) => {
-        const values = runsOf(arm, caseId).filter(valid).map((run) => run.statuses[index]).filter((status): status is 'pass' | 'fail' => status === 'pass' || status === 'fail');
+        const values = runsOf(arm, caseId)
+          .filter(valid)
+          .map((run) => run.statuses[index])
+          .filter((status): status is 'pass' | 'fail' => status === 'pass' || status === 'fail');
         return values.length ? values.filter((status) => status === 'pass').length / values.length : null;
       };
       const withRate = rate(target);
       const withoutRate = armsPresent.includes(baseline) ? rate(baseline) : null;
-      const flag = withRate === null ? null
-        : withRate === 0 && (withoutRate === null || withoutRate === 0) ? 'always fails'
-        : withRate === 1 && withoutRate === 1 ? 'non-discriminating'
-        : withoutRate !== null && withoutRate > withRate ? 'skill hurts'
-        : withRate > 0 && withRate < 1 ? 'flaky'
-        : null;
-      assertions.push({ eval_id: caseId, index, text, rate_with: withRate, rate_without: withoutRate, delta: withRate !== null && withoutRate !== null ? withRate - withoutRate : null, flag });
+      const flag =
+        withRate === null
+          ? null
+          : withRate === 0 && (withoutRate === null || withoutRate === 0)
+            ? 'always fails'
+            : withRate === 1 && withoutRate === 1
+              ? 'non-discriminating'
+              : withoutRate !== null && withoutRate > withRate
+                ? 'skill hurts'
+                : withRate > 0 && withRate < 1
+                  ? 'flaky'
+                  : null;
+      assertions.push({
+        eval_id: caseId,
+        index,
+        text,
+        rate_with: withRate,
+        rate_without: withoutRate,
+        delta: withRate !== null && withoutRate !== null ? withRate - withoutRate : null,
+        flag,
+      });
     });
   }
 
@@ -142,13 +214,21 @@ export function analyzeArms(runs: ArmRun[], options: { target: Configuration; ba
   if (targetRuns.length) {
     const split = (read: boolean) => {
       const differences = caseIds.flatMap((caseId) => {
-        const rates = targetRuns.filter((run) => run.caseId === caseId && run.skillRead === read).map(runPassRate).filter((rate): rate is number => rate !== null);
+        const rates = targetRuns
+          .filter((run) => run.caseId === caseId && run.skillRead === read)
+          .map(runPassRate)
+          .filter((rate): rate is number => rate !== null);
         const other = caseMean(baseline, caseId);
         return rates.length && other !== null ? [mean(rates) - other] : [];
       });
       return differences.length ? mean(differences) : null;
     };
-    skillRead = { runs: targetRuns.length, read: targetRuns.filter((run) => run.skillRead).length, delta_when_read: split(true), delta_when_not_read: split(false) };
+    skillRead = {
+      runs: targetRuns.length,
+      read: targetRuns.filter((run) => run.skillRead).length,
+      delta_when_read: split(true),
+      delta_when_not_read: split(false),
+    };
   }
   return { baseline, target, arms, delta, cases, assertions, skill_read: skillRead };
 }

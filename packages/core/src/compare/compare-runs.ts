@@ -46,18 +46,37 @@ export interface CompareRunsResult {
 export async function compareRuns(options: CompareRunsOptions): Promise<CompareRunsResult> {
   const cwd = options.cwd ?? process.cwd();
   const arm = options.arm ?? 'with_skill';
-  const [before, after] = await Promise.all([loadBenchmark(resolve(cwd, options.before)), loadBenchmark(resolve(cwd, options.after))]);
+  const [before, after] = await Promise.all([
+    loadBenchmark(resolve(cwd, options.before)),
+    loadBenchmark(resolve(cwd, options.after)),
+  ]);
   const ratesBefore = caseRates(before, arm);
   const ratesAfter = caseRates(after, arm);
-  const ids = [...new Set([...ratesBefore.keys(), ...ratesAfter.keys()])].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const ids = [...new Set([...ratesBefore.keys(), ...ratesAfter.keys()])].sort((a, b) =>
+    a.localeCompare(b, undefined, { numeric: true }),
+  );
   const cases = ids.map((id) => {
     const rateBefore = ratesBefore.get(id) ?? null;
     const rateAfter = ratesAfter.get(id) ?? null;
-    return { eval_id: id, before: rateBefore, after: rateAfter, change: rateBefore !== null && rateAfter !== null ? rateAfter - rateBefore : null };
+    return {
+      eval_id: id,
+      before: rateBefore,
+      after: rateAfter,
+      change: rateBefore !== null && rateAfter !== null ? rateAfter - rateBefore : null,
+    };
   });
   const common = cases.filter((entry) => entry.change !== null);
-  const interval = bootstrapMeanInterval(common.map((entry) => entry.change!), options.seed === undefined ? {} : { seed: options.seed });
-  const change = { pass_rate: mean(common.map((entry) => entry.change!)), ci95: [interval.low, interval.high] as [number, number], cases: common.length, resamples: interval.resamples, seed: interval.seed };
+  const interval = bootstrapMeanInterval(
+    common.map((entry) => entry.change!),
+    options.seed === undefined ? {} : { seed: options.seed },
+  );
+  const change = {
+    pass_rate: mean(common.map((entry) => entry.change!)),
+    ci95: [interval.low, interval.high] as [number, number],
+    cases: common.length,
+    resamples: interval.resamples,
+    seed: interval.seed,
+  };
   const dropped = -change.pass_rate;
   const regression = options.maxDrop !== undefined ? dropped > options.maxDrop : change.ci95[1] < 0;
   const points = (value: number) => `${(value * 100).toFixed(1)} pts`;
@@ -97,9 +116,16 @@ async function loadBenchmark(path: string): Promise<Benchmark> {
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new SkevalError({ code: 'usage', message: `${file}: cannot read a benchmark.json (${(error as Error).message}); give a run folder or a benchmark file` });
+    throw new SkevalError({
+      code: 'usage',
+      message: `${file}: cannot read a benchmark.json (${(error as Error).message}); give a run folder or a benchmark file`,
+    });
   }
   const parsed = benchmarkSchema.safeParse(value);
-  if (!parsed.success) throw new SkevalError({ code: 'invalid_input', message: `${file}: not a benchmark.json: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}` });
+  if (!parsed.success)
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: `${file}: not a benchmark.json: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
+    });
   return parsed.data;
 }

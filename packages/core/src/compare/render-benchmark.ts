@@ -1,7 +1,8 @@
 import type { Benchmark } from '@skeval/schema';
 import type { ArmAnalysis } from './analyze-arms.js';
 
-const percent = (value: number | null | undefined) => (value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`);
+const percent = (value: number | null | undefined) =>
+  value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`;
 const points = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} pts`;
 const label: Record<string, string> = { with_skill: 'WITH', without_skill: 'WITHOUT', old_skill: 'OLD SKILL' };
 
@@ -15,37 +16,75 @@ export function renderBenchmark(benchmark: Benchmark): string {
   const lines = [`# ${benchmark.metadata.skill_name}: benchmark`, ''];
   if (!analysis) {
     const summary = benchmark.run_summary.with_skill as { pass_rate?: { mean: number } } | undefined;
-    lines.push(`${benchmark.runs.length} case runs, mean pass rate ${percent(summary?.pass_rate?.mean ?? null)} (one arm: no comparison).`);
+    lines.push(
+      `${benchmark.runs.length} case runs, mean pass rate ${percent(summary?.pass_rate?.mean ?? null)} (one arm: no comparison).`,
+    );
     return `${lines.join('\n')}\n`;
   }
   const target = analysis.arms[analysis.target]!;
   const base = analysis.arms[analysis.baseline]!;
   const [with_, without] = [label[analysis.target]!, label[analysis.baseline]!];
-  lines.push(`${benchmark.metadata.runs_per_configuration} run(s) per case and arm; Δ = ${with_} − ${without} (baseline: ${analysis.baseline}).`, '');
+  lines.push(
+    `${benchmark.metadata.runs_per_configuration} run(s) per case and arm; Δ = ${with_} − ${without} (baseline: ${analysis.baseline}).`,
+    '',
+  );
   lines.push(`| | ${with_} | ${without} | Δ |`, '|---|---|---|---|');
   const delta = analysis.delta;
-  lines.push(`| pass rate, mean of case means | ${percent(target.pass_rate_case_mean)} | ${percent(base.pass_rate_case_mean)} | ${delta ? `${points(delta.pass_rate)} (95% CI ${points(delta.ci95[0])} … ${points(delta.ci95[1])})` : 'n/a'} |`);
-  const pooled = target.pass_rate_pooled !== null && base.pass_rate_pooled !== null ? points(target.pass_rate_pooled - base.pass_rate_pooled) : 'n/a';
-  lines.push(`| pass rate, pooled over assertions | ${percent(target.pass_rate_pooled)} | ${percent(base.pass_rate_pooled)} | ${pooled} |`);
-  lines.push(`| mean time per run | ${fixed(target.time_seconds_mean, 1, ' s')} | ${fixed(base.time_seconds_mean, 1, ' s')} | ${benchmark.run_summary.delta?.time_seconds ?? 'n/a'} s |`);
-  lines.push(`| mean tokens per run | ${fixed(target.tokens_mean, 0, '')} | ${fixed(base.tokens_mean, 0, '')} | ${benchmark.run_summary.delta?.tokens ?? 'n/a'} |`);
+  lines.push(
+    `| pass rate, mean of case means | ${percent(target.pass_rate_case_mean)} | ${percent(base.pass_rate_case_mean)} | ${delta ? `${points(delta.pass_rate)} (95% CI ${points(delta.ci95[0])} … ${points(delta.ci95[1])})` : 'n/a'} |`,
+  );
+  const pooled =
+    target.pass_rate_pooled !== null && base.pass_rate_pooled !== null
+      ? points(target.pass_rate_pooled - base.pass_rate_pooled)
+      : 'n/a';
+  lines.push(
+    `| pass rate, pooled over assertions | ${percent(target.pass_rate_pooled)} | ${percent(base.pass_rate_pooled)} | ${pooled} |`,
+  );
+  lines.push(
+    `| mean time per run | ${fixed(target.time_seconds_mean, 1, ' s')} | ${fixed(base.time_seconds_mean, 1, ' s')} | ${benchmark.run_summary.delta?.time_seconds ?? 'n/a'} s |`,
+  );
+  lines.push(
+    `| mean tokens per run | ${fixed(target.tokens_mean, 0, '')} | ${fixed(base.tokens_mean, 0, '')} | ${benchmark.run_summary.delta?.tokens ?? 'n/a'} |`,
+  );
   lines.push(`| cost | ${money(target.cost_usd)} | ${money(base.cost_usd)} | |`);
-  lines.push(`| agent errors (left out of pass rates) | ${target.errored_runs} of ${target.runs} runs | ${base.errored_runs} of ${base.runs} runs | |`, '');
-  if (delta) lines.push(`**Verdict: ${delta.verdict}** — paired bootstrap over ${delta.cases} cases (${delta.resamples} resamples, seed ${delta.seed}).`, '');
-  const excluded = [...target.excluded_runs.map((run) => `${with_} ${run}`), ...base.excluded_runs.map((run) => `${without} ${run}`)];
+  lines.push(
+    `| agent errors (left out of pass rates) | ${target.errored_runs} of ${target.runs} runs | ${base.errored_runs} of ${base.runs} runs | |`,
+    '',
+  );
+  if (delta)
+    lines.push(
+      `**Verdict: ${delta.verdict}** — paired bootstrap over ${delta.cases} cases (${delta.resamples} resamples, seed ${delta.seed}).`,
+      '',
+    );
+  const excluded = [
+    ...target.excluded_runs.map((run) => `${with_} ${run}`),
+    ...base.excluded_runs.map((run) => `${without} ${run}`),
+  ];
   if (excluded.length) lines.push(`Left out for agent errors: ${excluded.join(', ')}.`, '');
   if (analysis.skill_read) {
     const read = analysis.skill_read;
-    lines.push(`The skill was read in ${read.read} of ${read.runs} ${with_} runs; Δ when read ${read.delta_when_read === null ? 'n/a' : points(read.delta_when_read)}, when not read ${read.delta_when_not_read === null ? 'n/a' : points(read.delta_when_not_read)}.`, '');
+    lines.push(
+      `The skill was read in ${read.read} of ${read.runs} ${with_} runs; Δ when read ${read.delta_when_read === null ? 'n/a' : points(read.delta_when_read)}, when not read ${read.delta_when_not_read === null ? 'n/a' : points(read.delta_when_not_read)}.`,
+      '',
+    );
   }
   const flagged = analysis.assertions.filter((assertion) => assertion.flag);
   if (flagged.length) {
-    lines.push('## Flagged assertions', '', `| case | assertion | ${with_} | ${without} | flag |`, '|---|---|---|---|---|');
-    for (const assertion of flagged) lines.push(`| ${assertion.eval_id} | ${assertion.text.replace(/\|/g, '\\|').slice(0, 80)} | ${percent(assertion.rate_with)} | ${percent(assertion.rate_without)} | ${assertion.flag} |`);
+    lines.push(
+      '## Flagged assertions',
+      '',
+      `| case | assertion | ${with_} | ${without} | flag |`,
+      '|---|---|---|---|---|',
+    );
+    for (const assertion of flagged)
+      lines.push(
+        `| ${assertion.eval_id} | ${assertion.text.replace(/\|/g, '\\|').slice(0, 80)} | ${percent(assertion.rate_with)} | ${percent(assertion.rate_without)} | ${assertion.flag} |`,
+      );
     lines.push('');
   }
   const flaky = analysis.cases.filter((entry) => entry.flaky);
-  if (flaky.length) lines.push(`Flaky cases (some runs pass, some fail): ${flaky.map((entry) => entry.eval_id).join(', ')}.`, '');
+  if (flaky.length)
+    lines.push(`Flaky cases (some runs pass, some fail): ${flaky.map((entry) => entry.eval_id).join(', ')}.`, '');
   return `${lines.join('\n')}`;
 }
 

@@ -34,7 +34,10 @@ export interface BootstrapInterval {
  * replacement, `resamples` times, and the 2.5th and 97.5th percentiles of the resampled means
  * bound the 95% interval. Seeded, so a run's interval is reproducible.
  */
-export function bootstrapMeanInterval(differences: number[], options: { resamples?: number; seed?: number; level?: number } = {}): BootstrapInterval {
+export function bootstrapMeanInterval(
+  differences: number[],
+  options: { resamples?: number; seed?: number; level?: number } = {},
+): BootstrapInterval {
   const resamples = options.resamples ?? 10_000;
   const seed = options.seed ?? 20261130;
   const estimate = mean(differences);
@@ -43,7 +46,8 @@ export function bootstrapMeanInterval(differences: number[], options: { resample
   const means = new Float64Array(resamples);
   for (let sample = 0; sample < resamples; sample += 1) {
     let sum = 0;
-    for (let draw = 0; draw < differences.length; draw += 1) sum += differences[Math.floor(random() * differences.length)]!;
+    for (let draw = 0; draw < differences.length; draw += 1)
+      sum += differences[Math.floor(random() * differences.length)]!;
     means[sample] = sum / differences.length;
   }
   means.sort();
@@ -53,7 +57,10 @@ export function bootstrapMeanInterval(differences: number[], options: { resample
 }
 
 /** "skill helps" when the whole interval is above 0, "skill hurts" when below, else "not distinguishable". */
-export function verdictOf(interval: { low: number; high: number }): 'skill helps' | 'skill hurts' | 'not distinguishable' {
+export function verdictOf(interval: {
+  low: number;
+  high: number;
+}): 'skill helps' | 'skill hurts' | 'not distinguishable' {
   if (interval.low > 0) return 'skill helps';
   if (interval.high < 0) return 'skill hurts';
   return 'not distinguishable';

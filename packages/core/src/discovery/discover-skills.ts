@@ -39,20 +39,34 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Di
   if (!existsSync(root)) throw new SkevalError({ code: 'usage', message: `${options.path}: no such folder` });
   const dirs = existsSync(join(root, 'evals', 'evals.json')) ? [root] : await findSkillDirs(root);
   if (dirs.length === 0) {
-    throw new SkevalError({ code: 'usage', message: `no skills with evals found in ${options.path}: a skill is a folder with SKILL.md and evals/evals.json` });
+    throw new SkevalError({
+      code: 'usage',
+      message: `no skills with evals found in ${options.path}: a skill is a folder with SKILL.md and evals/evals.json`,
+    });
   }
   const found: DiscoveredSkill[] = [];
   for (const dir of dirs) {
     const evalsPath = join(dir, 'evals', 'evals.json');
     const manifest = await readSkillManifest(dir);
     const load = await loadEvalsFileFromDisk(evalsPath, relative(cwd, evalsPath) || evalsPath);
-    found.push({ name: load.evals?.skillName ?? manifest.name, description: manifest.description, dir, evalsPath, load });
+    found.push({
+      name: load.evals?.skillName ?? manifest.name,
+      description: manifest.description,
+      dir,
+      evalsPath,
+      load,
+    });
   }
   return select(found, options);
 }
 
 async function findSkillDirs(root: string): Promise<string[]> {
-  const manifests = await glob('**/SKILL.md', { cwd: root, dot: false, ignore: ['**/node_modules/**', '**/.git/**'], followSymbolicLinks: false });
+  const manifests = await glob('**/SKILL.md', {
+    cwd: root,
+    dot: false,
+    ignore: ['**/node_modules/**', '**/.git/**'],
+    followSymbolicLinks: false,
+  });
   const ignored = gitignoreOf(root);
   return manifests
     .filter((path) => !ignored.ignores(path))
@@ -73,16 +87,34 @@ function select(skills: DiscoveredSkill[], options: DiscoverSkillsOptions): Disc
   if (options.skills?.length) {
     const unknown = options.skills.filter((name) => !skills.some((skill) => skill.name === name));
     if (unknown.length) {
-      throw new SkevalError({ code: 'usage', message: `--skill ${unknown.join(', ')} matches no skill; found: ${skills.map((skill) => skill.name).join(', ')}` });
+      throw new SkevalError({
+        code: 'usage',
+        message: `--skill ${unknown.join(', ')} matches no skill; found: ${skills.map((skill) => skill.name).join(', ')}`,
+      });
     }
     chosen = skills.filter((skill) => options.skills!.includes(skill.name));
   }
   if (options.cases?.length) {
     const ids = new Set(chosen.flatMap((skill) => skill.load.evals?.cases.map((testCase) => testCase.id) ?? []));
     const unknown = options.cases.filter((id) => !ids.has(id));
-    if (unknown.length) throw new SkevalError({ code: 'usage', message: `--case ${unknown.join(', ')} matches no case; the cases are: ${[...ids].join(', ') || 'none'}` });
+    if (unknown.length)
+      throw new SkevalError({
+        code: 'usage',
+        message: `--case ${unknown.join(', ')} matches no case; the cases are: ${[...ids].join(', ') || 'none'}`,
+      });
     chosen = chosen.map((skill) =>
-      skill.load.evals ? { ...skill, load: { ...skill.load, evals: { ...skill.load.evals, cases: skill.load.evals.cases.filter((testCase) => options.cases!.includes(testCase.id)) } } } : skill,
+      skill.load.evals
+        ? {
+            ...skill,
+            load: {
+              ...skill.load,
+              evals: {
+                ...skill.load.evals,
+                cases: skill.load.evals.cases.filter((testCase) => options.cases!.includes(testCase.id)),
+              },
+            },
+          }
+        : skill,
     );
   }
   return chosen;

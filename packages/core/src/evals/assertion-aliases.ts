@@ -10,24 +10,51 @@ export interface AssertionAlias {
 
 const valueOf = (source: Record<string, unknown>) => source.value ?? source.values;
 
-const contains: AssertionAlias = { kind: 'output', method: 'contains', toIntent: (source) => ({ value: valueOf(source) }) };
-const containsAny: AssertionAlias = { kind: 'output', method: 'contains', toIntent: (source) => ({ value: valueOf(source), match: 'any' }) };
-const icontains: AssertionAlias = { kind: 'output', method: 'icontains', toIntent: (source) => ({ value: valueOf(source) }) };
-const notContains: AssertionAlias = { kind: 'output', method: 'not-contains', toIntent: (source) => ({ value: valueOf(source) }) };
+const contains: AssertionAlias = {
+  kind: 'output',
+  method: 'contains',
+  toIntent: (source) => ({ value: valueOf(source) }),
+};
+const containsAny: AssertionAlias = {
+  kind: 'output',
+  method: 'contains',
+  toIntent: (source) => ({ value: valueOf(source), match: 'any' }),
+};
+const icontains: AssertionAlias = {
+  kind: 'output',
+  method: 'icontains',
+  toIntent: (source) => ({ value: valueOf(source) }),
+};
+const notContains: AssertionAlias = {
+  kind: 'output',
+  method: 'not-contains',
+  toIntent: (source) => ({ value: valueOf(source) }),
+};
 const regex: AssertionAlias = {
   kind: 'output',
   method: 'regex',
-  toIntent: (source) => ({ pattern: source.pattern ?? source.value, ...(source.flags === undefined ? {} : { flags: source.flags }) }),
+  toIntent: (source) => ({
+    pattern: source.pattern ?? source.value,
+    ...(source.flags === undefined ? {} : { flags: source.flags }),
+  }),
 };
 const equals: AssertionAlias = { kind: 'output', method: 'exact', toIntent: (source) => ({ value: source.value }) };
 const isJson: AssertionAlias = { kind: 'output', method: 'json-valid', toIntent: () => ({}) };
-const fileExists: AssertionAlias = { kind: 'legacy', method: 'file-exists', toIntent: (source) => ({ path: source.path ?? source.value }) };
+const fileExists: AssertionAlias = {
+  kind: 'legacy',
+  method: 'file-exists',
+  toIntent: (source) => ({ path: source.path ?? source.value }),
+};
 const fileContains: AssertionAlias = {
   kind: 'workspace',
   method: 'file-contains',
   toIntent: (source) => ({ path: source.path ?? source.file, value: source.value }),
 };
-const toolCalled: AssertionAlias = { kind: 'behavior', method: 'tool-called', toIntent: (source) => ({ tool: source.tool ?? source.value }) };
+const toolCalled: AssertionAlias = {
+  kind: 'behavior',
+  method: 'tool-called',
+  toIntent: (source) => ({ tool: source.tool ?? source.value }),
+};
 const judge: AssertionAlias = { kind: 'judge', method: 'judge', toIntent: () => ({}) };
 
 export const assertionAliases: Readonly<Record<string, AssertionAlias>> = {

@@ -5,7 +5,11 @@ import { loadEvalsFile } from './load-evals-file.js';
 // Real evals.json files from public repositories, kept byte for byte beside the project.
 const corpusDir = new URL('../../../../../shared/corpus/evals-json/', import.meta.url);
 const present = existsSync(corpusDir);
-const files = present ? readdirSync(corpusDir).filter((name) => name.endsWith('.json')).sort() : [];
+const files = present
+  ? readdirSync(corpusDir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+  : [];
 
 /**
  * The acceptance rule, computed independently of the loader: JSON with an `evals` array of
@@ -48,8 +52,13 @@ describe.skipIf(!present && !process.env.CI)('the corpus of real evals files', (
     const bytes = readFileSync(new URL(name, corpusDir));
     const result = loadEvalsFile({ source: bytes, fileName: name });
     const accepted = result.errors.length === 0;
-    expect(accepted, result.errors.map((issue) => `${issue.line}:${issue.column} ${issue.message}`).join('\n')).toBe(shouldAccept(bytes));
-    if (accepted) expect(result.evals?.cases.length).toBe((JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as { evals: unknown[] }).evals.length);
+    expect(accepted, result.errors.map((issue) => `${issue.line}:${issue.column} ${issue.message}`).join('\n')).toBe(
+      shouldAccept(bytes),
+    );
+    if (accepted)
+      expect(result.evals?.cases.length).toBe(
+        (JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as { evals: unknown[] }).evals.length,
+      );
     for (const issue of [...result.errors, ...result.warnings]) {
       expect(issue.line).toBeGreaterThan(0);
       expect(issue.column).toBeGreaterThan(0);

@@ -33,7 +33,10 @@ export function describeZodIssue(issue: z.core.$ZodIssue, value: unknown): strin
     }
     case 'too_small':
       if (issue.origin === 'string') return issue.message.startsWith('Too small') ? `${key} is empty` : issue.message;
-      if (issue.origin === 'array') return issue.message.startsWith('Too small') ? `${key} needs at least ${issue.minimum} entr${issue.minimum === 1 ? 'y' : 'ies'}` : issue.message;
+      if (issue.origin === 'array')
+        return issue.message.startsWith('Too small')
+          ? `${key} needs at least ${issue.minimum} entr${issue.minimum === 1 ? 'y' : 'ies'}`
+          : issue.message;
       return `${key} must be at least ${issue.minimum}, got ${JSON.stringify(value)}`;
     case 'too_big':
       return `${key} must be at most ${issue.maximum}, got ${JSON.stringify(value)}`;

@@ -19,7 +19,13 @@ export interface IssueSink {
 
 export function createIssueSink(lines: LineIndex, document?: JsonDocument): IssueSink {
   const issues: EvalsIssue[] = [];
-  const add = (severity: EvalsIssue['severity'], code: EvalsIssueCode, path: JsonPath, message: string, key = false) => {
+  const add = (
+    severity: EvalsIssue['severity'],
+    code: EvalsIssueCode,
+    path: JsonPath,
+    message: string,
+    key = false,
+  ) => {
     const offset = document ? document.offsetOf(path, { key }) : 0;
     issues.push({ severity, code, message, path, pointer: formatPointer(path), ...lines.locate(offset) });
   };
@@ -32,8 +38,14 @@ export function createIssueSink(lines: LineIndex, document?: JsonDocument): Issu
       if (result.success) return result.data;
       for (const issue of result.error.issues) {
         const issuePath = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
-        const isPathEscape = issue.code === 'custom' && (issue.params as { skeval?: string } | undefined)?.skeval === 'path_escape';
-        add('error', isPathEscape ? 'path-escape' : 'invalid-value', [...path, ...issuePath], describeZodIssue(issue, valueAt(value, issuePath)));
+        const isPathEscape =
+          issue.code === 'custom' && (issue.params as { skeval?: string } | undefined)?.skeval === 'path_escape';
+        add(
+          'error',
+          isPathEscape ? 'path-escape' : 'invalid-value',
+          [...path, ...issuePath],
+          describeZodIssue(issue, valueAt(value, issuePath)),
+        );
       }
       return undefined;
     },

@@ -57,7 +57,10 @@ export function formatPointer(path: ReadonlyArray<string | number>): string {
 }
 
 /** A compiler-style line: `path:line:col: error: evals[3].prompt: message`. */
-export function formatIssue(fileName: string, issue: Pick<EvalsIssue, 'severity' | 'message' | 'pointer' | 'line' | 'column'>): string {
+export function formatIssue(
+  fileName: string,
+  issue: Pick<EvalsIssue, 'severity' | 'message' | 'pointer' | 'line' | 'column'>,
+): string {
   const where = issue.pointer ? `${issue.pointer}: ` : '';
   return `${fileName}:${issue.line}:${issue.column}: ${issue.severity}: ${where}${issue.message}`;
 }

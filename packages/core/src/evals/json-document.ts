@@ -31,7 +31,13 @@ export function parseJsonDocument(text: string): ParsedJson {
   if (deepAt !== undefined) {
     return {
       ok: false,
-      problems: [{ kind: 'too-deep', offset: deepAt, message: `JSON is nested deeper than ${maxJsonDepth} levels here; an evals file needs far fewer` }],
+      problems: [
+        {
+          kind: 'too-deep',
+          offset: deepAt,
+          message: `JSON is nested deeper than ${maxJsonDepth} levels here; an evals file needs far fewer`,
+        },
+      ],
     };
   }
   const errors: ParseError[] = [];
@@ -73,12 +79,20 @@ function describeSyntaxError(text: string, error: ParseError): JsonSyntaxProblem
   const found = character === undefined ? 'the end of the file' : `\`${character}\``;
   const name = printParseErrorCode(error.error);
   if (name === 'InvalidCommentToken') {
-    return { kind: 'json-comment', offset, message: 'JSON does not allow comments; remove it (evals.json is read by other tools as strict JSON)' };
+    return {
+      kind: 'json-comment',
+      offset,
+      message: 'JSON does not allow comments; remove it (evals.json is read by other tools as strict JSON)',
+    };
   }
   if ((name === 'ValueExpected' || name === 'PropertyNameExpected') && (character === '}' || character === ']')) {
     const commaOffset = previousNonSpace(text, offset);
     if (text[commaOffset] === ',') {
-      return { kind: 'trailing-comma', offset: commaOffset, message: `trailing comma before \`${character}\`; JSON does not allow it: remove the comma` };
+      return {
+        kind: 'trailing-comma',
+        offset: commaOffset,
+        message: `trailing comma before \`${character}\`; JSON does not allow it: remove the comma`,
+      };
     }
   }
   const messages: Partial<Record<ParseErrorName, string>> = {

@@ -1,7 +1,7 @@
 import { knownTopLevelKeys } from '@skeval/schema';
 import { jsonTypeName } from './describe-zod-issue.js';
+import { createIssueSink, type IssueSink, isPlainObject, unknownKeys } from './issue-sink.js';
 import { type EvalsIssueCode, formatPointer } from './issues.js';
-import { createIssueSink, isPlainObject, type IssueSink, unknownKeys } from './issue-sink.js';
 import { parseJsonDocument } from './json-document.js';
 import { readCase } from './read-case.js';
 import { createLineIndex, decodeSource } from './source-text.js';
@@ -39,18 +39,34 @@ export function loadEvalsFile(options: LoadEvalsFileOptions): LoadResult {
   const decoded = decodeSource(source);
   if (!decoded.ok) {
     const at = createLineIndex(decoded.textBefore).locate(decoded.textBefore.length);
-    return fileProblem(fileName, 'not-utf8', `the file is not valid UTF-8 (byte ${decoded.invalidByteOffset}); save it as UTF-8`, at);
+    return fileProblem(
+      fileName,
+      'not-utf8',
+      `the file is not valid UTF-8 (byte ${decoded.invalidByteOffset}); save it as UTF-8`,
+      at,
+    );
   }
   const { text } = decoded;
   const lines = createLineIndex(text);
   if (text.trim() === '') {
-    return fileProblem(fileName, 'empty-file', 'the file is empty; an evals file is a JSON object: { "skill_name": "…", "evals": [ { "id": 1, "prompt": "…" } ] }');
+    return fileProblem(
+      fileName,
+      'empty-file',
+      'the file is empty; an evals file is a JSON object: { "skill_name": "…", "evals": [ { "id": 1, "prompt": "…" } ] }',
+    );
   }
   const parsed = parseJsonDocument(text);
   if (!parsed.ok) {
     const sink = createIssueSink(lines);
     for (const problem of parsed.problems) {
-      sink.issues.push({ severity: 'error', code: problem.kind, message: problem.message, path: [], pointer: '', ...lines.locate(problem.offset) });
+      sink.issues.push({
+        severity: 'error',
+        code: problem.kind,
+        message: problem.message,
+        path: [],
+        pointer: '',
+        ...lines.locate(problem.offset),
+      });
     }
     if (decoded.hadByteOrderMark) addByteOrderMarkWarning(sink);
     return finish(fileName, sink);
@@ -70,19 +86,28 @@ export function loadEvalsFile(options: LoadEvalsFileOptions): LoadResult {
   }
   const evals = readEvalsFile(parsed.document.value, fileName, sink);
   const { document } = parsed;
-  return { ...finish(fileName, sink, evals), locate: (path, options) => lines.locate(document.offsetOf(path, options)) };
+  return {
+    ...finish(fileName, sink, evals),
+    locate: (path, options) => lines.locate(document.offsetOf(path, options)),
+  };
 }
 
 function readEvalsFile(value: unknown, fileName: string, sink: IssueSink): LoadedEvalsFile | undefined {
   if (!isPlainObject(value)) {
     const hint = Array.isArray(value) ? ': wrap the cases as { "skill_name": "…", "evals": [ … ] }' : '';
-    sink.error('top-level-not-object', [], `the top level must be an object with an \`evals\` array, got ${jsonTypeName(value)}${hint}`);
+    sink.error(
+      'top-level-not-object',
+      [],
+      `the top level must be an object with an \`evals\` array, got ${jsonTypeName(value)}${hint}`,
+    );
     return undefined;
   }
   const cases = value.evals;
   if (cases === undefined) {
     const elsewhere = misplacedCaseKeys.find((key) => Array.isArray(value[key]));
-    const hint = elsewhere ? `; the cases seem to be under \`${elsewhere}\`: rename it to \`evals\`` : ': add "evals": [ { "id": 1, "prompt": "…" } ]';
+    const hint = elsewhere
+      ? `; the cases seem to be under \`${elsewhere}\`: rename it to \`evals\``
+      : ': add "evals": [ { "id": 1, "prompt": "…" } ]';
     sink.error('evals-missing', [], `no \`evals\` array${hint}`);
     return undefined;
   }
@@ -92,16 +117,28 @@ function readEvalsFile(value: unknown, fileName: string, sink: IssueSink): Loade
   }
   let skillName: string | undefined;
   if (typeof value.skill_name === 'string' && value.skill_name.trim() !== '') skillName = value.skill_name;
-  else if (value.skill_name !== undefined) sink.error('invalid-value', ['skill_name'], `\`skill_name\` must be a non-empty string, got ${jsonTypeName(value.skill_name)}`);
+  else if (value.skill_name !== undefined)
+    sink.error(
+      'invalid-value',
+      ['skill_name'],
+      `\`skill_name\` must be a non-empty string, got ${jsonTypeName(value.skill_name)}`,
+    );
   else if (typeof value.skill === 'string' && value.skill.trim() !== '') {
     skillName = value.skill;
     sink.warning('read-as', ['skill'], '`skill` read as `skill_name`');
   } else sink.warning('no-skill-name', [], 'no `skill_name`; the name of the skill folder is used');
   if (value.version !== undefined && typeof value.version !== 'string' && typeof value.version !== 'number') {
-    sink.error('invalid-value', ['version'], `\`version\` must be a string or a number, got ${jsonTypeName(value.version)}`);
+    sink.error(
+      'invalid-value',
+      ['version'],
+      `\`version\` must be a string or a number, got ${jsonTypeName(value.version)}`,
+    );
   }
-  const extraKeys = unknownKeys(value, knownTopLevelKeys).filter((key) => !(key === 'skill' && skillName === value.skill));
-  for (const key of extraKeys) sink.warning('unknown-key', [key], `unknown top-level key \`${key}\` is kept but not used`, { key: true });
+  const extraKeys = unknownKeys(value, knownTopLevelKeys).filter(
+    (key) => !(key === 'skill' && skillName === value.skill),
+  );
+  for (const key of extraKeys)
+    sink.warning('unknown-key', [key], `unknown top-level key \`${key}\` is kept but not used`, { key: true });
 
   const read = cases.map((entry, index) => readCase(entry, index, sink));
   const loaded = assignIds(read, sink);
@@ -125,7 +162,11 @@ function assignIds(cases: Array<Omit<LoadedCase, 'id'> | undefined>, sink: Issue
     if (first === undefined) firstIndexById.set(id, entry.index);
     else {
       const same = typeof entry.rawId === 'number' ? `${id} and "${id}" are the same id` : `the id "${id}"`;
-      sink.error('duplicate-id', ['evals', entry.index, 'id'], `duplicate case id: ${same} is also used by evals[${first}]; ids must be unique after String(id)`);
+      sink.error(
+        'duplicate-id',
+        ['evals', entry.index, 'id'],
+        `duplicate case id: ${same} is also used by evals[${first}]; ids must be unique after String(id)`,
+      );
     }
   }
   const loaded: LoadedCase[] = [];
@@ -135,7 +176,11 @@ function assignIds(cases: Array<Omit<LoadedCase, 'id'> | undefined>, sink: Issue
     if (id === undefined) {
       id = firstIndexById.has(String(entry.index + 1)) ? `case-${entry.index + 1}` : String(entry.index + 1);
       firstIndexById.set(id, entry.index);
-      sink.warning('missing-id', ['evals', entry.index], `case has no \`id\`; it is called \`${id}\` (its position); give it a stable id`);
+      sink.warning(
+        'missing-id',
+        ['evals', entry.index],
+        `case has no \`id\`; it is called \`${id}\` (its position); give it a stable id`,
+      );
     }
     loaded.push({ ...entry, id, name: entry.name || id });
   }
@@ -143,16 +188,33 @@ function assignIds(cases: Array<Omit<LoadedCase, 'id'> | undefined>, sink: Issue
 }
 
 function addByteOrderMarkWarning(sink: IssueSink): void {
-  sink.issues.push({ severity: 'warning', code: 'byte-order-mark', message: 'the file starts with a byte order mark; it was ignored (some JSON readers refuse it)', path: [], pointer: '', line: 1, column: 1 });
+  sink.issues.push({
+    severity: 'warning',
+    code: 'byte-order-mark',
+    message: 'the file starts with a byte order mark; it was ignored (some JSON readers refuse it)',
+    path: [],
+    pointer: '',
+    line: 1,
+    column: 1,
+  });
 }
 
 /** The result for a file over the size limit, which is not parsed at all. */
 export function tooLargeResult(fileName: string, size: number, maxBytes: number): LoadResult {
-  return fileProblem(fileName, 'too-large', `the file is ${formatMiB(size)}; evals files are read up to ${formatMiB(maxBytes)} (move large inputs into files listed in \`files\`)`);
+  return fileProblem(
+    fileName,
+    'too-large',
+    `the file is ${formatMiB(size)}; evals files are read up to ${formatMiB(maxBytes)} (move large inputs into files listed in \`files\`)`,
+  );
 }
 
 /** A result with one error about the file as a whole. */
-export function fileProblem(fileName: string, code: EvalsIssueCode, message: string, at = { line: 1, column: 1 }): LoadResult {
+export function fileProblem(
+  fileName: string,
+  code: EvalsIssueCode,
+  message: string,
+  at = { line: 1, column: 1 },
+): LoadResult {
   return { fileName, errors: [{ severity: 'error', code, message, path: [], pointer: '', ...at }], warnings: [] };
 }
 

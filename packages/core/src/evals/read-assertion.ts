@@ -1,11 +1,11 @@
 import {
   assertionLabelFields,
   graderNamePattern,
+  type IntentKind,
   intentGraderName,
   intentKinds,
   intentMethods,
   intentSchemas,
-  type IntentKind,
   legacyScriptAssertionSchema,
   legacyScriptTypes,
   type NormalizedAssertion,
@@ -14,8 +14,8 @@ import {
 import type { z } from 'zod';
 import { assertionAliases } from './assertion-aliases.js';
 import { jsonTypeName } from './describe-zod-issue.js';
+import { type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { checkRegexFields } from './regex-fields.js';
-import { isPlainObject, type IssueSink, type JsonPath, unknownKeys } from './issue-sink.js';
 
 type AssertionList = NormalizedAssertion['list'];
 
@@ -39,7 +39,11 @@ export function readAssertion(value: unknown, place: Place): NormalizedAssertion
     return build(place, value, { mode: 'judge', claim: value }, value);
   }
   if (!isPlainObject(value)) {
-    sink.error('invalid-value', path, `an assertion is a string (a claim for the judge) or an object, got ${jsonTypeName(value)}`);
+    sink.error(
+      'invalid-value',
+      path,
+      `an assertion is a string (a claim for the judge) or an object, got ${jsonTypeName(value)}`,
+    );
     return undefined;
   }
   if (value.type !== undefined) return readTyped(value, place);
@@ -62,14 +66,22 @@ function readTyped(value: Record<string, unknown>, place: Place): NormalizedAsse
   const { path, sink } = place;
   const type = value.type;
   if (typeof type !== 'string' || type === '') {
-    sink.error('invalid-value', [...path, 'type'], `\`type\` must be a grader name (a string), got ${jsonTypeName(type)}`);
+    sink.error(
+      'invalid-value',
+      [...path, 'type'],
+      `\`type\` must be a grader name (a string), got ${jsonTypeName(type)}`,
+    );
     return undefined;
   }
   if ((legacyScriptTypes as readonly string[]).includes(type)) {
     const data = sink.check(legacyScriptAssertionSchema, value, path);
     if (!data) return undefined;
     if (!checkRegexFields(type, value, place)) return undefined;
-    warnUnknownKeys(value, place, legacyScriptAssertionSchema.options.find((option) => option.shape.type.value === type)!.shape);
+    warnUnknownKeys(
+      value,
+      place,
+      legacyScriptAssertionSchema.options.find((option) => option.shape.type.value === type)!.shape,
+    );
     return build(place, undefined, { mode: 'grader', grader: type, config: configOf(value) }, value);
   }
   const alias = assertionAliases[type];
@@ -77,19 +89,29 @@ function readTyped(value: Record<string, unknown>, place: Place): NormalizedAsse
     if (alias.kind === 'judge') {
       const claim = ['value', 'rubric', 'prompt', ...proseFields].map((key) => value[key]).find(isProse);
       if (!claim) {
-        sink.error('invalid-value', path, `\`type: "${type}"\` is read as a claim for the judge, but it has no claim: give it in \`value\` or \`text\``);
+        sink.error(
+          'invalid-value',
+          path,
+          `\`type: "${type}"\` is read as a claim for the judge, but it has no claim: give it in \`value\` or \`text\``,
+        );
         return undefined;
       }
       sink.warning('read-as', [...path, 'type'], `\`type: "${type}"\` read as a claim for the judge`);
       return build(place, claim, { mode: 'judge', claim }, value);
     }
     const args = alias.toIntent(value);
-    const candidate = alias.kind === 'legacy' ? { type: alias.method, ...args } : { kind: alias.kind, method: alias.method, ...args };
-    const schema = alias.kind === 'legacy' ? legacyScriptAssertionSchema : intentSchemas[alias.kind][alias.method as never];
+    const candidate =
+      alias.kind === 'legacy' ? { type: alias.method, ...args } : { kind: alias.kind, method: alias.method, ...args };
+    const schema =
+      alias.kind === 'legacy' ? legacyScriptAssertionSchema : intentSchemas[alias.kind][alias.method as never];
     const readAs = alias.kind === 'legacy' ? `\`${alias.method}\`` : `\`${alias.kind}\`/\`${alias.method}\``;
     const prose = proseOf(value);
     if (prose && !(schema as z.ZodType).safeParse(candidate).success) {
-      sink.warning('read-as', [...path, 'type'], `\`type: "${type}"\` lacks the arguments of ${readAs}; read as a claim for the judge, from \`${prose.field}\``);
+      sink.warning(
+        'read-as',
+        [...path, 'type'],
+        `\`type: "${type}"\` lacks the arguments of ${readAs}; read as a claim for the judge, from \`${prose.field}\``,
+      );
       return build(place, prose.text, { mode: 'judge', claim: prose.text }, value);
     }
     sink.warning('read-as', [...path, 'type'], `\`type: "${type}"\` read as ${readAs}`);
@@ -100,7 +122,11 @@ function readTyped(value: Record<string, unknown>, place: Place): NormalizedAsse
     return readKnownIntent(candidate, alias.kind, alias.method, place, value);
   }
   if (!graderNamePattern.test(type)) {
-    sink.error('invalid-value', [...path, 'type'], `\`type: ${JSON.stringify(type)}\` is not a grader name; grader names use only letters, digits, \`_\` and \`-\``);
+    sink.error(
+      'invalid-value',
+      [...path, 'type'],
+      `\`type: ${JSON.stringify(type)}\` is not a grader name; grader names use only letters, digits, \`_\` and \`-\``,
+    );
     return undefined;
   }
   return readGraderReference(type, value, place, `\`type: "${type}"\` is not a built-in check`);
@@ -112,22 +138,46 @@ function readIntent(value: Record<string, unknown>, place: Place): NormalizedAss
   if (typeof kind !== 'string' || !(intentKinds as string[]).includes(kind)) {
     const name = typeof method === 'string' ? method : typeof kind === 'string' ? kind : undefined;
     if (name === undefined || !graderNamePattern.test(name)) {
-      sink.error('unknown-intent', [...path, 'kind'], `unknown intent \`kind\` ${JSON.stringify(kind)}; use one of ${intentKinds.join(', ')}`);
+      sink.error(
+        'unknown-intent',
+        [...path, 'kind'],
+        `unknown intent \`kind\` ${JSON.stringify(kind)}; use one of ${intentKinds.join(', ')}`,
+      );
       return undefined;
     }
-    return readGraderReference(name, value, place, `unknown intent \`kind: ${JSON.stringify(kind)}\` (known: ${intentKinds.join(', ')})`, 'kind');
+    return readGraderReference(
+      name,
+      value,
+      place,
+      `unknown intent \`kind: ${JSON.stringify(kind)}\` (known: ${intentKinds.join(', ')})`,
+      'kind',
+    );
   }
   const methods = intentMethods(kind as IntentKind);
   if (typeof method !== 'string') {
-    sink.error('unknown-intent', [...path, 'method'], `a \`${kind}\` intent needs a \`method\`: one of ${methods.join(', ')}`);
+    sink.error(
+      'unknown-intent',
+      [...path, 'method'],
+      `a \`${kind}\` intent needs a \`method\`: one of ${methods.join(', ')}`,
+    );
     return undefined;
   }
   if (!methods.includes(method)) {
     if (!graderNamePattern.test(method)) {
-      sink.error('unknown-intent', [...path, 'method'], `unknown \`method\` ${JSON.stringify(method)} for kind \`${kind}\`; use one of ${methods.join(', ')}`);
+      sink.error(
+        'unknown-intent',
+        [...path, 'method'],
+        `unknown \`method\` ${JSON.stringify(method)} for kind \`${kind}\`; use one of ${methods.join(', ')}`,
+      );
       return undefined;
     }
-    return readGraderReference(method, value, place, `unknown \`method: "${method}"\` for kind \`${kind}\` (known: ${methods.join(', ')})`, 'method');
+    return readGraderReference(
+      method,
+      value,
+      place,
+      `unknown \`method: "${method}"\` for kind \`${kind}\` (known: ${methods.join(', ')})`,
+      'method',
+    );
   }
   return readKnownIntent(value, kind as IntentKind, method, place, value);
 }
@@ -153,23 +203,51 @@ function readKnownIntent(
   return build(place, proseOf(source)?.text, { mode: 'grader', grader, config: configOf(intent) }, source);
 }
 
-function readGraderReference(name: string, value: Record<string, unknown>, place: Place, why: string, field = 'type'): NormalizedAssertion {
+function readGraderReference(
+  name: string,
+  value: Record<string, unknown>,
+  place: Place,
+  why: string,
+  field = 'type',
+): NormalizedAssertion {
   const prose = proseOf(value);
   const exists = place.sink.graderExists?.(name);
   if (exists === false) {
     const instead = prose ? `the judge grades its \`${prose.field}\` instead` : 'it is graded as `error`';
-    place.sink.warning('unknown-assertion-type', [...place.path, field], `${why}, and no custom grader \`${name}\` was found in .skeval/graders/ (or .agentv/graders/) from the skill folder up: ${instead}`);
+    place.sink.warning(
+      'unknown-assertion-type',
+      [...place.path, field],
+      `${why}, and no custom grader \`${name}\` was found in .skeval/graders/ (or .agentv/graders/) from the skill folder up: ${instead}`,
+    );
   } else if (exists === undefined) {
     const otherwise = prose ? `otherwise the judge grades its \`${prose.field}\`` : 'otherwise it is graded as `error`';
-    place.sink.warning('unknown-assertion-type', [...place.path, field], `${why}; it runs the custom grader \`${name}\` from .skeval/graders/ if one exists, ${otherwise}`);
+    place.sink.warning(
+      'unknown-assertion-type',
+      [...place.path, field],
+      `${why}; it runs the custom grader \`${name}\` from .skeval/graders/ if one exists, ${otherwise}`,
+    );
   }
   const config = isPlainObject(value.config) ? value.config : configOf(value);
-  return build(place, prose?.text, { mode: 'grader', grader: name, config, ...(prose ? { fallbackClaim: prose.text } : {}) }, value);
+  return build(
+    place,
+    prose?.text,
+    { mode: 'grader', grader: name, config, ...(prose ? { fallbackClaim: prose.text } : {}) },
+    value,
+  );
 }
 
-function build(place: Place, text: string | undefined, spec: NormalizedAssertion['spec'], source: unknown): NormalizedAssertion {
+function build(
+  place: Place,
+  text: string | undefined,
+  spec: NormalizedAssertion['spec'],
+  source: unknown,
+): NormalizedAssertion {
   const object = isPlainObject(source) ? source : {};
-  const id = object.id ?? (typeof object.name === 'string' && object.type === undefined && object.kind === undefined ? object.name : undefined);
+  const id =
+    object.id ??
+    (typeof object.name === 'string' && object.type === undefined && object.kind === undefined
+      ? object.name
+      : undefined);
   return {
     list: place.list,
     index: place.index,
@@ -211,6 +289,8 @@ function warnUnknownKeys(value: Record<string, unknown>, place: Place, shape: Re
 
 function warnIgnoredKeys(value: Record<string, unknown>, place: Place, known: string[]): void {
   for (const key of unknownKeys(value, [...known, ...Object.keys(assertionLabelFields)])) {
-    place.sink.warning('unknown-key', [...place.path, key], `unknown key \`${key}\` is kept but not used`, { key: true });
+    place.sink.warning('unknown-key', [...place.path, key], `unknown key \`${key}\` is kept but not used`, {
+      key: true,
+    });
   }
 }

@@ -1,10 +1,25 @@
-import { evalCaseSchema, explainUnsafeRelativePath, knownCaseKeys, type NormalizedAssertion, type Setup, setupKinds, setupSchemas } from '@skeval/schema';
+import {
+  evalCaseSchema,
+  explainUnsafeRelativePath,
+  knownCaseKeys,
+  type NormalizedAssertion,
+  type Setup,
+  setupKinds,
+  setupSchemas,
+} from '@skeval/schema';
 import { jsonTypeName } from './describe-zod-issue.js';
-import { isPlainObject, type IssueSink, type JsonPath, unknownKeys } from './issue-sink.js';
+import { type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { readAssertion } from './read-assertion.js';
 import type { CaseFile, LoadedCase } from './types.js';
 
-const caseFieldsSchema = evalCaseSchema.omit({ assertions: true, expectations: true, files: true, setup: true, prompt: true, id: true });
+const caseFieldsSchema = evalCaseSchema.omit({
+  assertions: true,
+  expectations: true,
+  files: true,
+  setup: true,
+  prompt: true,
+  id: true,
+});
 const promptAliases = ['input', 'query', 'question', 'task', 'user_prompt'];
 const nameKeys = ['name', 'eval_name'];
 
@@ -18,7 +33,11 @@ export function readCase(value: unknown, index: number, sink: IssueSink): Omit<L
   const errorsBefore = countErrors(sink);
   readPrompt(value, path, sink);
   if (value.id !== undefined && !isValidId(value.id)) {
-    sink.error('invalid-value', [...path, 'id'], `\`id\` must be an integer or a non-empty string, got ${jsonTypeName(value.id)}`);
+    sink.error(
+      'invalid-value',
+      [...path, 'id'],
+      `\`id\` must be an integer or a non-empty string, got ${jsonTypeName(value.id)}`,
+    );
   }
   const fields = sink.check(caseFieldsSchema, value, path);
   const files = readFiles(value.files, [...path, 'files'], sink);
@@ -28,7 +47,11 @@ export function readCase(value: unknown, index: number, sink: IssueSink): Omit<L
     const entries = value[list];
     if (entries === undefined) continue;
     if (!Array.isArray(entries)) {
-      sink.error('invalid-value', [...path, list], `\`${list}\` must be an array of assertions, got ${jsonTypeName(entries)}`);
+      sink.error(
+        'invalid-value',
+        [...path, list],
+        `\`${list}\` must be an array of assertions, got ${jsonTypeName(entries)}`,
+      );
       continue;
     }
     entries.forEach((entry, entryIndex) => {
@@ -39,10 +62,13 @@ export function readCase(value: unknown, index: number, sink: IssueSink): Omit<L
   const extraKeys = unknownKeys(value, knownCaseKeys);
   for (const key of extraKeys) {
     const hint = nameKeys.includes(key) ? ' (used as the case name in reports)' : '';
-    if (!hint) sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
+    if (!hint)
+      sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
   }
   if (countErrors(sink) > errorsBefore || !fields) return undefined;
-  const name = nameKeys.map((key) => value[key]).find((candidate): candidate is string => typeof candidate === 'string' && candidate !== '');
+  const name = nameKeys
+    .map((key) => value[key])
+    .find((candidate): candidate is string => typeof candidate === 'string' && candidate !== '');
   return {
     ...(value.id === undefined ? {} : { rawId: value.id as string | number }),
     index,
@@ -90,7 +116,11 @@ function readFiles(value: unknown, path: JsonPath, sink: IssueSink): CaseFile[] 
     const entryPath = [...path, index];
     const filePath = typeof entry === 'string' ? entry : isPlainObject(entry) ? entry.path : undefined;
     if (typeof filePath !== 'string') {
-      sink.error('invalid-value', entryPath, `a \`files\` entry is a path in the skill folder or { "path", "content" }, got ${jsonTypeName(entry)}`);
+      sink.error(
+        'invalid-value',
+        entryPath,
+        `a \`files\` entry is a path in the skill folder or { "path", "content" }, got ${jsonTypeName(entry)}`,
+      );
       return;
     }
     const problem = explainUnsafeRelativePath(filePath);
@@ -99,10 +129,18 @@ function readFiles(value: unknown, path: JsonPath, sink: IssueSink): CaseFile[] 
       return;
     }
     if (isPlainObject(entry) && entry.content !== undefined && typeof entry.content !== 'string') {
-      sink.error('invalid-value', [...entryPath, 'content'], `\`content\` must be a string, got ${jsonTypeName(entry.content)}`);
+      sink.error(
+        'invalid-value',
+        [...entryPath, 'content'],
+        `\`content\` must be a string, got ${jsonTypeName(entry.content)}`,
+      );
       return;
     }
-    files.push(isPlainObject(entry) && typeof entry.content === 'string' ? { path: filePath, content: entry.content } : { path: filePath });
+    files.push(
+      isPlainObject(entry) && typeof entry.content === 'string'
+        ? { path: filePath, content: entry.content }
+        : { path: filePath },
+    );
   });
   return files;
 }
@@ -110,13 +148,21 @@ function readFiles(value: unknown, path: JsonPath, sink: IssueSink): CaseFile[] 
 function readSetup(value: unknown, path: JsonPath, sink: IssueSink): Setup | undefined {
   if (value === undefined) return undefined;
   if (!isPlainObject(value)) {
-    sink.error('invalid-value', path, `\`setup\` must be an object such as { "kind": "empty" }, got ${jsonTypeName(value)}`);
+    sink.error(
+      'invalid-value',
+      path,
+      `\`setup\` must be an object such as { "kind": "empty" }, got ${jsonTypeName(value)}`,
+    );
     return undefined;
   }
   const { kind } = value;
   if (typeof kind !== 'string' || !(setupKinds as string[]).includes(kind)) {
     const what = kind === undefined ? 'has no `kind`' : `has an unknown \`kind\` ${JSON.stringify(kind)}`;
-    sink.warning('unknown-setup', kind === undefined ? path : [...path, 'kind'], `\`setup\` ${what} (known: ${setupKinds.join(', ')}); it is ignored and the case starts in an empty workspace`);
+    sink.warning(
+      'unknown-setup',
+      kind === undefined ? path : [...path, 'kind'],
+      `\`setup\` ${what} (known: ${setupKinds.join(', ')}); it is ignored and the case starts in an empty workspace`,
+    );
     return undefined;
   }
   const schema = setupSchemas[kind as keyof typeof setupSchemas];

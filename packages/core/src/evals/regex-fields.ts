@@ -1,27 +1,36 @@
 import type { IssueSink, JsonPath } from './issue-sink.js';
 
 /** Which fields of each built-in check hold regular expressions, and where their flags are. */
-const regexFieldsByGrader: Readonly<Record<string, ReadonlyArray<{ field: string; flags?: string; list?: boolean }>>> = {
-  'regex-match': [{ field: 'pattern', flags: 'flags' }],
-  'output-regex': [{ field: 'pattern', flags: 'flags' }],
-  'workspace-file-contains': [{ field: 'pattern', flags: 'flags' }],
-  'behavior-tool-called': [{ field: 'argsPattern', flags: 'flags' }],
-  'behavior-tool-not-called': [{ field: 'argsPattern', flags: 'flags' }],
-  'behavior-command-ran': [{ field: 'pattern', flags: 'flags' }],
-  'behavior-command-not-run': [{ field: 'pattern', flags: 'flags' }],
-  'safety-no-denied-commands': [{ field: 'deny', list: true }],
-};
+const regexFieldsByGrader: Readonly<Record<string, ReadonlyArray<{ field: string; flags?: string; list?: boolean }>>> =
+  {
+    'regex-match': [{ field: 'pattern', flags: 'flags' }],
+    'output-regex': [{ field: 'pattern', flags: 'flags' }],
+    'workspace-file-contains': [{ field: 'pattern', flags: 'flags' }],
+    'behavior-tool-called': [{ field: 'argsPattern', flags: 'flags' }],
+    'behavior-tool-not-called': [{ field: 'argsPattern', flags: 'flags' }],
+    'behavior-command-ran': [{ field: 'pattern', flags: 'flags' }],
+    'behavior-command-not-run': [{ field: 'pattern', flags: 'flags' }],
+    'safety-no-denied-commands': [{ field: 'deny', list: true }],
+  };
 
 /**
  * Compiles every regular expression of a check, so a bad pattern or bad flags is a load error
  * located at the field. Returns false when one does not compile.
  */
-export function checkRegexFields(grader: string, value: Record<string, unknown>, place: { path: JsonPath; sink: IssueSink }): boolean {
+export function checkRegexFields(
+  grader: string,
+  value: Record<string, unknown>,
+  place: { path: JsonPath; sink: IssueSink },
+): boolean {
   let ok = true;
   for (const { field, flags: flagsField, list } of regexFieldsByGrader[grader] ?? []) {
     const flags = flagsField && typeof value[flagsField] === 'string' ? (value[flagsField] as string) : '';
     if (flags && !compiles('', flags)) {
-      place.sink.error('invalid-regex', [...place.path, flagsField!], `invalid regular expression flags ${JSON.stringify(flags)}: ${compileError('', flags)}`);
+      place.sink.error(
+        'invalid-regex',
+        [...place.path, flagsField!],
+        `invalid regular expression flags ${JSON.stringify(flags)}: ${compileError('', flags)}`,
+      );
       ok = false;
       continue;
     }
@@ -30,7 +39,11 @@ export function checkRegexFields(grader: string, value: Record<string, unknown>,
       if (typeof pattern !== 'string') return;
       const error = compileError(pattern, flags);
       if (error) {
-        place.sink.error('invalid-regex', list ? [...place.path, field, index] : [...place.path, field], `\`${field}\` does not compile: ${error}`);
+        place.sink.error(
+          'invalid-regex',
+          list ? [...place.path, field, index] : [...place.path, field],
+          `\`${field}\` does not compile: ${error}`,
+        );
         ok = false;
       }
     });

@@ -1,7 +1,22 @@
-import type { AssertionResult, Grading, GraderResult, NormalizedAssertion, Trace } from '@skeval/schema';
+import {
+  type JudgeClaim,
+  type JudgeFile,
+  judgeCase,
+  type LanguageModel,
+  type ResponseCache,
+  skipClaims,
+} from '@skeval/judge';
+import type { AssertionResult, GraderResult, Grading, NormalizedAssertion, Trace } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
-import { judgeCase, type JudgeClaim, type JudgeFile, type LanguageModel, type ResponseCache, skipClaims } from '@skeval/judge';
-import { createWorkspaceReader, findGraderFile, getBuiltInGrader, listGraderFiles, runBuiltInGrader, runCustomGrader, type WorkspaceReader } from '@skeval/scripts';
+import {
+  createWorkspaceReader,
+  findGraderFile,
+  getBuiltInGrader,
+  listGraderFiles,
+  runBuiltInGrader,
+  runCustomGrader,
+  type WorkspaceReader,
+} from '@skeval/scripts';
 import type { LoadedCase } from '../evals/types.js';
 
 export interface JudgeSetup {
@@ -17,7 +32,12 @@ export interface GradeCaseRunOptions {
   evalCase: LoadedCase;
   skill: { name: string; dir: string };
   /** How the agent's run ended. */
-  run: { status: 'ok' | 'error' | 'timeout'; finalText: string; trace: Trace; error?: { code: string; message: string } };
+  run: {
+    status: 'ok' | 'error' | 'timeout';
+    finalText: string;
+    trace: Trace;
+    error?: { code: string; message: string };
+  };
   /** The folder holding what the run left (the workspace, or a stored `outputs/`). */
   workspaceDir: string;
   /** Files the run created or changed, relative to `workspaceDir`: the judge sees these. */
@@ -42,7 +62,12 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
   const assertions = evalCase.assertions;
   if (run.status !== 'ok') {
     const reason = `not graded: the agent run ${run.status === 'timeout' ? 'timed out' : 'failed'} (${run.error?.message ?? 'no detail'})`;
-    assertions.forEach((assertion, index) => rows.set(index, row(assertion, 'error', reason, assertion.spec.mode === 'judge' ? 'judge' : assertion.spec.grader)));
+    assertions.forEach((assertion, index) =>
+      rows.set(
+        index,
+        row(assertion, 'error', reason, assertion.spec.mode === 'judge' ? 'judge' : assertion.spec.grader),
+      ),
+    );
     return finish(evalCase, assertions, rows, undefined, run.error);
   }
   const workspace = createWorkspaceReader(options.workspaceDir);
@@ -60,22 +85,52 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
       if (fallbackClaim) claims.push({ index, claim: { id: `a${index + 1}`, text: fallbackClaim } });
       else {
         const known = listGraderFiles(options.skill.dir).map((file) => file.name);
-        rows.set(index, row(assertion, 'error', `no grader named \`${grader}\`: not built in, and no .skeval/graders/${grader}.ts from the skill folder up (custom graders found: ${known.join(', ') || 'none'})`, grader));
+        rows.set(
+          index,
+          row(
+            assertion,
+            'error',
+            `no grader named \`${grader}\`: not built in, and no .skeval/graders/${grader}.ts from the skill folder up (custom graders found: ${known.join(', ') || 'none'})`,
+            grader,
+          ),
+        );
       }
       continue;
     }
     try {
       const result = builtIn
-        ? await runBuiltInGrader({ grader: builtIn, config, output: run.finalText, input: evalCase.prompt, ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}), workspace, trace: run.trace, skillDir: options.skill.dir, skillName: options.skill.name, ...(options.env ? { env: options.env } : {}) })
+        ? await runBuiltInGrader({
+            grader: builtIn,
+            config,
+            output: run.finalText,
+            input: evalCase.prompt,
+            ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
+            workspace,
+            trace: run.trace,
+            skillDir: options.skill.dir,
+            skillName: options.skill.name,
+            ...(options.env ? { env: options.env } : {}),
+          })
         : await runCustomGrader({
             file: customFile!,
             timeoutMs: options.graderTimeoutMs ?? 30_000,
             ...(options.signal ? { signal: options.signal } : {}),
-            payload: { output: run.finalText, input: evalCase.prompt, ...(evalCase.expectedOutput ? { expected_output: evalCase.expectedOutput } : {}), input_files: evalCase.files.map((file) => file.path), trace: run.trace, workspace_path: options.workspaceDir, config, metadata: evalCase.metadata },
+            payload: {
+              output: run.finalText,
+              input: evalCase.prompt,
+              ...(evalCase.expectedOutput ? { expected_output: evalCase.expectedOutput } : {}),
+              input_files: evalCase.files.map((file) => file.path),
+              trace: run.trace,
+              workspace_path: options.workspaceDir,
+              config,
+              metadata: evalCase.metadata,
+            },
           });
       rows.set(index, fromGraderResult(assertion, result, grader, Date.now() - started));
     } catch (error) {
-      const message = SkevalError.isInstance(error) ? `${error.code}: ${error.message}` : `grader_failed: ${(error as Error).message}`;
+      const message = SkevalError.isInstance(error)
+        ? `${error.code}: ${error.message}`
+        : `grader_failed: ${(error as Error).message}`;
       rows.set(index, row(assertion, 'error', message, grader, Date.now() - started));
     }
   }
@@ -84,18 +139,39 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
     const claimList = claims.map((entry) => entry.claim);
     if (!options.judge.model) {
       const verdicts = skipClaims(claimList, options.judge.skipReason ?? 'no judge model is configured');
-      verdicts.forEach((verdict, at) => rows.set(claims[at]!.index, row(assertions[claims[at]!.index]!, 'skipped', verdict.evidence, 'judge')));
+      verdicts.forEach((verdict, at) =>
+        rows.set(claims[at]!.index, row(assertions[claims[at]!.index]!, 'skipped', verdict.evidence, 'judge')),
+      );
     } else {
       const result = await judgeCase(
-        { prompt: evalCase.prompt, ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}), response: run.finalText, files: judgeFiles(workspace, options.outputs), claims: claimList },
-        { model: options.judge.model, cache: options.judge.cache ?? false, ...(options.judge.retries === undefined ? {} : { retries: options.judge.retries }), ...(options.signal ? { signal: options.signal } : {}) },
+        {
+          prompt: evalCase.prompt,
+          ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
+          response: run.finalText,
+          files: judgeFiles(workspace, options.outputs),
+          claims: claimList,
+        },
+        {
+          model: options.judge.model,
+          cache: options.judge.cache ?? false,
+          ...(options.judge.retries === undefined ? {} : { retries: options.judge.retries }),
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
       );
-      result.verdicts.forEach((verdict, at) => rows.set(claims[at]!.index, row(assertions[claims[at]!.index]!, verdict.status, verdict.evidence, 'judge')));
+      result.verdicts.forEach((verdict, at) =>
+        rows.set(claims[at]!.index, row(assertions[claims[at]!.index]!, verdict.status, verdict.evidence, 'judge')),
+      );
       judgeInfo = {
         model: result.model,
         calls: result.calls,
         ...(result.split ? { split: true } : {}),
-        usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, cached_input_tokens: result.usage.cachedInputTokens, total_tokens: result.usage.inputTokens + result.usage.outputTokens, cost_usd: result.costUsd },
+        usage: {
+          input_tokens: result.usage.inputTokens,
+          output_tokens: result.usage.outputTokens,
+          cached_input_tokens: result.usage.cachedInputTokens,
+          total_tokens: result.usage.inputTokens + result.usage.outputTokens,
+          cost_usd: result.costUsd,
+        },
       };
     }
   }
@@ -105,12 +181,23 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
 function judgeFiles(workspace: WorkspaceReader, outputs: string[]): JudgeFile[] {
   return outputs.map((path) => {
     const file = workspace.readText(path);
-    if (file.status === 'text') return { path, size: file.size, excerpt: file.text.slice(0, excerptChars), ...(file.truncated || file.text.length > excerptChars ? { truncated: true } : {}) };
+    if (file.status === 'text')
+      return {
+        path,
+        size: file.size,
+        excerpt: file.text.slice(0, excerptChars),
+        ...(file.truncated || file.text.length > excerptChars ? { truncated: true } : {}),
+      };
     return { path, size: 'size' in file ? file.size : 0 };
   });
 }
 
-function fromGraderResult(assertion: NormalizedAssertion, result: GraderResult, grader: string, durationMs: number): AssertionResult {
+function fromGraderResult(
+  assertion: NormalizedAssertion,
+  result: GraderResult,
+  grader: string,
+  durationMs: number,
+): AssertionResult {
   const passed = result.score >= 0.5;
   const evidence =
     result.assertions.length === 1
@@ -119,7 +206,13 @@ function fromGraderResult(assertion: NormalizedAssertion, result: GraderResult, 
   return row(assertion, passed ? 'pass' : 'fail', evidence, grader, durationMs);
 }
 
-function row(assertion: NormalizedAssertion, status: AssertionResult['status'], evidence: string, grader: string, durationMs?: number): AssertionResult {
+function row(
+  assertion: NormalizedAssertion,
+  status: AssertionResult['status'],
+  evidence: string,
+  grader: string,
+  durationMs?: number,
+): AssertionResult {
   return {
     text: assertion.text,
     passed: status === 'pass',
@@ -132,7 +225,13 @@ function row(assertion: NormalizedAssertion, status: AssertionResult['status'], 
   };
 }
 
-function finish(evalCase: LoadedCase, assertions: NormalizedAssertion[], rows: Map<number, AssertionResult>, judge?: Grading['judge'], agentError?: { code: string; message: string }): Grading {
+function finish(
+  evalCase: LoadedCase,
+  assertions: NormalizedAssertion[],
+  rows: Map<number, AssertionResult>,
+  judge?: Grading['judge'],
+  agentError?: { code: string; message: string },
+): Grading {
   const results = assertions.map((_, index) => rows.get(index)!);
   const count = (status: AssertionResult['status']) => results.filter((result) => result.status === status).length;
   const total = results.length;
@@ -141,7 +240,14 @@ function finish(evalCase: LoadedCase, assertions: NormalizedAssertion[], rows: M
     case_id: evalCase.id,
     assertion_results: results,
     expectations: results.map(({ text, passed: ok, evidence }) => ({ text, passed: ok, evidence })),
-    summary: { passed, failed: count('fail'), errored: count('error'), skipped: count('skipped'), total, pass_rate: total === 0 ? null : passed / total },
+    summary: {
+      passed,
+      failed: count('fail'),
+      errored: count('error'),
+      skipped: count('skipped'),
+      total,
+      pass_rate: total === 0 ? null : passed / total,
+    },
     ...(judge ? { judge } : {}),
     ...(agentError ? { agent_error: agentError } : {}),
   };

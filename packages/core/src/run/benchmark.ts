@@ -12,7 +12,12 @@ import { listCaseRuns } from './layout.js';
  * resumed run counts every session's case runs). With two arms it carries `delta` (target minus
  * the named baseline) and Skeval's own analysis under `skeval`.
  */
-export async function buildBenchmark(options: { skill: DiscoveredSkill; runDir: string; runner: AgentRunner; seed?: number }): Promise<Benchmark> {
+export async function buildBenchmark(options: {
+  skill: DiscoveredSkill;
+  runDir: string;
+  runner: AgentRunner;
+  seed?: number;
+}): Promise<Benchmark> {
   const cases = new Map((options.skill.load.evals?.cases ?? []).map((evalCase) => [evalCase.id, evalCase]));
   const runs: BenchmarkRun[] = [];
   const armRuns: ArmRun[] = [];
@@ -38,7 +43,9 @@ export async function buildBenchmark(options: { skill: DiscoveredSkill; runDir: 
         errors: grading.summary.errored,
       },
       expectations: grading.expectations,
-      ...(stored.arm === 'without_skill' ? {} : { skill_read: trace?.skills_read?.includes(options.skill.name) ?? false }),
+      ...(stored.arm === 'without_skill'
+        ? {}
+        : { skill_read: trace?.skills_read?.includes(options.skill.name) ?? false }),
     });
     armRuns.push({
       caseId: grading.case_id,
@@ -54,16 +61,43 @@ export async function buildBenchmark(options: { skill: DiscoveredSkill; runDir: 
     });
   }
   const arms = [...new Set(runs.map((run) => run.configuration))].sort();
-  const baseline: Configuration | undefined = arms.includes('old_skill') ? 'old_skill' : arms.includes('without_skill') ? 'without_skill' : undefined;
-  const numbers = (arm: Configuration, pick: (run: BenchmarkRun) => number | null) => runs.filter((run) => run.configuration === arm).map(pick).filter((value): value is number => value !== null);
+  const baseline: Configuration | undefined = arms.includes('old_skill')
+    ? 'old_skill'
+    : arms.includes('without_skill')
+      ? 'without_skill'
+      : undefined;
+  const numbers = (arm: Configuration, pick: (run: BenchmarkRun) => number | null) =>
+    runs
+      .filter((run) => run.configuration === arm)
+      .map(pick)
+      .filter((value): value is number => value !== null);
   const runSummary: Benchmark['run_summary'] = {};
-  for (const arm of arms) runSummary[arm] = { pass_rate: stat(numbers(arm, (run) => run.result.pass_rate)), time_seconds: stat(numbers(arm, (run) => run.result.time_seconds)), tokens: stat(numbers(arm, (run) => run.result.tokens)) };
-  const analysis = baseline && arms.includes('with_skill') ? analyzeArms(armRuns, { target: 'with_skill', baseline, ...(options.seed === undefined ? {} : { seed: options.seed }) }) : undefined;
+  for (const arm of arms)
+    runSummary[arm] = {
+      pass_rate: stat(numbers(arm, (run) => run.result.pass_rate)),
+      time_seconds: stat(numbers(arm, (run) => run.result.time_seconds)),
+      tokens: stat(numbers(arm, (run) => run.result.tokens)),
+    };
+  const analysis =
+    baseline && arms.includes('with_skill')
+      ? analyzeArms(armRuns, {
+          target: 'with_skill',
+          baseline,
+          ...(options.seed === undefined ? {} : { seed: options.seed }),
+        })
+      : undefined;
   if (baseline && arms.includes('with_skill')) {
-    const difference = (pick: (run: BenchmarkRun) => number | null) => mean(numbers('with_skill', pick)) - mean(numbers(baseline, pick));
+    const difference = (pick: (run: BenchmarkRun) => number | null) =>
+      mean(numbers('with_skill', pick)) - mean(numbers(baseline, pick));
     runSummary.delta = {
-      pass_rate: signed(difference((run) => run.result.pass_rate), 2),
-      time_seconds: signed(difference((run) => run.result.time_seconds), 1),
+      pass_rate: signed(
+        difference((run) => run.result.pass_rate),
+        2,
+      ),
+      time_seconds: signed(
+        difference((run) => run.result.time_seconds),
+        1,
+      ),
       tokens: signed(Math.round(difference((run) => run.result.tokens)), 0),
       baseline,
     };
@@ -85,7 +119,12 @@ export async function buildBenchmark(options: { skill: DiscoveredSkill; runDir: 
 
 function stat(values: number[]): StatSummary {
   if (values.length === 0) return { mean: 0, stddev: 0, min: 0, max: 0 };
-  return { mean: round(mean(values)), stddev: round(stddev(values)), min: Math.min(...values), max: Math.max(...values) };
+  return {
+    mean: round(mean(values)),
+    stddev: round(stddev(values)),
+    min: Math.min(...values),
+    max: Math.max(...values),
+  };
 }
 
 function round(value: number): number {

@@ -11,7 +11,10 @@ const repoRoot = new URL('../../../../', import.meta.url).pathname;
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-grade-'));
-  await cp(join(repoRoot, 'examples'), join(root, 'examples'), { recursive: true, filter: (source) => !source.includes('node_modules') && !source.includes('/runs') });
+  await cp(join(repoRoot, 'examples'), join(root, 'examples'), {
+    recursive: true,
+    filter: (source) => !source.includes('node_modules') && !source.includes('/runs'),
+  });
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -19,7 +22,12 @@ describe('gradeRun (the replay runner)', () => {
   it("re-grades a stored run with the skill's current assertions, without running the agent", async () => {
     const skill = join(root, 'examples', 'greeting');
     const agentScript = join(root, 'examples', 'agents', 'greeting-agent.mjs');
-    const ran = await runEvals({ path: skill, runner: createCommandRunner({ command: `node ${agentScript} {prompt_file}` }), judge: { skipReason: 'none' }, outputDir: join(root, 'out') });
+    const ran = await runEvals({
+      path: skill,
+      runner: createCommandRunner({ command: `node ${agentScript} {prompt_file}` }),
+      judge: { skipReason: 'none' },
+      outputDir: join(root, 'out'),
+    });
     const runDir = ran.runs[0]!.runDir;
     await rm(agentScript); // nothing below may run the agent
     const evalsPath = join(skill, 'evals', 'evals.json');

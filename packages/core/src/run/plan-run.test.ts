@@ -17,7 +17,16 @@ beforeAll(async () => {
   fake.respondWith((request) => {
     const user = (request.body.messages as Array<{ content: string }>)[0]!.content;
     const ids = [...user.matchAll(/- id "(a\d+)"/g)].map((match) => match[1]);
-    return { body: anthropicMessage({ toolUse: { name: 'record_verdicts', input: { verdicts: ids.map((id) => ({ id, verdict: 'fail', evidence: 'not shown', quote: null, source: null })) } } }) };
+    return {
+      body: anthropicMessage({
+        toolUse: {
+          name: 'record_verdicts',
+          input: {
+            verdicts: ids.map((id) => ({ id, verdict: 'fail', evidence: 'not shown', quote: null, source: null })),
+          },
+        },
+      }),
+    };
   });
 });
 afterAll(async () => {
@@ -34,13 +43,25 @@ describe('planRun (--dry-run)', () => {
     expect(plan.judgeInputTokens!.low).toBeLessThan(plan.judgeInputTokens!.high);
     expect(plan.judgeCostUsd!.low).toBeGreaterThan(0);
     const before = fake.requests.length;
-    const runner = createCommandRunner({ command: `node ${join(repoRoot, 'examples/agents/greeting-agent.mjs')} {prompt_file}` });
-    const result = await runEvals({ ...options, runner, judge: { model: judge, cache: false }, outputDir: join(root, 'out') });
+    const runner = createCommandRunner({
+      command: `node ${join(repoRoot, 'examples/agents/greeting-agent.mjs')} {prompt_file}`,
+    });
+    const result = await runEvals({
+      ...options,
+      runner,
+      judge: { model: judge, cache: false },
+      outputDir: join(root, 'out'),
+    });
     expect(result.totals.cases).toBe(plan.agentRuns);
     expect(fake.requests.length - before).toBe(plan.judgeCalls);
   }, 60_000);
 
   it('counts no judge calls without a judge', async () => {
-    expect(await planRun({ path: join(repoRoot, 'examples/greeting') })).toMatchObject({ agentRuns: 4, judgeCalls: 0, judge: null, judgeCostUsd: null });
+    expect(await planRun({ path: join(repoRoot, 'examples/greeting') })).toMatchObject({
+      agentRuns: 4,
+      judgeCalls: 0,
+      judge: null,
+      judgeCostUsd: null,
+    });
   });
 });

@@ -1,4 +1,12 @@
-import { buildJudgePrompt, estimateCost, type JudgeCaseInput, judgeLimits, type LanguageModel, maxTokensFor, planBatches } from '@skeval/judge';
+import {
+  buildJudgePrompt,
+  estimateCost,
+  type JudgeCaseInput,
+  judgeLimits,
+  type LanguageModel,
+  maxTokensFor,
+  planBatches,
+} from '@skeval/judge';
 import { findGraderFile, getBuiltInGrader } from '@skeval/scripts';
 import { discoverSkills } from '../discovery/discover-skills.js';
 import type { EvalsIssue } from '../evals/issues.js';
@@ -38,10 +46,24 @@ const charsPerToken = 4;
  * count is exact unless a response is so large that the claims no longer fit one call.
  */
 export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
-  const discovered = await discoverSkills({ path: options.path, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.skills ? { skills: options.skills } : {}), ...(options.cases ? { cases: options.cases } : {}) });
+  const discovered = await discoverSkills({
+    path: options.path,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.skills ? { skills: options.skills } : {}),
+    ...(options.cases ? { cases: options.cases } : {}),
+  });
   const arms = options.compare || options.baseline ? 2 : 1;
   const runs = Math.max(1, Math.floor(options.runs ?? 1));
-  const plan: RunPlan = { skills: [], invalid: [], agentRuns: 0, judgeCalls: 0, judge: options.judge ? `${options.judge.provider}:${options.judge.model}` : null, judgeInputTokens: null, judgeOutputTokens: null, judgeCostUsd: null };
+  const plan: RunPlan = {
+    skills: [],
+    invalid: [],
+    agentRuns: 0,
+    judgeCalls: 0,
+    judge: options.judge ? `${options.judge.provider}:${options.judge.model}` : null,
+    judgeInputTokens: null,
+    judgeOutputTokens: null,
+    judgeCostUsd: null,
+  };
   let low = Number.POSITIVE_INFINITY;
   let high = 0;
   let output = 0;
@@ -58,8 +80,24 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
       const claims = claimsOf(evalCase, skill.dir);
       if (claims.length === 0 || !options.judge) continue;
       const context = options.judge.contextTokens;
-      const small: JudgeCaseInput = { prompt: evalCase.prompt, ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}), response: '', files: [], claims };
-      const large: JudgeCaseInput = { ...small, response: 'x'.repeat(judgeLimits.responseChars), files: [{ path: 'output.md', size: judgeLimits.excerptTotalChars, excerpt: 'x'.repeat(judgeLimits.excerptTotalChars) }] };
+      const small: JudgeCaseInput = {
+        prompt: evalCase.prompt,
+        ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
+        response: '',
+        files: [],
+        claims,
+      };
+      const large: JudgeCaseInput = {
+        ...small,
+        response: 'x'.repeat(judgeLimits.responseChars),
+        files: [
+          {
+            path: 'output.md',
+            size: judgeLimits.excerptTotalChars,
+            excerpt: 'x'.repeat(judgeLimits.excerptTotalChars),
+          },
+        ],
+      };
       const batches = planBatches(small, context);
       judgeCalls += batches.length * arms * runs;
       for (const batch of batches) {
@@ -72,8 +110,16 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
         high = Math.max(high, highTokens);
         output = Math.max(output, outTokens);
         const typicalOutput = 80 * batch.length;
-        const cheap = estimateCost({ inputTokens: lowTokens, outputTokens: typicalOutput, cachedInputTokens: 0 }, options.judge.provider, options.judge.model);
-        const dear = estimateCost({ inputTokens: highTokens, outputTokens: outTokens, cachedInputTokens: 0 }, options.judge.provider, options.judge.model);
+        const cheap = estimateCost(
+          { inputTokens: lowTokens, outputTokens: typicalOutput, cachedInputTokens: 0 },
+          options.judge.provider,
+          options.judge.model,
+        );
+        const dear = estimateCost(
+          { inputTokens: highTokens, outputTokens: outTokens, cachedInputTokens: 0 },
+          options.judge.provider,
+          options.judge.model,
+        );
         if (cheap === null || dear === null) priced = false;
         else {
           costLow += cheap * arms * runs;
@@ -89,7 +135,9 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
   if (plan.judgeCalls > 0) {
     plan.judgeInputTokens = { low, high };
     plan.judgeOutputTokens = output;
-    plan.judgeCostUsd = priced ? { low: Math.round(costLow * 1e6) / 1e6, high: Math.round(costHigh * 1e6) / 1e6 } : null;
+    plan.judgeCostUsd = priced
+      ? { low: Math.round(costLow * 1e6) / 1e6, high: Math.round(costHigh * 1e6) / 1e6 }
+      : null;
   }
   return plan;
 }

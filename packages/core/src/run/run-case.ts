@@ -4,7 +4,7 @@ import type { Configuration, Grading, Timing } from '@skeval/schema';
 import { writeCaseArtifacts } from '../artifacts/case-artifacts.js';
 import type { DiscoveredSkill } from '../discovery/discover-skills.js';
 import type { LoadedCase } from '../evals/types.js';
-import { type JudgeSetup, gradeCaseRun } from '../grading/grade-case-run.js';
+import { gradeCaseRun, type JudgeSetup } from '../grading/grade-case-run.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
 import { prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
 import { changedFiles, hashFiles, hashTree, signTree } from '../workspace/tree.js';
@@ -53,17 +53,53 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
   const arm = options.arm ?? 'with_skill';
   const runNumber = options.runNumber ?? 1;
   const install = options.install ?? [{ name: skill.name, dir: skill.dir }];
-  const workspace = await prepareWorkspace({ skill, evalCase, ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}), install });
+  const workspace = await prepareWorkspace({
+    skill,
+    evalCase,
+    ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}),
+    install,
+  });
   try {
-    const descriptions = new Map(install.map((entry) => [entry.name, entry.description ?? (entry.name === skill.name ? skill.description : '')]));
-    const installedSkills = workspace.installed.map((entry) => ({ name: entry.name, path: entry.path, description: descriptions.get(entry.name) ?? '' }));
-    const run = await runner.run({ workspaceDir: workspace.dir, prompt: evalCase.prompt, skills: installedSkills, env: options.env, timeoutMs: options.timeoutMs, arm, runNumber, contextMode: options.contextMode ?? 'isolated', ...(options.signal ? { signal: options.signal } : {}) });
-    const edited = workspace.installed.filter((entry) => hashTree(entry.path) !== entry.hashBefore).map((entry) => entry.name);
+    const descriptions = new Map(
+      install.map((entry) => [entry.name, entry.description ?? (entry.name === skill.name ? skill.description : '')]),
+    );
+    const installedSkills = workspace.installed.map((entry) => ({
+      name: entry.name,
+      path: entry.path,
+      description: descriptions.get(entry.name) ?? '',
+    }));
+    const run = await runner.run({
+      workspaceDir: workspace.dir,
+      prompt: evalCase.prompt,
+      skills: installedSkills,
+      env: options.env,
+      timeoutMs: options.timeoutMs,
+      arm,
+      runNumber,
+      contextMode: options.contextMode ?? 'isolated',
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const edited = workspace.installed
+      .filter((entry) => hashTree(entry.path) !== entry.hashBefore)
+      .map((entry) => entry.name);
     const originalEdited = signTree(skill.dir, ['evals', 'evals-runs']) !== originalBefore;
-    const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map((change) => change.path);
-    const graded = await gradeCaseRun({ evalCase, skill, run, workspaceDir: workspace.dir, outputs, judge: options.judge, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
+    const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map(
+      (change) => change.path,
+    );
+    const graded = await gradeCaseRun({
+      evalCase,
+      skill,
+      run,
+      workspaceDir: workspace.dir,
+      outputs,
+      judge: options.judge,
+      env: options.env,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     const skillEdited = edited.length > 0 || originalEdited;
-    const grading: Grading = skillEdited ? { ...graded, skill_edited: { installed: edited, original: originalEdited } } : graded;
+    const grading: Grading = skillEdited
+      ? { ...graded, skill_edited: { installed: edited, original: originalEdited } }
+      : graded;
     const usage = run.trace.usage;
     const timing: Timing = {
       total_tokens: usage.total_tokens,
@@ -93,7 +129,11 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
         agent: runner.name,
         model: runner.model ?? null,
         skills_dir: runner.skillsDir ?? null,
-        skills: installedSkills.map((entry) => ({ name: entry.name, path: entry.path, description: entry.description })),
+        skills: installedSkills.map((entry) => ({
+          name: entry.name,
+          path: entry.path,
+          description: entry.description,
+        })),
         skills_read: run.trace.skills_read ?? [],
         prompt: evalCase.prompt,
         input_files: evalCase.files.map((file) => file.path),
@@ -131,5 +171,7 @@ export function caseFolderName(id: string): string {
 
 /** `eval-<id>/`, or `eval-<id>/<arm>/run-<n>/` when a run has several arms or repetitions. */
 export function caseDirOf(runDir: string, id: string, nested?: { arm: Configuration; runNumber: number }): string {
-  return nested ? join(runDir, caseFolderName(id), nested.arm, `run-${nested.runNumber}`) : join(runDir, caseFolderName(id));
+  return nested
+    ? join(runDir, caseFolderName(id), nested.arm, `run-${nested.runNumber}`)
+    : join(runDir, caseFolderName(id));
 }

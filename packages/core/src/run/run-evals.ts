@@ -8,12 +8,12 @@ import { writeFileAtomic, writeJsonAtomic } from '../artifacts/write-atomic.js';
 import { renderBenchmark } from '../compare/render-benchmark.js';
 import { type DiscoveredSkill, discoverSkills } from '../discovery/discover-skills.js';
 import { readSkillManifest } from '../discovery/read-skill-manifest.js';
-import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import type { EvalsIssue } from '../evals/issues.js';
 import type { JudgeSetup } from '../grading/grade-case-run.js';
 import type { AgentRunner } from '../runners/types.js';
+import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { buildBenchmark } from './benchmark.js';
-import { caseDirOf, type CaseRunOutcome, runCase } from './run-case.js';
+import { type CaseRunOutcome, caseDirOf, runCase } from './run-case.js';
 
 export type RunProgressEvent =
   | { type: 'case-start'; skill: string; caseId: string }
@@ -74,10 +74,32 @@ export interface RunEvalsResult {
   /** Skills whose evals file is invalid: not run, every issue located. */
   invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
   interrupted: boolean;
-  totals: { cases: number; passed: number; failed: number; errored: number; skipped: number; agentErrors: number; skillEdits: number };
+  totals: {
+    cases: number;
+    passed: number;
+    failed: number;
+    errored: number;
+    skipped: number;
+    agentErrors: number;
+    skillEdits: number;
+  };
 }
 
-const passedEnv = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'USER', 'SHELL', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL'];
+const passedEnv = [
+  'PATH',
+  'HOME',
+  'LANG',
+  'LC_ALL',
+  'TERM',
+  'TMPDIR',
+  'USER',
+  'SHELL',
+  'ANTHROPIC_API_KEY',
+  'OPENAI_API_KEY',
+  'OPENROUTER_API_KEY',
+  'ANTHROPIC_BASE_URL',
+  'OPENAI_BASE_URL',
+];
 
 /** The default environment for agents: the basics and provider keys of this process, nothing else. */
 export function defaultAgentEnv(from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
@@ -90,10 +112,19 @@ export function defaultAgentEnv(from: NodeJS.ProcessEnv = process.env): NodeJS.P
  */
 export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
   const cwd = options.cwd ?? process.cwd();
-  const discovered = await discoverSkills({ path: options.path, cwd, ...(options.skills ? { skills: options.skills } : {}), ...(options.cases ? { cases: options.cases } : {}) });
+  const discovered = await discoverSkills({
+    path: options.path,
+    cwd,
+    ...(options.skills ? { skills: options.skills } : {}),
+    ...(options.cases ? { cases: options.cases } : {}),
+  });
   const runnable = discovered.filter((skill) => skill.load.evals);
-  const invalid = discovered.filter((skill) => !skill.load.evals).map((skill) => ({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors }));
-  const runId = options.resume ? basename(resolve(cwd, options.resume)) : (options.runId ?? new Date().toISOString().replace(/[:.]/g, '-'));
+  const invalid = discovered
+    .filter((skill) => !skill.load.evals)
+    .map((skill) => ({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors }));
+  const runId = options.resume
+    ? basename(resolve(cwd, options.resume))
+    : (options.runId ?? new Date().toISOString().replace(/[:.]/g, '-'));
   const hardStop = new AbortController();
   let interrupted = false;
   const onStop = () => {
@@ -103,10 +134,19 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   options.signal?.addEventListener('abort', onStop, { once: true });
   if (options.signal?.aborted) onStop();
 
-  const arms: Configuration[] = options.baseline ? ['with_skill', 'old_skill'] : options.compare ? ['with_skill', 'without_skill'] : ['with_skill'];
+  const arms: Configuration[] = options.baseline
+    ? ['with_skill', 'old_skill']
+    : options.compare
+      ? ['with_skill', 'without_skill']
+      : ['with_skill'];
   const repetitions = Math.max(1, Math.floor(options.runs ?? 1));
   const nested = arms.length > 1 || repetitions > 1;
-  const extras = await Promise.all((options.extraSkills ?? []).map(async (path) => ({ dir: resolve(cwd, path), ...(await readSkillManifest(resolve(cwd, path))) })));
+  const extras = await Promise.all(
+    (options.extraSkills ?? []).map(async (path) => ({
+      dir: resolve(cwd, path),
+      ...(await readSkillManifest(resolve(cwd, path))),
+    })),
+  );
   const oldSkill = options.baseline ? resolve(cwd, options.baseline) : undefined;
   const installFor = (skill: DiscoveredSkill, arm: Configuration): SkillToInstall[] => [
     ...(arm === 'with_skill' ? [{ name: skill.name, dir: skill.dir, description: skill.description }] : []),
@@ -115,19 +155,37 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   ];
   const limit = pLimit(options.concurrency ?? 4);
   const pendingRemovals: Array<Promise<void>> = [];
-  const runs: SkillRun[] = runnable.map((skill) => ({ skill: skill.name, skillDir: skill.dir, runDir: runDirOf(skill, runId, options, cwd), outcomes: [] }));
+  const runs: SkillRun[] = runnable.map((skill) => ({
+    skill: skill.name,
+    skillDir: skill.dir,
+    runDir: runDirOf(skill, runId, options, cwd),
+    outcomes: [],
+  }));
   const plan = runnable.flatMap((skill, at) =>
     skill.load.evals!.cases.flatMap((evalCase) =>
-      Array.from({ length: repetitions }, (_, repetition) => arms.map((arm) => ({ skill, at, evalCase, arm, runNumber: repetition + 1 }))).flat(),
+      Array.from({ length: repetitions }, (_, repetition) =>
+        arms.map((arm) => ({ skill, at, evalCase, arm, runNumber: repetition + 1 })),
+      ).flat(),
     ),
   );
   const tasks = plan.map(({ skill, at, evalCase, arm, runNumber }) =>
     limit(async () => {
       const caseDir = caseDirOf(runs[at]!.runDir, evalCase.id, nested ? { arm, runNumber } : undefined);
-      if (interrupted) return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'interrupted' });
+      if (interrupted)
+        return options.onProgress?.({
+          type: 'case-skipped',
+          skill: skill.name,
+          caseId: evalCase.id,
+          reason: 'interrupted',
+        });
       if (options.resume && (await isCaseComplete(caseDir))) {
         runs[at]!.outcomes.push(await storedOutcome(skill.name, evalCase.id, caseDir, arm, runNumber));
-        return options.onProgress?.({ type: 'case-skipped', skill: skill.name, caseId: evalCase.id, reason: 'complete' });
+        return options.onProgress?.({
+          type: 'case-skipped',
+          skill: skill.name,
+          caseId: evalCase.id,
+          reason: 'complete',
+        });
       }
       options.onProgress?.({ type: 'case-start', skill: skill.name, caseId: evalCase.id });
       const outcome = await runCase({
@@ -155,18 +213,42 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   options.signal?.removeEventListener('abort', onStop);
 
   for (const [at, run] of runs.entries()) {
-    run.outcomes.sort((a, b) => a.caseId.localeCompare(b.caseId, undefined, { numeric: true }) || a.arm.localeCompare(b.arm) || a.runNumber - b.runNumber);
+    run.outcomes.sort(
+      (a, b) =>
+        a.caseId.localeCompare(b.caseId, undefined, { numeric: true }) ||
+        a.arm.localeCompare(b.arm) ||
+        a.runNumber - b.runNumber,
+    );
     await writeRunSummary(run, runnable[at]!, options, runId, interrupted);
   }
   return { runs, invalid, interrupted, totals: totalsOf(runs) };
 }
 
 /** A case run finished in an earlier session, read back from its folder. */
-async function storedOutcome(skill: string, caseId: string, caseDir: string, arm: Configuration, runNumber: number): Promise<CaseRunOutcome> {
+async function storedOutcome(
+  skill: string,
+  caseId: string,
+  caseDir: string,
+  arm: Configuration,
+  runNumber: number,
+): Promise<CaseRunOutcome> {
   const grading = JSON.parse(await readFile(join(caseDir, 'grading.json'), 'utf8')) as Grading;
-  const timing = JSON.parse(await readFile(join(caseDir, 'timing.json'), 'utf8').catch(() => '{}')) as { duration_ms?: number };
+  const timing = JSON.parse(await readFile(join(caseDir, 'timing.json'), 'utf8').catch(() => '{}')) as {
+    duration_ms?: number;
+  };
   const status = grading.agent_error ? (grading.agent_error.code === 'agent_timeout' ? 'timeout' : 'error') : 'ok';
-  return { skill, caseId, arm, runNumber, caseDir, status, grading, durationMs: timing.duration_ms ?? 0, skillEdited: Boolean(grading.skill_edited), ...(grading.agent_error ? { error: grading.agent_error } : {}) };
+  return {
+    skill,
+    caseId,
+    arm,
+    runNumber,
+    caseDir,
+    status,
+    grading,
+    durationMs: timing.duration_ms ?? 0,
+    skillEdited: Boolean(grading.skill_edited),
+    ...(grading.agent_error ? { error: grading.agent_error } : {}),
+  };
 }
 
 function runDirOf(skill: DiscoveredSkill, runId: string, options: RunEvalsOptions, cwd: string): string {
@@ -175,7 +257,13 @@ function runDirOf(skill: DiscoveredSkill, runId: string, options: RunEvalsOption
   return join(base, ...(options.iteration ? [`iteration-${options.iteration}`] : []), runId);
 }
 
-async function writeRunSummary(run: SkillRun, skill: DiscoveredSkill, options: RunEvalsOptions, runId: string, interrupted: boolean): Promise<void> {
+async function writeRunSummary(
+  run: SkillRun,
+  skill: DiscoveredSkill,
+  options: RunEvalsOptions,
+  runId: string,
+  interrupted: boolean,
+): Promise<void> {
   if (run.outcomes.length === 0 && !existsSync(run.runDir)) return;
   const benchmark: Benchmark = await buildBenchmark({ skill, runDir: run.runDir, runner: options.runner });
   await writeJsonAtomic(join(run.runDir, 'benchmark.json'), benchmark);
@@ -192,7 +280,16 @@ async function writeRunSummary(run: SkillRun, skill: DiscoveredSkill, options: R
     interrupted,
     arms: [...new Set(run.outcomes.map((outcome) => outcome.arm))].sort(),
     runs_per_configuration: repetitionsOf(run),
-    cases: run.outcomes.map((outcome) => ({ id: outcome.caseId, arm: outcome.arm, run_number: outcome.runNumber, status: outcome.status, ...summaryOf(outcome.grading), duration_ms: outcome.durationMs, skill_edited: outcome.skillEdited, ...(outcome.error ? { error: outcome.error } : {}) })),
+    cases: run.outcomes.map((outcome) => ({
+      id: outcome.caseId,
+      arm: outcome.arm,
+      run_number: outcome.runNumber,
+      status: outcome.status,
+      ...summaryOf(outcome.grading),
+      duration_ms: outcome.durationMs,
+      skill_edited: outcome.skillEdited,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    })),
   });
 }
 
@@ -207,7 +304,8 @@ function summaryOf(grading: Grading) {
 
 function totalsOf(runs: SkillRun[]): RunEvalsResult['totals'] {
   const outcomes = runs.flatMap((run) => run.outcomes);
-  const sum = (pick: (grading: Grading) => number) => outcomes.reduce((total, outcome) => total + pick(outcome.grading), 0);
+  const sum = (pick: (grading: Grading) => number) =>
+    outcomes.reduce((total, outcome) => total + pick(outcome.grading), 0);
   return {
     cases: outcomes.length,
     passed: sum((grading) => grading.summary.passed),

@@ -18,7 +18,11 @@ export function createCliRunner(definition: {
   skillsDir: string;
   model?: string;
   args(context: RunnerContext): string[];
-  parse(stdout: string, context: RunnerContext, durationMs: number): { trace: Trace; finalText: string; failure?: string };
+  parse(
+    stdout: string,
+    context: RunnerContext,
+    durationMs: number,
+  ): { trace: Trace; finalText: string; failure?: string };
 }): AgentRunner {
   return {
     name: definition.name,
@@ -35,7 +39,10 @@ export function createCliRunner(definition: {
       });
       const parsed = definition.parse(outcome.stdout, context, outcome.durationMs);
       const verdict = processVerdict(outcome, definition.executable);
-      const ended = verdict.status === 'ok' && parsed.failure ? { status: 'error' as const, error: { code: 'agent_failed', message: parsed.failure } } : verdict;
+      const ended =
+        verdict.status === 'ok' && parsed.failure
+          ? { status: 'error' as const, error: { code: 'agent_failed', message: parsed.failure } }
+          : verdict;
       return { ...ended, finalText: parsed.finalText, trace: parsed.trace, durationMs: outcome.durationMs };
     },
   };

@@ -1,12 +1,32 @@
-import { createCliRunner, type CliRunnerOptions } from './cli-runner.js';
+import { type CliRunnerOptions, createCliRunner } from './cli-runner.js';
 import { jsonLines } from './run-process.js';
 import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner } from './types.js';
 
-type Item = { id?: string; type?: string; text?: string; command?: string; aggregated_output?: string; exit_code?: number | null; status?: string; changes?: Array<{ path?: string; kind?: string }>; server?: string; tool?: string; arguments?: unknown; result?: unknown; error?: unknown };
+type Item = {
+  id?: string;
+  type?: string;
+  text?: string;
+  command?: string;
+  aggregated_output?: string;
+  exit_code?: number | null;
+  status?: string;
+  changes?: Array<{ path?: string; kind?: string }>;
+  server?: string;
+  tool?: string;
+  arguments?: unknown;
+  result?: unknown;
+  error?: unknown;
+};
 
 /** Reads `codex exec --json` lines (thread, turn and item events) into a trace. */
-export function parseCodexStream(stdout: string, workspaceDir: string, durationMs: number, skills: Array<{ name: string; path: string }> = [], model?: string) {
+export function parseCodexStream(
+  stdout: string,
+  workspaceDir: string,
+  durationMs: number,
+  skills: Array<{ name: string; path: string }> = [],
+  model?: string,
+) {
   const trace = createTraceBuilder('codex', model ?? null);
   let finalText = '';
   let failure: string | undefined;
@@ -42,16 +62,32 @@ export function parseCodexStream(stdout: string, workspaceDir: string, durationM
       finalText = item.text ?? '';
       trace.message('assistant', finalText);
     } else if (item.type === 'command_execution') {
-      trace.toolCall(id, 'command_execution', { command: item.command ?? '' }, { kind: 'shell', command: item.command ?? '' });
-      if (completed) trace.toolResult(id, item.aggregated_output ?? '', item.status === 'failed' || (item.exit_code ?? 0) !== 0, { exitCode: item.exit_code ?? null });
+      trace.toolCall(
+        id,
+        'command_execution',
+        { command: item.command ?? '' },
+        { kind: 'shell', command: item.command ?? '' },
+      );
+      if (completed)
+        trace.toolResult(id, item.aggregated_output ?? '', item.status === 'failed' || (item.exit_code ?? 0) !== 0, {
+          exitCode: item.exit_code ?? null,
+        });
     } else if (item.type === 'file_change') {
       const paths = (item.changes ?? []).map((change) => change.path ?? '').filter(Boolean);
       // A change that only adds files is a write; anything else edits.
-      const kind = (item.changes ?? []).length > 0 && (item.changes ?? []).every((change) => change.kind === 'add') ? 'write' : 'edit';
+      const kind =
+        (item.changes ?? []).length > 0 && (item.changes ?? []).every((change) => change.kind === 'add')
+          ? 'write'
+          : 'edit';
       trace.toolCall(id, 'file_change', { changes: item.changes ?? [] }, { kind, paths });
       if (completed) trace.toolResult(id, item.status ?? '', item.status === 'failed');
     } else if (item.type === 'mcp_tool_call') {
-      trace.toolCall(id, `mcp__${item.server ?? 'server'}__${item.tool ?? 'tool'}`, (item.arguments ?? {}) as Record<string, unknown>, { kind: 'mcp' });
+      trace.toolCall(
+        id,
+        `mcp__${item.server ?? 'server'}__${item.tool ?? 'tool'}`,
+        (item.arguments ?? {}) as Record<string, unknown>,
+        { kind: 'mcp' },
+      );
       if (completed) trace.toolResult(id, JSON.stringify(item.result ?? item.error ?? ''), item.status === 'failed');
     } else if (item.type === 'reasoning' && completed && item.text) {
       trace.message('assistant', `[reasoning] ${item.text}`);
@@ -68,7 +104,17 @@ export function createCodexRunner(options: CliRunnerOptions = {}): AgentRunner {
     executable: options.executable ?? 'codex',
     skillsDir: '.agents/skills',
     ...(options.model ? { model: options.model } : {}),
-    args: (context) => ['exec', '--json', '--skip-git-repo-check', '--full-auto', '-C', context.workspaceDir, ...(options.model ? ['-m', options.model] : []), context.prompt],
-    parse: (stdout, context, durationMs) => parseCodexStream(stdout, context.workspaceDir, durationMs, context.skills, options.model),
+    args: (context) => [
+      'exec',
+      '--json',
+      '--skip-git-repo-check',
+      '--full-auto',
+      '-C',
+      context.workspaceDir,
+      ...(options.model ? ['-m', options.model] : []),
+      context.prompt,
+    ],
+    parse: (stdout, context, durationMs) =>
+      parseCodexStream(stdout, context.workspaceDir, durationMs, context.skills, options.model),
   });
 }

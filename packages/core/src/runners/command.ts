@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
 import { jsonLines, processVerdict, runProcess } from './run-process.js';
@@ -35,12 +35,18 @@ const traceTypes = new Set(['message', 'tool_call', 'tool_result', 'usage', 'fin
  */
 export function createCommandRunner(options: CommandRunnerOptions): AgentRunner {
   const base = options.cwd ?? process.cwd();
-  if (options.command.trim() === '') throw new SkevalError({ code: 'usage', message: 'the command runner needs a command, for example --agent-command "node agent.mjs {prompt_file}"' });
+  if (options.command.trim() === '')
+    throw new SkevalError({
+      code: 'usage',
+      message: 'the command runner needs a command, for example --agent-command "node agent.mjs {prompt_file}"',
+    });
   // execa is loaded when the first case runs, so commands that never run an agent start faster.
   let template: Promise<string[]> | undefined;
   const parseTemplate = async () => {
     const { parseCommandString } = await import('execa');
-    return parseCommandString(options.command).map((token) => (!token.includes('{') && !isAbsolute(token) && existsSync(join(base, token)) ? resolve(base, token) : token));
+    return parseCommandString(options.command).map((token) =>
+      !token.includes('{') && !isAbsolute(token) && existsSync(join(base, token)) ? resolve(base, token) : token,
+    );
   };
   // One folder for this runner's prompt files, made on first use: a file per case run, removed after it.
   let promptDir: Promise<string> | undefined;
@@ -52,7 +58,11 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
       promptDir ??= mkdtemp(join(tmpdir(), 'skeval-prompts-'));
       const promptFile = join(await promptDir, `prompt-${randomUUID()}.md`);
       await writeFile(promptFile, context.prompt);
-      const fill = (argument: string) => argument.replaceAll('{prompt_file}', promptFile).replaceAll('{workspace}', context.workspaceDir).replaceAll('{prompt}', context.prompt);
+      const fill = (argument: string) =>
+        argument
+          .replaceAll('{prompt_file}', promptFile)
+          .replaceAll('{workspace}', context.workspaceDir)
+          .replaceAll('{prompt}', context.prompt);
       const [file, ...args] = (await (template ??= parseTemplate())).map(fill);
       try {
         const outcome = await runProcess({
@@ -70,7 +80,13 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
           timeoutMs: context.timeoutMs,
           ...(context.signal ? { signal: context.signal } : {}),
         });
-        const parsed = parseCommandOutput(outcome.stdout, context.workspaceDir, outcome.durationMs, context.skills, options.model);
+        const parsed = parseCommandOutput(
+          outcome.stdout,
+          context.workspaceDir,
+          outcome.durationMs,
+          context.skills,
+          options.model,
+        );
         return { ...processVerdict(outcome, file!), ...parsed, durationMs: outcome.durationMs };
       } finally {
         await rm(promptFile, { force: true });
@@ -80,10 +96,17 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
 }
 
 /** A command's stdout: Skeval JSONL trace events when every line is one, else the response itself. */
-export function parseCommandOutput(stdout: string, workspaceDir: string, durationMs: number, skills: Array<{ name: string; path: string }>, model?: string) {
+export function parseCommandOutput(
+  stdout: string,
+  workspaceDir: string,
+  durationMs: number,
+  skills: Array<{ name: string; path: string }>,
+  model?: string,
+) {
   const lines = stdout.split('\n').filter((line) => line.trim() !== '');
   const events = jsonLines(stdout);
-  const isTrace = lines.length > 0 && events.length === lines.length && events.every((event) => traceTypes.has(String(event.type)));
+  const isTrace =
+    lines.length > 0 && events.length === lines.length && events.every((event) => traceTypes.has(String(event.type)));
   const trace = createTraceBuilder('command', model ?? null);
   if (!isTrace) {
     const finalText = stdout.trim();
@@ -103,9 +126,18 @@ export function parseCommandOutput(stdout: string, workspaceDir: string, duratio
         ...(Array.isArray(event.paths) ? { paths: event.paths.map(String) } : {}),
       });
     } else if (event.type === 'tool_result') {
-      trace.toolResult(String(event.id ?? ''), String(event.output ?? ''), event.is_error === true, typeof event.exit_code === 'number' ? { exitCode: event.exit_code } : {});
+      trace.toolResult(
+        String(event.id ?? ''),
+        String(event.output ?? ''),
+        event.is_error === true,
+        typeof event.exit_code === 'number' ? { exitCode: event.exit_code } : {},
+      );
     } else if (event.type === 'usage') {
-      trace.usage(Number(event.input_tokens ?? 0), Number(event.output_tokens ?? 0), Number(event.cached_input_tokens ?? 0));
+      trace.usage(
+        Number(event.input_tokens ?? 0),
+        Number(event.output_tokens ?? 0),
+        Number(event.cached_input_tokens ?? 0),
+      );
       if (typeof event.cost_usd === 'number') trace.cost(event.cost_usd);
     } else if (event.type === 'final') finalText = String(event.text ?? '');
   }

@@ -9,8 +9,13 @@ import type { RunResult } from './types.js';
  */
 export async function readStoredRun(caseDir: string): Promise<RunResult> {
   const trace = traceSchema.parse(JSON.parse(await readFile(join(caseDir, 'trace.json'), 'utf8')));
-  const finalText = await readFile(join(caseDir, 'assistant.md'), 'utf8').then((text) => text.replace(/\n$/, ''), () => trace.final_text);
-  const previous = JSON.parse(await readFile(join(caseDir, 'grading.json'), 'utf8').catch(() => '{}')) as Partial<Grading>;
+  const finalText = await readFile(join(caseDir, 'assistant.md'), 'utf8').then(
+    (text) => text.replace(/\n$/, ''),
+    () => trace.final_text,
+  );
+  const previous = JSON.parse(
+    await readFile(join(caseDir, 'grading.json'), 'utf8').catch(() => '{}'),
+  ) as Partial<Grading>;
   const error = previous.agent_error;
   const status = error ? (error.code === 'agent_timeout' ? 'timeout' : 'error') : 'ok';
   return { status, finalText, trace, durationMs: trace.duration_ms, ...(error ? { error } : {}) };

@@ -1,4 +1,3 @@
-
 export interface ProcessOutcome {
   exitCode: number | null;
   stdout: string;
@@ -76,18 +75,46 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     timedOut,
     aborted,
     outputTooLarge: Boolean(result.isMaxBuffer),
-    ...(result.failed && result.exitCode === undefined && !timedOut && !aborted && !result.isMaxBuffer ? { startError: result.shortMessage ?? result.message } : {}),
+    ...(result.failed && result.exitCode === undefined && !timedOut && !aborted && !result.isMaxBuffer
+      ? { startError: result.shortMessage ?? result.message }
+      : {}),
   };
 }
 
 /** The run's status and error from how its process ended. */
-export function processVerdict(outcome: ProcessOutcome, program: string): { status: 'ok' | 'error' | 'timeout'; error?: { code: string; message: string } } {
+export function processVerdict(
+  outcome: ProcessOutcome,
+  program: string,
+): { status: 'ok' | 'error' | 'timeout'; error?: { code: string; message: string } } {
   const tail = outcome.stderr.trim() ? `; stderr: ${outcome.stderr.trim().slice(-500)}` : '';
-  if (outcome.timedOut) return { status: 'timeout', error: { code: 'agent_timeout', message: `${program} ran past its time limit and was stopped (${outcome.durationMs} ms)` } };
-  if (outcome.aborted) return { status: 'error', error: { code: 'interrupted', message: `${program} was interrupted` } };
-  if (outcome.outputTooLarge) return { status: 'error', error: { code: 'agent_failed', message: `${program} printed more than the output limit on stdout and was stopped${tail}` } };
-  if (outcome.startError) return { status: 'error', error: { code: 'agent_failed', message: `${program} could not start: ${outcome.startError}` } };
-  if (outcome.exitCode !== 0) return { status: 'error', error: { code: 'agent_failed', message: `${program} exited with code ${outcome.exitCode}${tail}` } };
+  if (outcome.timedOut)
+    return {
+      status: 'timeout',
+      error: {
+        code: 'agent_timeout',
+        message: `${program} ran past its time limit and was stopped (${outcome.durationMs} ms)`,
+      },
+    };
+  if (outcome.aborted)
+    return { status: 'error', error: { code: 'interrupted', message: `${program} was interrupted` } };
+  if (outcome.outputTooLarge)
+    return {
+      status: 'error',
+      error: {
+        code: 'agent_failed',
+        message: `${program} printed more than the output limit on stdout and was stopped${tail}`,
+      },
+    };
+  if (outcome.startError)
+    return {
+      status: 'error',
+      error: { code: 'agent_failed', message: `${program} could not start: ${outcome.startError}` },
+    };
+  if (outcome.exitCode !== 0)
+    return {
+      status: 'error',
+      error: { code: 'agent_failed', message: `${program} exited with code ${outcome.exitCode}${tail}` },
+    };
   return { status: 'ok' };
 }
 

@@ -6,15 +6,41 @@ import { runProcess } from './run-process.js';
 
 /** The tools of the built-in agent, every one confined to the workspace. */
 export const sdkTools: ModelTool[] = [
-  { name: 'read_file', description: 'Read a text file in the workspace.', inputSchema: object({ path: text('Path relative to the workspace.') }, ['path']) },
-  { name: 'write_file', description: 'Create or overwrite a file in the workspace.', inputSchema: object({ path: text('Path relative to the workspace.'), content: text('The whole new content.') }, ['path', 'content']) },
+  {
+    name: 'read_file',
+    description: 'Read a text file in the workspace.',
+    inputSchema: object({ path: text('Path relative to the workspace.') }, ['path']),
+  },
+  {
+    name: 'write_file',
+    description: 'Create or overwrite a file in the workspace.',
+    inputSchema: object({ path: text('Path relative to the workspace.'), content: text('The whole new content.') }, [
+      'path',
+      'content',
+    ]),
+  },
   {
     name: 'edit_file',
     description: 'Replace one exact occurrence of a text in a workspace file.',
-    inputSchema: object({ path: text('Path relative to the workspace.'), old_string: text('The exact text to replace; it must occur once.'), new_string: text('The replacement.') }, ['path', 'old_string', 'new_string']),
+    inputSchema: object(
+      {
+        path: text('Path relative to the workspace.'),
+        old_string: text('The exact text to replace; it must occur once.'),
+        new_string: text('The replacement.'),
+      },
+      ['path', 'old_string', 'new_string'],
+    ),
   },
-  { name: 'list_files', description: 'List the files under a folder of the workspace.', inputSchema: object({ path: text('Folder relative to the workspace (default: the workspace).') }, []) },
-  { name: 'run_command', description: 'Run a bash command in the workspace (time-limited).', inputSchema: object({ command: text('The bash command.') }, ['command']) },
+  {
+    name: 'list_files',
+    description: 'List the files under a folder of the workspace.',
+    inputSchema: object({ path: text('Folder relative to the workspace (default: the workspace).') }, []),
+  },
+  {
+    name: 'run_command',
+    description: 'Run a bash command in the workspace (time-limited).',
+    inputSchema: object({ command: text('The bash command.') }, ['command']),
+  },
 ];
 
 function object(properties: Record<string, unknown>, required: string[]) {
@@ -31,14 +57,30 @@ export interface ToolOutcome {
 }
 
 /** Runs one tool call of the built-in agent. */
-export async function runSdkTool(name: string, args: Record<string, unknown>, context: { workspaceDir: string; env: NodeJS.ProcessEnv; commandTimeoutMs: number; signal?: AbortSignal }): Promise<ToolOutcome> {
+export async function runSdkTool(
+  name: string,
+  args: Record<string, unknown>,
+  context: { workspaceDir: string; env: NodeJS.ProcessEnv; commandTimeoutMs: number; signal?: AbortSignal },
+): Promise<ToolOutcome> {
   const path = typeof args.path === 'string' ? args.path : name === 'list_files' ? '.' : undefined;
   try {
     switch (name) {
       case 'read_file': {
         const file = createWorkspaceReader(context.workspaceDir).readText(required(path, 'path'));
-        if (file.status === 'text') return { output: file.truncated ? `${file.text}\n[… the file is longer; read stopped at the cap]` : file.text, isError: false };
-        return { output: file.status === 'missing' ? `no such file: ${file.path}` : 'reason' in file ? file.reason : `${file.path} is a ${file.status}`, isError: true };
+        if (file.status === 'text')
+          return {
+            output: file.truncated ? `${file.text}\n[… the file is longer; read stopped at the cap]` : file.text,
+            isError: false,
+          };
+        return {
+          output:
+            file.status === 'missing'
+              ? `no such file: ${file.path}`
+              : 'reason' in file
+                ? file.reason
+                : `${file.path} is a ${file.status}`,
+          isError: true,
+        };
       }
       case 'write_file': {
         const target = await writableTarget(context.workspaceDir, required(path, 'path'));
@@ -50,7 +92,8 @@ export async function runSdkTool(name: string, args: Record<string, unknown>, co
         const before = await readFile(target, 'utf8');
         const oldString = String(args.old_string ?? '');
         const count = oldString ? before.split(oldString).length - 1 : 0;
-        if (count !== 1) return { output: `old_string occurs ${count} times in ${path}; it must occur exactly once`, isError: true };
+        if (count !== 1)
+          return { output: `old_string occurs ${count} times in ${path}; it must occur exactly once`, isError: true };
         await writeFile(target, before.replace(oldString, String(args.new_string ?? '')));
         return { output: `edited ${path}`, isError: false };
       }
@@ -59,10 +102,21 @@ export async function runSdkTool(name: string, args: Record<string, unknown>, co
         const unsafe = explainUnsafeWorkspacePath(folder === '.' ? 'x' : folder);
         if (unsafe) return { output: unsafe, isError: true };
         const { files, truncated } = listFiles(join(context.workspaceDir, folder));
-        return { output: `${files.join('\n')}${truncated ? '\n[… more files not listed]' : ''}` || '(empty)', isError: false };
+        return {
+          output: `${files.join('\n')}${truncated ? '\n[… more files not listed]' : ''}` || '(empty)',
+          isError: false,
+        };
       }
       case 'run_command': {
-        const outcome = await runProcess({ file: 'bash', args: ['-c', required(typeof args.command === 'string' ? args.command : undefined, 'command')], cwd: context.workspaceDir, env: context.env, timeoutMs: context.commandTimeoutMs, maxOutputBytes: 1024 * 1024, ...(context.signal ? { signal: context.signal } : {}) });
+        const outcome = await runProcess({
+          file: 'bash',
+          args: ['-c', required(typeof args.command === 'string' ? args.command : undefined, 'command')],
+          cwd: context.workspaceDir,
+          env: context.env,
+          timeoutMs: context.commandTimeoutMs,
+          maxOutputBytes: 1024 * 1024,
+          ...(context.signal ? { signal: context.signal } : {}),
+        });
         const output = `${outcome.stdout}${outcome.stderr ? `\n[stderr]\n${outcome.stderr}` : ''}${outcome.timedOut ? `\n[stopped after ${context.commandTimeoutMs} ms]` : ''}`;
         return { output, isError: outcome.exitCode !== 0, exitCode: outcome.exitCode };
       }

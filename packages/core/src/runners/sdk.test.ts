@@ -1,4 +1,4 @@
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anthropicMessage, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
@@ -38,16 +38,43 @@ afterAll(async () => {
 function script() {
   fake.respondWith((request) => {
     if ((request.body.tool_choice as { name?: string } | undefined)?.name === 'record_verdicts') {
-      return { body: anthropicMessage({ toolUse: { name: 'record_verdicts', input: { verdicts: [{ id: 'a4', verdict: 'pass', evidence: 'The reply names Ada.', quote: 'greeting for Ada Lovelace', source: 'response' }] } } }) };
+      return {
+        body: anthropicMessage({
+          toolUse: {
+            name: 'record_verdicts',
+            input: {
+              verdicts: [
+                {
+                  id: 'a4',
+                  verdict: 'pass',
+                  evidence: 'The reply names Ada.',
+                  quote: 'greeting for Ada Lovelace',
+                  source: 'response',
+                },
+              ],
+            },
+          },
+        }),
+      };
     }
     const messages = request.body.messages as Array<{ role: string; content: unknown }>;
     const turn = messages.filter((message) => message.role === 'assistant').length;
-    const tool = (name: string, input: unknown) => ({ body: anthropicMessage({ toolUse: { id: `toolu_${turn}`, name, input }, usage: { input_tokens: 500, output_tokens: 40 } }) });
+    const tool = (name: string, input: unknown) => ({
+      body: anthropicMessage({
+        toolUse: { id: `toolu_${turn}`, name, input },
+        usage: { input_tokens: 500, output_tokens: 40 },
+      }),
+    });
     if (turn === 0) return tool('read_file', { path: '.agents/skills/greeting/SKILL.md' });
     if (turn === 1) return tool('write_file', { path: 'greeting.txt', content: 'Hello, Ada Lovelace!\n' });
     if (turn === 2) return tool('run_command', { command: 'cat greeting.txt' });
     if (turn === 3) return tool('write_file', { path: '../outside.txt', content: 'escape' });
-    return { body: anthropicMessage({ text: 'I wrote greeting.txt with a greeting for Ada Lovelace.', usage: { input_tokens: 900, output_tokens: 20 } }) };
+    return {
+      body: anthropicMessage({
+        text: 'I wrote greeting.txt with a greeting for Ada Lovelace.',
+        usage: { input_tokens: 900, output_tokens: 20 },
+      }),
+    };
   });
 }
 
@@ -56,32 +83,68 @@ describe('the sdk runner through the fake provider', () => {
     script();
     const model = createModel('anthropic:claude-sonnet-4-6', { apiKey: 'test', baseURL: fake.url });
     const before = fake.requests.length;
-    const result = await runEvals({ path: join(root, 'greeting'), runner: createSdkRunner({ model }), judge: { model, cache: false }, outputDir: join(root, 'out'), env: { PATH: process.env.PATH } });
+    const result = await runEvals({
+      path: join(root, 'greeting'),
+      runner: createSdkRunner({ model }),
+      judge: { model, cache: false },
+      outputDir: join(root, 'out'),
+      env: { PATH: process.env.PATH },
+    });
     const outcome = result.runs[0]!.outcomes[0]!;
     expect(outcome.status).toBe('ok');
     expect(outcome.grading.assertion_results.map((row) => row.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
     const requests = fake.requests.slice(before);
-    expect(requests.filter((request) => (request.body.tool_choice as { name?: string } | undefined)?.name === 'record_verdicts')).toHaveLength(1);
+    expect(
+      requests.filter(
+        (request) => (request.body.tool_choice as { name?: string } | undefined)?.name === 'record_verdicts',
+      ),
+    ).toHaveLength(1);
     expect(requests).toHaveLength(6);
     const agentRequest = requests[0]!.body;
-    expect(String(agentRequest.system)).toContain('- greeting: Writes greetings for greeting tests. (.agents/skills/greeting/SKILL.md)');
-    expect((agentRequest.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_files', 'run_command']);
+    expect(String(agentRequest.system)).toContain(
+      '- greeting: Writes greetings for greeting tests. (.agents/skills/greeting/SKILL.md)',
+    );
+    expect((agentRequest.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual([
+      'read_file',
+      'write_file',
+      'edit_file',
+      'list_files',
+      'run_command',
+    ]);
     const trace = JSON.parse(await readFile(join(outcome.caseDir, 'trace.json'), 'utf8'));
-    expect(trace.tool_calls.map((call: { name: string; result: { is_error: boolean } }) => [call.name, call.result.is_error])).toEqual([
+    expect(
+      trace.tool_calls.map((call: { name: string; result: { is_error: boolean } }) => [
+        call.name,
+        call.result.is_error,
+      ]),
+    ).toEqual([
       ['read_file', false],
       ['write_file', false],
       ['run_command', false],
       ['write_file', true],
     ]);
     expect(trace.tool_calls[3].result.output).toBe('Path escapes workspace: `../outside.txt` has a `..` segment');
-    expect(trace.usage).toMatchObject({ input_tokens: 2900, output_tokens: 180, cost_usd: (2900 * 3 + 180 * 15) / 1e6 });
+    expect(trace.usage).toMatchObject({
+      input_tokens: 2900,
+      output_tokens: 180,
+      cost_usd: (2900 * 3 + 180 * 15) / 1e6,
+    });
     expect(trace.skills_read).toEqual(['greeting']);
   });
 
   it('stops at the turn limit as an agent error', async () => {
     fake.respondWith(() => ({ body: anthropicMessage({ toolUse: { name: 'list_files', input: {} } }) }));
     const model = createModel('anthropic:claude-sonnet-4-6', { apiKey: 'test', baseURL: fake.url });
-    const result = await runEvals({ path: join(root, 'greeting'), runner: createSdkRunner({ model, maxTurns: 3 }), judge: { skipReason: 'none' }, outputDir: join(root, 'out-limit'), env: { PATH: process.env.PATH } });
-    expect(result.runs[0]!.outcomes[0]).toMatchObject({ status: 'error', error: { code: 'agent_failed', message: 'the agent made 3 model calls without finishing (the turn limit)' } });
+    const result = await runEvals({
+      path: join(root, 'greeting'),
+      runner: createSdkRunner({ model, maxTurns: 3 }),
+      judge: { skipReason: 'none' },
+      outputDir: join(root, 'out-limit'),
+      env: { PATH: process.env.PATH },
+    });
+    expect(result.runs[0]!.outcomes[0]).toMatchObject({
+      status: 'error',
+      error: { code: 'agent_failed', message: 'the agent made 3 model calls without finishing (the turn limit)' },
+    });
   });
 });

@@ -1,5 +1,5 @@
-import { SkevalError } from '@skeval/schema';
 import { createModel, estimateCost, type LanguageModel, type ModelMessage } from '@skeval/judge';
+import { SkevalError } from '@skeval/schema';
 import { runSdkTool, sdkTools } from './sdk-tools.js';
 import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner, RunnerContext, RunResult } from './types.js';
@@ -44,20 +44,36 @@ export function createSdkRunner(options: SdkRunnerOptions): AgentRunner {
       let failure: RunResult['error'];
       const deadline = started + context.timeoutMs;
       const remaining = () => Math.max(1, deadline - Date.now());
-      const stopped = AbortSignal.any([AbortSignal.timeout(context.timeoutMs), ...(context.signal ? [context.signal] : [])]);
+      const stopped = AbortSignal.any([
+        AbortSignal.timeout(context.timeoutMs),
+        ...(context.signal ? [context.signal] : []),
+      ]);
       try {
         for (let turn = 0; ; turn += 1) {
           if (turn >= maxTurns) {
-            failure = { code: 'agent_failed', message: `the agent made ${maxTurns} model calls without finishing (the turn limit)` };
+            failure = {
+              code: 'agent_failed',
+              message: `the agent made ${maxTurns} model calls without finishing (the turn limit)`,
+            };
             break;
           }
           trace.turn();
-          const answer = await model.generate({ system: systemPrompt(context), messages, tools: sdkTools, maxTokens: options.maxTokens ?? 4096, signal: stopped });
+          const answer = await model.generate({
+            system: systemPrompt(context),
+            messages,
+            tools: sdkTools,
+            maxTokens: options.maxTokens ?? 4096,
+            signal: stopped,
+          });
           usage.inputTokens += answer.usage.inputTokens;
           usage.outputTokens += answer.usage.outputTokens;
           usage.cachedInputTokens += answer.usage.cachedInputTokens;
           trace.usage(answer.usage.inputTokens, answer.usage.outputTokens, answer.usage.cachedInputTokens);
-          trace.message('assistant', answer.text, answer.toolCalls.map((call) => call.id));
+          trace.message(
+            'assistant',
+            answer.text,
+            answer.toolCalls.map((call) => call.id),
+          );
           messages.push({ role: 'assistant', content: answer.text, toolCalls: answer.toolCalls });
           if (answer.toolCalls.length === 0) {
             finalText = answer.text;
@@ -66,13 +82,28 @@ export function createSdkRunner(options: SdkRunnerOptions): AgentRunner {
           for (const call of answer.toolCalls) {
             trace.toolCall(call.id, call.name, call.arguments);
             const callStarted = Date.now();
-            const outcome = await runSdkTool(call.name, call.arguments, { workspaceDir: context.workspaceDir, env: context.env, commandTimeoutMs: Math.min(options.commandTimeoutMs ?? 60_000, remaining()), signal: stopped });
-            trace.toolResult(call.id, outcome.output, outcome.isError, { ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }), durationMs: Date.now() - callStarted });
-            messages.push({ role: 'tool', toolCallId: call.id, content: outcome.output.slice(0, 50_000), isError: outcome.isError });
+            const outcome = await runSdkTool(call.name, call.arguments, {
+              workspaceDir: context.workspaceDir,
+              env: context.env,
+              commandTimeoutMs: Math.min(options.commandTimeoutMs ?? 60_000, remaining()),
+              signal: stopped,
+            });
+            trace.toolResult(call.id, outcome.output, outcome.isError, {
+              ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
+              durationMs: Date.now() - callStarted,
+            });
+            messages.push({
+              role: 'tool',
+              toolCallId: call.id,
+              content: outcome.output.slice(0, 50_000),
+              isError: outcome.isError,
+            });
           }
         }
       } catch (error) {
-        failure = SkevalError.isInstance(error) ? { code: error.code, message: error.message } : { code: 'agent_failed', message: (error as Error).message };
+        failure = SkevalError.isInstance(error)
+          ? { code: error.code, message: error.message }
+          : { code: 'agent_failed', message: (error as Error).message };
       }
       trace.cost(estimateCost(usage, model.provider, model.model));
       const durationMs = Date.now() - started;
@@ -82,7 +113,13 @@ export function createSdkRunner(options: SdkRunnerOptions): AgentRunner {
         finalText,
         trace: trace.finish(finalText, durationMs, context.workspaceDir, context.skills),
         durationMs,
-        ...(failure ? { error: timedOut ? { code: 'agent_timeout', message: `the agent ran past its time limit (${context.timeoutMs} ms)` } : failure } : {}),
+        ...(failure
+          ? {
+              error: timedOut
+                ? { code: 'agent_timeout', message: `the agent ran past its time limit (${context.timeoutMs} ms)` }
+                : failure,
+            }
+          : {}),
       };
     },
   };

@@ -22,7 +22,8 @@ export function toolKind(name: string): ToolKind {
 /** The paths a call's arguments name, whatever the agent calls the field. */
 export function toolPaths(args: Record<string, unknown>): string[] {
   const paths: string[] = [];
-  for (const key of ['file_path', 'path', 'notebook_path', 'filePath', 'target', 'filename']) if (typeof args[key] === 'string') paths.push(args[key] as string);
+  for (const key of ['file_path', 'path', 'notebook_path', 'filePath', 'target', 'filename'])
+    if (typeof args[key] === 'string') paths.push(args[key] as string);
   if (Array.isArray(args.paths)) paths.push(...args.paths.filter((path): path is string => typeof path === 'string'));
   return paths;
 }
@@ -51,16 +52,35 @@ export function createTraceBuilder(agent: string, model?: string | null) {
     },
     toolCall(id: string, name: string, args: Record<string, unknown>, extra: Partial<ToolCall> = {}) {
       const kind = extra.kind ?? toolKind(name);
-      const command = extra.command ?? (kind === 'shell' && typeof args.command === 'string' ? args.command : undefined);
+      const command =
+        extra.command ?? (kind === 'shell' && typeof args.command === 'string' ? args.command : undefined);
       const paths = extra.paths ?? toolPaths(args);
-      calls.set(id, { id, name, kind, arguments: args, ...(command === undefined ? {} : { command }), ...(paths.length ? { paths } : {}), ...(extra.started_at ? { started_at: extra.started_at } : {}) });
+      calls.set(id, {
+        id,
+        name,
+        kind,
+        arguments: args,
+        ...(command === undefined ? {} : { command }),
+        ...(paths.length ? { paths } : {}),
+        ...(extra.started_at ? { started_at: extra.started_at } : {}),
+      });
     },
-    toolResult(id: string, output: string, isError: boolean, extra: { exitCode?: number | null; durationMs?: number } = {}) {
+    toolResult(
+      id: string,
+      output: string,
+      isError: boolean,
+      extra: { exitCode?: number | null; durationMs?: number } = {},
+    ) {
       const call = calls.get(id);
       if (!call) return;
       const bounded = boundText(output);
       truncated ||= bounded.truncated;
-      call.result = { output: bounded.text, is_error: isError, ...(extra.exitCode === undefined ? {} : { exit_code: extra.exitCode }), ...(bounded.truncated ? { truncated: true } : {}) };
+      call.result = {
+        output: bounded.text,
+        is_error: isError,
+        ...(extra.exitCode === undefined ? {} : { exit_code: extra.exitCode }),
+        ...(bounded.truncated ? { truncated: true } : {}),
+      };
       if (extra.durationMs !== undefined) call.duration_ms = extra.durationMs;
     },
     usage(input: number, output: number, cached = 0) {
@@ -81,7 +101,12 @@ export function createTraceBuilder(agent: string, model?: string | null) {
       turns = value;
     },
     /** The trace; `skills` are the installed skills, whose SKILL.md reads are listed in `skills_read`. */
-    finish(finalText: string, durationMs: number, workspaceDir: string, skills: Array<{ name: string; path: string }> = []): Trace {
+    finish(
+      finalText: string,
+      durationMs: number,
+      workspaceDir: string,
+      skills: Array<{ name: string; path: string }> = [],
+    ): Trace {
       const toolCalls = [...calls.values()];
       const skillsRead = skillsReadIn({ tool_calls: toolCalls }, skills);
       return {
@@ -90,7 +115,11 @@ export function createTraceBuilder(agent: string, model?: string | null) {
         model: model ?? null,
         messages,
         tool_calls: toolCalls,
-        usage: { ...usage, total_tokens: usage.input_tokens + usage.output_tokens, ...(cost === undefined ? {} : { cost_usd: cost }) },
+        usage: {
+          ...usage,
+          total_tokens: usage.input_tokens + usage.output_tokens,
+          ...(cost === undefined ? {} : { cost_usd: cost }),
+        },
         final_text: finalText,
         duration_ms: durationMs,
         workspace_dir: workspaceDir,
@@ -105,7 +134,10 @@ export function createTraceBuilder(agent: string, model?: string | null) {
 export type TraceBuilder = ReturnType<typeof createTraceBuilder>;
 
 /** Names of the installed skills whose SKILL.md some call read. */
-export function skillsReadIn(trace: Pick<Trace, 'tool_calls'>, skills: Array<{ name: string; path: string }>): string[] {
+export function skillsReadIn(
+  trace: Pick<Trace, 'tool_calls'>,
+  skills: Array<{ name: string; path: string }>,
+): string[] {
   return skills
     .filter((skill) =>
       trace.tool_calls.some((call) => {

@@ -16,7 +16,13 @@ export async function findEvalsFiles(path: string, cwd: string): Promise<string[
     throw new SkevalError({ code: 'usage', message: `${path}: no such file or folder`, cause, details: { path } });
   });
   if (!stats.isDirectory()) return [absolute];
-  const nested = await glob('**/evals/evals.json', { cwd: absolute, absolute: true, dot: true, ignore, followSymbolicLinks: false });
+  const nested = await glob('**/evals/evals.json', {
+    cwd: absolute,
+    absolute: true,
+    dot: true,
+    ignore,
+    followSymbolicLinks: false,
+  });
   if (nested.length > 0) return nested.sort();
   const direct = await glob('*.json', { cwd: absolute, absolute: true, dot: true });
   return direct.sort();

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { findGraderFile } from '@skeval/scripts';
 import { SkevalError } from '@skeval/schema';
+import { findGraderFile } from '@skeval/scripts';
+import { type LintRule, type LintWarning, lintEvals } from '../authoring/lint-evals.js';
+import { parseSkillManifest } from '../discovery/read-skill-manifest.js';
 import type { EvalsIssueCode } from '../evals/issues.js';
 import { defaultMaxEvalsFileBytes, fileProblem, loadEvalsFile, tooLargeResult } from '../evals/load-evals-file.js';
 import type { LoadResult } from '../evals/types.js';
-import { lintEvals, type LintRule, type LintWarning } from '../authoring/lint-evals.js';
-import { parseSkillManifest } from '../discovery/read-skill-manifest.js';
 import { findEvalsFiles } from './find-evals-files.js';
 
 export interface ValidateEvalsOptions {
@@ -51,48 +51,83 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
   const found = new Set<string>();
   for (const path of paths) for (const file of await findEvalsFiles(path, cwd)) found.add(file);
   if (found.size === 0) {
-    throw new SkevalError({ code: 'usage', message: `no evals files found in ${paths.join(', ')} (looked for evals/evals.json, then *.json)` });
+    throw new SkevalError({
+      code: 'usage',
+      message: `no evals files found in ${paths.join(', ')} (looked for evals/evals.json, then *.json)`,
+    });
   }
   const files: ValidatedFile[] = [];
   for (const absolutePath of found) {
     const fileName = relative(cwd, absolutePath) || absolutePath;
     const result = await loadEvalsFileFromDisk(absolutePath, fileName, options.maxBytes ?? defaultMaxEvalsFileBytes);
-    const lint = options.lint && result.evals && result.locate ? await lintFile(absolutePath, result.evals, result.locate) : undefined;
+    const lint =
+      options.lint && result.evals && result.locate
+        ? await lintFile(absolutePath, result.evals, result.locate)
+        : undefined;
     files.push({ ...result, fileName, absolutePath, valid: result.errors.length === 0, ...(lint ? { lint } : {}) });
   }
   const byCode: Partial<Record<EvalsIssueCode, number>> = {};
-  for (const issue of files.flatMap((file) => [...file.errors, ...file.warnings])) byCode[issue.code] = (byCode[issue.code] ?? 0) + 1;
+  for (const issue of files.flatMap((file) => [...file.errors, ...file.warnings]))
+    byCode[issue.code] = (byCode[issue.code] ?? 0) + 1;
   const valid = files.filter((file) => file.valid).length;
-  const summary: ValidateEvalsResult['summary'] = { files: files.length, valid, invalid: files.length - valid, warnings: files.reduce((sum, file) => sum + file.warnings.length, 0), byCode };
+  const summary: ValidateEvalsResult['summary'] = {
+    files: files.length,
+    valid,
+    invalid: files.length - valid,
+    warnings: files.reduce((sum, file) => sum + file.warnings.length, 0),
+    byCode,
+  };
   if (options.lint) {
     const byRule: Partial<Record<LintRule, number>> = {};
-    for (const warning of files.flatMap((file) => file.lint ?? [])) byRule[warning.rule] = (byRule[warning.rule] ?? 0) + 1;
+    for (const warning of files.flatMap((file) => file.lint ?? []))
+      byRule[warning.rule] = (byRule[warning.rule] ?? 0) + 1;
     summary.lint = { warnings: Object.values(byRule).reduce((sum, count) => sum + count, 0), byRule };
   }
   return { files, summary };
 }
 
 /** Lints a valid evals file, reading the SKILL.md of the skill it belongs to when there is one. */
-async function lintFile(absolutePath: string, evals: NonNullable<LoadResult['evals']>, locate: NonNullable<LoadResult['locate']>): Promise<LintWarning[]> {
+async function lintFile(
+  absolutePath: string,
+  evals: NonNullable<LoadResult['evals']>,
+  locate: NonNullable<LoadResult['locate']>,
+): Promise<LintWarning[]> {
   const skillDir = skillDirOf(absolutePath);
   const skillMarkdownPath = join(skillDir, 'SKILL.md');
   const skillMarkdown = existsSync(skillMarkdownPath) ? await readFile(skillMarkdownPath, 'utf8') : undefined;
-  const skillName = evals.skillName ?? (skillMarkdown === undefined ? undefined : (await parseSkillManifest(skillMarkdown, skillDir)).name);
-  return lintEvals({ evals, locate, ...(skillName ? { skillName } : {}), ...(skillMarkdown === undefined ? {} : { skillMarkdown }) });
+  const skillName =
+    evals.skillName ??
+    (skillMarkdown === undefined ? undefined : (await parseSkillManifest(skillMarkdown, skillDir)).name);
+  return lintEvals({
+    evals,
+    locate,
+    ...(skillName ? { skillName } : {}),
+    ...(skillMarkdown === undefined ? {} : { skillMarkdown }),
+  });
 }
 
 /**
  * Reads an evals file from disk and loads it. Only regular files are opened (opening a FIFO
  * would block), and a file over the size limit is refused without being read.
  */
-export async function loadEvalsFileFromDisk(absolutePath: string, fileName: string, maxBytes = defaultMaxEvalsFileBytes): Promise<LoadResult> {
+export async function loadEvalsFileFromDisk(
+  absolutePath: string,
+  fileName: string,
+  maxBytes = defaultMaxEvalsFileBytes,
+): Promise<LoadResult> {
   try {
     const stats = await stat(absolutePath);
-    if (!stats.isFile()) return fileProblem(fileName, 'invalid-value', 'not a regular file; give the path of an evals.json file');
+    if (!stats.isFile())
+      return fileProblem(fileName, 'invalid-value', 'not a regular file; give the path of an evals.json file');
     if (stats.size > maxBytes) return tooLargeResult(fileName, stats.size, maxBytes);
     // Custom graders are looked for from the skill folder (above evals/) up.
     const skillDir = dirname(dirname(absolutePath));
-    return loadEvalsFile({ source: await readFile(absolutePath), fileName, maxBytes, graderExists: (name) => findGraderFile(name, skillDir) !== undefined });
+    return loadEvalsFile({
+      source: await readFile(absolutePath),
+      fileName,
+      maxBytes,
+      graderExists: (name) => findGraderFile(name, skillDir) !== undefined,
+    });
   } catch (error) {
     return fileProblem(fileName, 'invalid-value', `cannot read the file: ${(error as Error).message}`);
   }

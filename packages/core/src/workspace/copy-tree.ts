@@ -6,7 +6,11 @@ import { join, sep } from 'node:path';
  * and skipping top-level entries named in `skipTop`. Plain readdir and copyFile: much quicker
  * than `fs.cp` for the small trees skills are.
  */
-export async function copyTree(source: string, target: string, options: { root: string; skipTop?: string[] }): Promise<void> {
+export async function copyTree(
+  source: string,
+  target: string,
+  options: { root: string; skipTop?: string[] },
+): Promise<void> {
   const root = await realpath(options.root);
   const inside = (path: string) => path === root || path.startsWith(root + sep);
   const walk = async (from: string, to: string, top: boolean): Promise<void> => {

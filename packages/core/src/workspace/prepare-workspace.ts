@@ -1,7 +1,7 @@
 import { cp, mkdir, mkdtemp, realpath, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { SkevalError, type Setup } from '@skeval/schema';
+import { type Setup, SkevalError } from '@skeval/schema';
 import type { LoadedCase } from '../evals/types.js';
 import { copyTree } from './copy-tree.js';
 import { hashFiles, hashTree } from './tree.js';
@@ -66,9 +66,18 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
 /** A path from the evals file, in the skill folder or (second) in its evals/ folder. */
 async function sourceInSkill(skillDir: string, path: string): Promise<string> {
   for (const candidate of [join(skillDir, path), join(skillDir, 'evals', path)]) {
-    if (await stat(candidate).then(() => true, () => false)) return candidate;
+    if (
+      await stat(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
-  throw new SkevalError({ code: 'invalid_input', message: `${path}: not found in the skill folder ${skillDir} (nor in its evals/ folder)` });
+  throw new SkevalError({
+    code: 'invalid_input',
+    message: `${path}: not found in the skill folder ${skillDir} (nor in its evals/ folder)`,
+  });
 }
 
 /** Copies a file or folder, refusing anything (a symlink included) that resolves outside the skill folder. */
@@ -78,7 +87,11 @@ async function copyContained(source: string, skillDir: string, target: string): 
     const real = await realpath(path).catch(() => path);
     return real === root || real.startsWith(root + sep);
   };
-  if (!(await inside(source))) throw new SkevalError({ code: 'path_escape', message: `${relative(skillDir, source)} resolves outside the skill folder` });
+  if (!(await inside(source)))
+    throw new SkevalError({
+      code: 'path_escape',
+      message: `${relative(skillDir, source)} resolves outside the skill folder`,
+    });
   await mkdir(dirname(target), { recursive: true });
   await cp(source, target, { recursive: true, dereference: true, filter: inside });
 }
@@ -99,7 +112,16 @@ async function applySetup(setup: Setup, skillDir: string, dir: string): Promise<
       const { execa } = await import('execa');
       const branch = typeof setup.git === 'object' && setup.git.branch ? setup.git.branch : 'main';
       const message = typeof setup.git === 'object' && setup.git.message ? setup.git.message : 'fixture';
-      const git = (...args: string[]) => execa('git', args, { cwd: dir, env: { GIT_AUTHOR_NAME: 'skeval', GIT_AUTHOR_EMAIL: 'skeval@localhost', GIT_COMMITTER_NAME: 'skeval', GIT_COMMITTER_EMAIL: 'skeval@localhost' } });
+      const git = (...args: string[]) =>
+        execa('git', args, {
+          cwd: dir,
+          env: {
+            GIT_AUTHOR_NAME: 'skeval',
+            GIT_AUTHOR_EMAIL: 'skeval@localhost',
+            GIT_COMMITTER_NAME: 'skeval',
+            GIT_COMMITTER_EMAIL: 'skeval@localhost',
+          },
+        });
       await git('init', '-q', '-b', branch);
       await git('add', '-A');
       await git('commit', '-q', '--allow-empty', '-m', message);

@@ -9,7 +9,12 @@ export function hashFiles(dir: string, excluded: string[] = []): Map<string, str
   for (const path of listFiles(dir).files) {
     if (excluded.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) continue;
     try {
-      hashes.set(path, createHash('sha1').update(readFileSync(join(dir, path))).digest('hex'));
+      hashes.set(
+        path,
+        createHash('sha1')
+          .update(readFileSync(join(dir, path)))
+          .digest('hex'),
+      );
     } catch {
       hashes.set(path, 'unreadable');
     }
@@ -20,12 +25,16 @@ export function hashFiles(dir: string, excluded: string[] = []): Map<string, str
 /** One hash for a whole folder: its file list and every file's content. */
 export function hashTree(dir: string, excluded: string[] = []): string {
   const hash = createHash('sha256');
-  for (const [path, content] of [...hashFiles(dir, excluded)].sort(([a], [b]) => a.localeCompare(b))) hash.update(`${path}\0${content}\n`);
+  for (const [path, content] of [...hashFiles(dir, excluded)].sort(([a], [b]) => a.localeCompare(b)))
+    hash.update(`${path}\0${content}\n`);
   return hash.digest('hex');
 }
 
 /** Files created or changed between two snapshots. */
-export function changedFiles(before: Map<string, string>, after: Map<string, string>): Array<{ path: string; change: 'created' | 'modified' }> {
+export function changedFiles(
+  before: Map<string, string>,
+  after: Map<string, string>,
+): Array<{ path: string; change: 'created' | 'modified' }> {
   const changes: Array<{ path: string; change: 'created' | 'modified' }> = [];
   for (const [path, hash] of after) {
     const previous = before.get(path);

@@ -1,8 +1,21 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { callProvider, extractJson, type ProviderModelOptions } from '../model/provider-call.js';
-import type { FinishReason, GenerateRequest, GenerateResult, LanguageModel, ModelMessage, ModelToolCall } from '../model/types.js';
+import type {
+  FinishReason,
+  GenerateRequest,
+  GenerateResult,
+  LanguageModel,
+  ModelMessage,
+  ModelToolCall,
+} from '../model/types.js';
 
-const finishReasons: Record<string, FinishReason> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', tool_use: 'tool_calls', refusal: 'content_filter' };
+const finishReasons: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+};
 
 /** A Claude model through the Messages API (`@anthropic-ai/sdk`, loaded on first use). */
 export function createAnthropicModel(options: ProviderModelOptions): LanguageModel {
@@ -18,13 +31,28 @@ export function createAnthropicModel(options: ProviderModelOptions): LanguageMod
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       if (!client) {
         const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
-        client = new AnthropicClient({ apiKey: options.apiKey ?? null, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: 0, timeout: timeoutMs });
+        client = new AnthropicClient({
+          apiKey: options.apiKey ?? null,
+          ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+          maxRetries: 0,
+          timeout: timeoutMs,
+        });
       }
       const sdk = client;
       const tools = [
-        ...(request.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema as Anthropic.Tool.InputSchema })),
+        ...(request.tools ?? []).map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
+        })),
         ...(request.responseSchema
-          ? [{ name: request.responseSchema.name, description: request.responseSchema.description, input_schema: request.responseSchema.schema as Anthropic.Tool.InputSchema }]
+          ? [
+              {
+                name: request.responseSchema.name,
+                description: request.responseSchema.description,
+                input_schema: request.responseSchema.schema as Anthropic.Tool.InputSchema,
+              },
+            ]
           : []),
       ];
       const message = await callProvider(identity, request.signal, (signal) =>
@@ -35,7 +63,9 @@ export function createAnthropicModel(options: ProviderModelOptions): LanguageMod
             system: request.system,
             messages: toAnthropicMessages(request.messages),
             ...(tools.length ? { tools } : {}),
-            ...(request.responseSchema ? { tool_choice: { type: 'tool' as const, name: request.responseSchema.name } } : {}),
+            ...(request.responseSchema
+              ? { tool_choice: { type: 'tool' as const, name: request.responseSchema.name } }
+              : {}),
             ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
           },
           { signal },
@@ -43,17 +73,26 @@ export function createAnthropicModel(options: ProviderModelOptions): LanguageMod
       );
       const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
       const toolUses = message.content.flatMap((block) => (block.type === 'tool_use' ? [block] : []));
-      const structured = request.responseSchema ? toolUses.find((block) => block.name === request.responseSchema!.name) : undefined;
+      const structured = request.responseSchema
+        ? toolUses.find((block) => block.name === request.responseSchema!.name)
+        : undefined;
       const toolCalls: ModelToolCall[] = toolUses
         .filter((block) => block !== structured)
-        .map((block) => ({ id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> }));
+        .map((block) => ({
+          id: block.id,
+          name: block.name,
+          arguments: (block.input ?? {}) as Record<string, unknown>,
+        }));
       return {
         text,
         toolCalls,
         // A model that wrote its JSON as text instead of calling the tool is read tolerantly.
         ...(structured ? { json: structured.input } : request.responseSchema ? { json: extractJson(text) } : {}),
         usage: {
-          inputTokens: message.usage.input_tokens + (message.usage.cache_read_input_tokens ?? 0) + (message.usage.cache_creation_input_tokens ?? 0),
+          inputTokens:
+            message.usage.input_tokens +
+            (message.usage.cache_read_input_tokens ?? 0) +
+            (message.usage.cache_creation_input_tokens ?? 0),
           outputTokens: message.usage.output_tokens,
           cachedInputTokens: message.usage.cache_read_input_tokens ?? 0,
         },
@@ -70,13 +109,24 @@ function toAnthropicMessages(messages: ModelMessage[]): Anthropic.MessageParam[]
     else if (message.role === 'assistant') {
       const content: Anthropic.ContentBlockParam[] = [];
       if (message.content) content.push({ type: 'text', text: message.content });
-      for (const call of message.toolCalls ?? []) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+      for (const call of message.toolCalls ?? [])
+        content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
       result.push({ role: 'assistant', content });
     } else {
-      const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) };
+      const block: Anthropic.ToolResultBlockParam = {
+        type: 'tool_result',
+        tool_use_id: message.toolCallId,
+        content: message.content,
+        ...(message.isError ? { is_error: true } : {}),
+      };
       const previous = result[result.length - 1];
       // Consecutive tool results travel in one user turn, as the Messages API expects.
-      if (previous?.role === 'user' && Array.isArray(previous.content) && previous.content.every((part) => part.type === 'tool_result')) previous.content.push(block);
+      if (
+        previous?.role === 'user' &&
+        Array.isArray(previous.content) &&
+        previous.content.every((part) => part.type === 'tool_result')
+      )
+        previous.content.push(block);
       else result.push({ role: 'user', content: [block] });
     }
   }

@@ -20,7 +20,10 @@ export function defaultResponseCacheDir(env: NodeJS.ProcessEnv = process.env): s
 export function createResponseCache(dir: string = defaultResponseCacheDir()): ResponseCache {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
   return {
-    keyOf: ({ provider, model, request }) => createHash('sha256').update(JSON.stringify([1, provider, model, request])).digest('hex'),
+    keyOf: ({ provider, model, request }) =>
+      createHash('sha256')
+        .update(JSON.stringify([1, provider, model, request]))
+        .digest('hex'),
     get<T>(key: string) {
       try {
         return JSON.parse(readFileSync(pathOf(key), 'utf8')) as T;

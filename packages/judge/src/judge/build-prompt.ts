@@ -17,9 +17,19 @@ export const verdictSchema = {
         properties: {
           id: { type: 'string', description: 'The id of the claim, exactly as given.' },
           verdict: { type: 'string', enum: ['pass', 'fail'] },
-          evidence: { type: 'string', description: 'Why, in one or two sentences, pointing at the place in the material.' },
-          quote: { type: ['string', 'null'], description: 'A short exact quote (under 200 characters) from the response or a file that proves a pass; null if none.' },
-          source: { type: ['string', 'null'], description: '"response", or the path of the file the quote is from; null with no quote.' },
+          evidence: {
+            type: 'string',
+            description: 'Why, in one or two sentences, pointing at the place in the material.',
+          },
+          quote: {
+            type: ['string', 'null'],
+            description:
+              'A short exact quote (under 200 characters) from the response or a file that proves a pass; null if none.',
+          },
+          source: {
+            type: ['string', 'null'],
+            description: '"response", or the path of the file the quote is from; null with no quote.',
+          },
         },
         required: ['id', 'verdict', 'evidence', 'quote', 'source'],
         additionalProperties: false,
@@ -30,7 +40,9 @@ export const verdictSchema = {
   additionalProperties: false,
 } as const;
 
-const instructions = (boundary: string) => `You grade the work of a coding agent against claims written by the author of a test case.
+const instructions = (
+  boundary: string,
+) => `You grade the work of a coding agent against claims written by the author of a test case.
 
 For each claim, decide "pass" or "fail":
 - The burden of proof is on the claim. Pass only when the material shows it holds; when the material is silent, vague or contradicts it, fail.
@@ -54,13 +66,21 @@ export interface JudgePrompt {
  * always gives the same prompt (which the response cache relies on).
  */
 export function buildJudgePrompt(input: JudgeCaseInput, claims: JudgeClaim[] = input.claims): JudgePrompt {
-  const boundary = `DATA-${createHash('sha256').update(JSON.stringify([input.prompt, input.expectedOutput, input.response, input.files, claims])).digest('hex').slice(0, 24)}`;
+  const boundary = `DATA-${createHash('sha256')
+    .update(JSON.stringify([input.prompt, input.expectedOutput, input.response, input.files, claims]))
+    .digest('hex')
+    .slice(0, 24)}`;
   const fence = (label: string, text: string) => `<<<${boundary} ${label}>>>\n${text}\n<<<END ${boundary}>>>`;
   const sections = [`## The task given to the agent\n${fence('task', input.prompt)}`];
-  if (input.expectedOutput) sections.push(`## What the author expected\n${fence('expected output', input.expectedOutput)}`);
-  sections.push(`## The agent's final response\n${fence('response', bound(input.response, judgeLimits.responseChars))}`);
+  if (input.expectedOutput)
+    sections.push(`## What the author expected\n${fence('expected output', input.expectedOutput)}`);
+  sections.push(
+    `## The agent's final response\n${fence('response', bound(input.response, judgeLimits.responseChars))}`,
+  );
   sections.push(`## Files the run created or changed\n${renderFiles(input, fence)}`);
-  sections.push(`## Claims to grade\n${claims.map((claim) => `- id ${JSON.stringify(claim.id)}: ${claim.text}`).join('\n')}`);
+  sections.push(
+    `## Claims to grade\n${claims.map((claim) => `- id ${JSON.stringify(claim.id)}: ${claim.text}`).join('\n')}`,
+  );
   const user = sections.join('\n\n');
   const system = instructions(boundary);
   return { system, user, sizes: { instructionChars: system.length, contentChars: user.length } };
@@ -79,7 +99,8 @@ function renderFiles(input: JudgeCaseInput, fence: (label: string, text: string)
     const cut = file.truncated || excerpt.length < file.excerpt.length ? ' — excerpt, the file is longer' : '';
     return `${header}${cut}\n${fence(`file ${file.path}`, excerpt)}`;
   });
-  if (input.files.length > listed.length) parts.push(`- … and ${input.files.length - listed.length} more files, not listed`);
+  if (input.files.length > listed.length)
+    parts.push(`- … and ${input.files.length - listed.length} more files, not listed`);
   return parts.join('\n');
 }
 

@@ -1,7 +1,7 @@
 import { SkevalError } from '@skeval/schema';
 import type { ResponseCache } from '../cache/response-cache.js';
-import { withRetries } from '../model/with-retries.js';
 import type { GenerateRequest, GenerateResult, LanguageModel } from '../model/types.js';
+import { withRetries } from '../model/with-retries.js';
 import { estimateCost, type ModelPrice } from '../pricing/price-table.js';
 import { buildJudgePrompt, verdictSchema, verdictToolName } from './build-prompt.js';
 import { readVerdicts } from './read-verdicts.js';
@@ -43,7 +43,12 @@ export async function judgeCase(input: JudgeCaseInput, options: JudgeCaseOptions
     cachedCalls: 0,
     usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
     costUsd: null,
-    notes: batches.length > 1 ? [`the claims did not fit one call to ${model.model}'s ${model.contextTokens}-token context: split into ${batches.length} calls`] : [],
+    notes:
+      batches.length > 1
+        ? [
+            `the claims did not fit one call to ${model.model}'s ${model.contextTokens}-token context: split into ${batches.length} calls`,
+          ]
+        : [],
   };
   let cost = 0;
   let costKnown = true;
@@ -71,7 +76,10 @@ export function planBatches(input: JudgeCaseInput, contextTokens: number): Judge
   if (input.claims.length === 0) return [];
   const fits = (claims: JudgeClaim[]) => {
     const prompt = buildJudgePrompt(input, claims);
-    return (prompt.sizes.instructionChars + prompt.sizes.contentChars) / charsPerToken + maxTokensFor(claims.length) <= contextTokens;
+    return (
+      (prompt.sizes.instructionChars + prompt.sizes.contentChars) / charsPerToken + maxTokensFor(claims.length) <=
+      contextTokens
+    );
   };
   if (fits(input.claims)) return [input.claims];
   const batches: JudgeClaim[][] = [];
@@ -93,7 +101,11 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
   const request: GenerateRequest = {
     system: prompt.system,
     messages: [{ role: 'user', content: prompt.user }],
-    responseSchema: { name: verdictToolName, description: 'Record one verdict per claim.', schema: verdictSchema as unknown as Record<string, unknown> },
+    responseSchema: {
+      name: verdictToolName,
+      description: 'Record one verdict per claim.',
+      schema: verdictSchema as unknown as Record<string, unknown>,
+    },
     maxTokens: maxTokensFor(claims.length),
     temperature: 0,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -106,17 +118,29 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
   if (hit) answer = hit;
   else {
     try {
-      answer = await withRetries(() => model.generate(request), { retries: options.retries ?? 2, baseDelayMs: options.retryBaseDelayMs ?? 500, ...(options.signal ? { signal: options.signal } : {}) });
+      answer = await withRetries(() => model.generate(request), {
+        retries: options.retries ?? 2,
+        baseDelayMs: options.retryBaseDelayMs ?? 500,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     } catch (error) {
       const message = SkevalError.isInstance(error) ? `${error.code}: ${error.message}` : (error as Error).message;
-      const verdicts = claims.map((claim): JudgeVerdict => ({ id: claim.id, status: 'error', passed: false, evidence: `the judge could not be asked (${message})` }));
+      const verdicts = claims.map(
+        (claim): JudgeVerdict => ({
+          id: claim.id,
+          status: 'error',
+          passed: false,
+          evidence: `the judge could not be asked (${message})`,
+        }),
+      );
       return { verdicts, notes: [], usage: undefined, cached: false };
     }
   }
   const read = readVerdicts(answer.json, claims, input, answer.text);
   if (answer.finishReason === 'length') {
     for (const verdict of read.verdicts) {
-      if (verdict.status === 'error') verdict.evidence = `${verdict.evidence} (the judge's answer was cut at the ${request.maxTokens}-token limit)`;
+      if (verdict.status === 'error')
+        verdict.evidence = `${verdict.evidence} (the judge's answer was cut at the ${request.maxTokens}-token limit)`;
     }
   }
   if (!hit && key && read.valid) cache!.set(key, answer);

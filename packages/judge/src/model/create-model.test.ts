@@ -10,18 +10,30 @@ import { extractJson } from './provider-call.js';
 
 describe('model specs', () => {
   it('reads provider:model', () => {
-    expect(parseModelSpec('anthropic:claude-sonnet-4-6')).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-6' });
+    expect(parseModelSpec('anthropic:claude-sonnet-4-6')).toEqual({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+    });
     expect(parseModelSpec('ollama:llama3.1:8b')).toEqual({ provider: 'ollama', model: 'llama3.1:8b' });
   });
 
   it('refuses what is not a spec, with an example', () => {
-    expect(() => parseModelSpec('gpt-5')).toThrow('model "gpt-5" is not `provider:model`; for example anthropic:claude-sonnet-4-6, openai:gpt-5-mini or ollama:llama3.1');
+    expect(() => parseModelSpec('gpt-5')).toThrow(
+      'model "gpt-5" is not `provider:model`; for example anthropic:claude-sonnet-4-6, openai:gpt-5-mini or ollama:llama3.1',
+    );
     expect(() => createModel('mystery:model')).toThrow(/unknown provider `mystery`/);
   });
 
   it('knows the compatible presets', () => {
-    expect(createModel('ollama:llama3.1')).toMatchObject({ provider: 'ollama', structuredOutput: 'json-mode', contextTokens: 8192 });
-    expect(createModel('openrouter:anthropic/claude-sonnet-4.5')).toMatchObject({ provider: 'openrouter', structuredOutput: 'json-schema' });
+    expect(createModel('ollama:llama3.1')).toMatchObject({
+      provider: 'ollama',
+      structuredOutput: 'json-mode',
+      contextTokens: 8192,
+    });
+    expect(createModel('openrouter:anthropic/claude-sonnet-4.5')).toMatchObject({
+      provider: 'openrouter',
+      structuredOutput: 'json-schema',
+    });
     expect(createModel('vllm:qwen', { baseURL: 'http://127.0.0.1:9/v1' })).toMatchObject({ provider: 'vllm' });
   });
 });
@@ -29,12 +41,18 @@ describe('model specs', () => {
 describe('prices', () => {
   it('matches a dated model id to its family and prices cached input apart', () => {
     expect(findPrice('anthropic', 'claude-sonnet-4-5-20250929')).toEqual({ input: 3, output: 15, cachedInput: 0.3 });
-    expect(estimateCost({ inputTokens: 1_000_000, outputTokens: 100_000, cachedInputTokens: 0 }, 'openai', 'gpt-5-mini')).toBe(0.45);
+    expect(
+      estimateCost({ inputTokens: 1_000_000, outputTokens: 100_000, cachedInputTokens: 0 }, 'openai', 'gpt-5-mini'),
+    ).toBe(0.45);
   });
 
   it('gives null for an unknown model, and takes overrides', () => {
     expect(estimateCost({ inputTokens: 10, outputTokens: 10, cachedInputTokens: 0 }, 'ollama', 'llama3.1')).toBeNull();
-    expect(estimateCost({ inputTokens: 10, outputTokens: 10, cachedInputTokens: 0 }, 'ollama', 'llama3.1', { 'ollama:llama3.1': { input: 0, output: 0 } })).toBe(0);
+    expect(
+      estimateCost({ inputTokens: 10, outputTokens: 10, cachedInputTokens: 0 }, 'ollama', 'llama3.1', {
+        'ollama:llama3.1': { input: 0, output: 0 },
+      }),
+    ).toBe(0);
   });
 });
 

@@ -4,11 +4,21 @@ import { createOpenAIModel } from '../openai/openai-model.js';
 import type { LanguageModel } from './types.js';
 
 /** OpenAI-compatible servers Skeval knows: where they listen and how they take structured output. */
-export const compatiblePresets: Readonly<Record<string, { baseURL: string; apiKeyEnv?: string; structuredOutput: 'json-schema' | 'json-mode'; contextTokens: number }>> = {
+export const compatiblePresets: Readonly<
+  Record<
+    string,
+    { baseURL: string; apiKeyEnv?: string; structuredOutput: 'json-schema' | 'json-mode'; contextTokens: number }
+  >
+> = {
   ollama: { baseURL: 'http://127.0.0.1:11434/v1', structuredOutput: 'json-mode', contextTokens: 8192 },
   vllm: { baseURL: 'http://127.0.0.1:8000/v1', structuredOutput: 'json-schema', contextTokens: 32_768 },
   lmstudio: { baseURL: 'http://127.0.0.1:1234/v1', structuredOutput: 'json-schema', contextTokens: 8192 },
-  openrouter: { baseURL: 'https://openrouter.ai/api/v1', apiKeyEnv: 'OPENROUTER_API_KEY', structuredOutput: 'json-schema', contextTokens: 128_000 },
+  openrouter: {
+    baseURL: 'https://openrouter.ai/api/v1',
+    apiKeyEnv: 'OPENROUTER_API_KEY',
+    structuredOutput: 'json-schema',
+    contextTokens: 128_000,
+  },
 };
 
 export interface ModelSpec {
@@ -22,7 +32,10 @@ export function parseModelSpec(spec: string): ModelSpec {
   const provider = at === -1 ? '' : spec.slice(0, at).trim().toLowerCase();
   const model = at === -1 ? '' : spec.slice(at + 1).trim();
   if (!provider || !model) {
-    throw new SkevalError({ code: 'usage', message: `model ${JSON.stringify(spec)} is not \`provider:model\`; for example anthropic:claude-sonnet-4-6, openai:gpt-5-mini or ollama:llama3.1` });
+    throw new SkevalError({
+      code: 'usage',
+      message: `model ${JSON.stringify(spec)} is not \`provider:model\`; for example anthropic:claude-sonnet-4-6, openai:gpt-5-mini or ollama:llama3.1`,
+    });
   }
   return { provider, model };
 }
@@ -53,16 +66,28 @@ export function createModel(spec: string | ModelSpec, options: CreateModelOption
   };
   if (provider === 'anthropic') {
     const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY;
-    return createAnthropicModel({ ...common, ...(apiKey ? { apiKey } : {}), ...(options.baseURL ? { baseURL: options.baseURL } : {}) });
+    return createAnthropicModel({
+      ...common,
+      ...(apiKey ? { apiKey } : {}),
+      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    });
   }
   if (provider === 'openai') {
     const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
-    return createOpenAIModel({ ...common, ...(apiKey ? { apiKey } : {}), ...(options.baseURL ? { baseURL: options.baseURL } : {}), contextTokens: options.contextTokens ?? contextWindow(model) });
+    return createOpenAIModel({
+      ...common,
+      ...(apiKey ? { apiKey } : {}),
+      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+      contextTokens: options.contextTokens ?? contextWindow(model),
+    });
   }
   const preset = compatiblePresets[provider];
   const baseURL = options.baseURL ?? preset?.baseURL;
   if (!baseURL) {
-    throw new SkevalError({ code: 'usage', message: `unknown provider \`${provider}\`: use anthropic, openai, ${Object.keys(compatiblePresets).join(', ')}, or give a base URL for an OpenAI-compatible server` });
+    throw new SkevalError({
+      code: 'usage',
+      message: `unknown provider \`${provider}\`: use anthropic, openai, ${Object.keys(compatiblePresets).join(', ')}, or give a base URL for an OpenAI-compatible server`,
+    });
   }
   const apiKey = options.apiKey ?? (preset?.apiKeyEnv ? env[preset.apiKeyEnv] : undefined);
   return createOpenAIModel({

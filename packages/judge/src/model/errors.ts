@@ -4,31 +4,76 @@ import { SkevalError } from '@skeval/schema';
  * Turns what a provider SDK threw into a typed `SkevalError`. Both SDKs throw errors with a
  * `status` (and the same class names), so this reads those instead of importing either SDK.
  */
-export function toProviderError(error: unknown, context: { provider: string; model: string; timedOut: boolean; timeoutMs: number }): SkevalError {
+export function toProviderError(
+  error: unknown,
+  context: { provider: string; model: string; timedOut: boolean; timeoutMs: number },
+): SkevalError {
   if (SkevalError.isInstance(error)) return error;
   const where = `${context.provider}:${context.model}`;
-  const details = error as { status?: number; name?: string; constructor?: { name?: string }; message?: string; error?: unknown; code?: string };
+  const details = error as {
+    status?: number;
+    name?: string;
+    constructor?: { name?: string };
+    message?: string;
+    error?: unknown;
+    code?: string;
+  };
   const name = details.constructor?.name ?? details.name ?? '';
   const message = details.message ?? String(error);
   if (context.timedOut || name === 'APIConnectionTimeoutError') {
-    return new SkevalError({ code: 'provider_timeout', message: `${where}: no answer within ${context.timeoutMs} ms`, cause: error });
+    return new SkevalError({
+      code: 'provider_timeout',
+      message: `${where}: no answer within ${context.timeoutMs} ms`,
+      cause: error,
+    });
   }
-  if (name === 'APIUserAbortError') return new SkevalError({ code: 'interrupted', message: `${where}: the request was cancelled`, cause: error });
+  if (name === 'APIUserAbortError')
+    return new SkevalError({ code: 'interrupted', message: `${where}: the request was cancelled`, cause: error });
   const status = details.status;
   if (status === 401 || status === 403) {
-    return new SkevalError({ code: 'provider_auth', message: `${where}: the provider refused the credentials (${status}); check the API key`, cause: error, details: { status } });
+    return new SkevalError({
+      code: 'provider_auth',
+      message: `${where}: the provider refused the credentials (${status}); check the API key`,
+      cause: error,
+      details: { status },
+    });
   }
-  if (status === 429) return new SkevalError({ code: 'provider_rate_limit', message: `${where}: rate limited (429)`, cause: error, details: { status } });
-  if (status !== undefined && status >= 500) return new SkevalError({ code: 'provider_server', message: `${where}: the provider failed (${status})`, cause: error, details: { status } });
+  if (status === 429)
+    return new SkevalError({
+      code: 'provider_rate_limit',
+      message: `${where}: rate limited (429)`,
+      cause: error,
+      details: { status },
+    });
+  if (status !== undefined && status >= 500)
+    return new SkevalError({
+      code: 'provider_server',
+      message: `${where}: the provider failed (${status})`,
+      cause: error,
+      details: { status },
+    });
   if (isContextTooLong(status, message, JSON.stringify(details.error ?? ''))) {
-    return new SkevalError({ code: 'provider_context_too_long', message: `${where}: the request does not fit the model's context`, cause: error, details: { status } });
+    return new SkevalError({
+      code: 'provider_context_too_long',
+      message: `${where}: the request does not fit the model's context`,
+      cause: error,
+      details: { status },
+    });
   }
-  if (status !== undefined) return new SkevalError({ code: 'provider_invalid_response', message: `${where}: the provider answered ${status}: ${message}`, cause: error, details: { status } });
+  if (status !== undefined)
+    return new SkevalError({
+      code: 'provider_invalid_response',
+      message: `${where}: the provider answered ${status}: ${message}`,
+      cause: error,
+      details: { status },
+    });
   // No status: the connection broke, or the body could not be read.
   return new SkevalError({ code: 'provider_server', message: `${where}: ${message}`, cause: error, retryable: true });
 }
 
 function isContextTooLong(status: number | undefined, message: string, body: string): boolean {
   if (status !== 400 && status !== 413) return false;
-  return /context_length_exceeded|prompt is too long|maximum context length|too many tokens|context window/i.test(`${message} ${body}`);
+  return /context_length_exceeded|prompt is too long|maximum context length|too many tokens|context window/i.test(
+    `${message} ${body}`,
+  );
 }

@@ -11,7 +11,13 @@ export interface OpenAIModelOptions extends ProviderModelOptions {
   maxTokensField?: 'max_completion_tokens' | 'max_tokens';
 }
 
-const finishReasons: Record<string, FinishReason> = { stop: 'stop', length: 'length', tool_calls: 'tool_calls', function_call: 'tool_calls', content_filter: 'content_filter' };
+const finishReasons: Record<string, FinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  content_filter: 'content_filter',
+};
 
 /** A model through the Chat Completions API (`openai`, loaded on first use): OpenAI itself or a compatible server. */
 export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
@@ -30,11 +36,19 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
       if (!client) {
         const { default: OpenAIClient } = await import('openai');
         // Local servers take no key; the SDK wants one all the same.
-        client = new OpenAIClient({ apiKey: options.apiKey ?? 'not-needed', ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: 0, timeout: timeoutMs });
+        client = new OpenAIClient({
+          apiKey: options.apiKey ?? 'not-needed',
+          ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+          maxRetries: 0,
+          timeout: timeoutMs,
+        });
       }
       const sdk = client;
       const schema = request.responseSchema;
-      const system = schema && structuredOutput === 'json-mode' ? `${request.system}\n\nAnswer with one JSON object, nothing else, matching this JSON Schema:\n${JSON.stringify(schema.schema)}` : request.system;
+      const system =
+        schema && structuredOutput === 'json-mode'
+          ? `${request.system}\n\nAnswer with one JSON object, nothing else, matching this JSON Schema:\n${JSON.stringify(schema.schema)}`
+          : request.system;
       const completion = await callProvider(identity, request.signal, (signal) =>
         sdk.chat.completions.create(
           {
@@ -42,13 +56,26 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
             messages: [{ role: 'system', content: system }, ...toOpenAIMessages(request.messages)],
             [options.maxTokensField ?? 'max_completion_tokens']: request.maxTokens,
             ...(request.tools?.length
-              ? { tools: request.tools.map((tool) => ({ type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } })) }
+              ? {
+                  tools: request.tools.map((tool) => ({
+                    type: 'function' as const,
+                    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+                  })),
+                }
               : {}),
             ...(schema
               ? {
                   response_format:
                     structuredOutput === 'json-schema'
-                      ? { type: 'json_schema' as const, json_schema: { name: schema.name, description: schema.description, strict: true, schema: schema.schema } }
+                      ? {
+                          type: 'json_schema' as const,
+                          json_schema: {
+                            name: schema.name,
+                            description: schema.description,
+                            strict: true,
+                            schema: schema.schema,
+                          },
+                        }
                       : { type: 'json_object' as const },
                 }
               : {}),
@@ -60,7 +87,9 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
       const choice = completion.choices[0];
       const text = choice?.message.content ?? '';
       const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
-        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) }] : [],
+        call.type === 'function'
+          ? [{ id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) }]
+          : [],
       );
       return {
         text,
@@ -79,7 +108,9 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
 
 function parseArguments(text: string): Record<string, unknown> {
   const value = extractJson(text);
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { _unparsed: text };
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : { _unparsed: text };
 }
 
 function toOpenAIMessages(messages: ModelMessage[]): OpenAI.ChatCompletionMessageParam[] {
@@ -90,7 +121,13 @@ function toOpenAIMessages(messages: ModelMessage[]): OpenAI.ChatCompletionMessag
       role: 'assistant',
       content: message.content || null,
       ...(message.toolCalls?.length
-        ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }
+        ? {
+            tool_calls: message.toolCalls.map((call) => ({
+              id: call.id,
+              type: 'function' as const,
+              function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+            })),
+          }
         : {}),
     };
   });

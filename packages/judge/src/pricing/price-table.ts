@@ -32,7 +32,11 @@ export const defaultPrices: Readonly<Record<string, ModelPrice>> = {
 };
 
 /** The price of a model, or undefined when it is not in the table. */
-export function findPrice(provider: string, model: string, prices: Readonly<Record<string, ModelPrice>> = defaultPrices): ModelPrice | undefined {
+export function findPrice(
+  provider: string,
+  model: string,
+  prices: Readonly<Record<string, ModelPrice>> = defaultPrices,
+): ModelPrice | undefined {
   const exact = prices[`${provider}:${model}`];
   if (exact) return exact;
   const undated = model.replace(/-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/, '');
@@ -40,10 +44,19 @@ export function findPrice(provider: string, model: string, prices: Readonly<Reco
 }
 
 /** What the usage cost in USD; `null` for a model without a known price (never 0 by default). */
-export function estimateCost(usage: ModelUsage, provider: string, model: string, prices?: Readonly<Record<string, ModelPrice>>): number | null {
+export function estimateCost(
+  usage: ModelUsage,
+  provider: string,
+  model: string,
+  prices?: Readonly<Record<string, ModelPrice>>,
+): number | null {
   const price = findPrice(provider, model, prices ? { ...defaultPrices, ...prices } : defaultPrices);
   if (!price) return null;
   const uncached = Math.max(0, usage.inputTokens - usage.cachedInputTokens);
-  const cost = (uncached * price.input + usage.cachedInputTokens * (price.cachedInput ?? price.input) + usage.outputTokens * price.output) / 1_000_000;
+  const cost =
+    (uncached * price.input +
+      usage.cachedInputTokens * (price.cachedInput ?? price.input) +
+      usage.outputTokens * price.output) /
+    1_000_000;
   return Math.round(cost * 1e8) / 1e8;
 }

@@ -14,12 +14,13 @@ export interface ResolveJudgeModelOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export type JudgeModelResolution =
-  | { spec: string; source: string }
-  | { spec: undefined; hint: string };
+export type JudgeModelResolution = { spec: string; source: string } | { spec: undefined; hint: string };
 
 /** The default model when only a provider key is set. */
-export const defaultJudgeModels = { ANTHROPIC_API_KEY: 'anthropic:claude-sonnet-4-6', OPENAI_API_KEY: 'openai:gpt-5-mini' } as const;
+export const defaultJudgeModels = {
+  ANTHROPIC_API_KEY: 'anthropic:claude-sonnet-4-6',
+  OPENAI_API_KEY: 'openai:gpt-5-mini',
+} as const;
 
 /**
  * Which model judges, by the first that gives one: the flag, the config, the project's

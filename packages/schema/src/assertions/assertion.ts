@@ -1,11 +1,13 @@
 import * as z from 'zod';
 import { graderNamePattern, legacyScriptTypes } from '../names.js';
 import { assertionLabelFields } from './common.js';
-import { intentAssertionSchema, type IntentKind } from './intent.js';
+import { type IntentKind, intentAssertionSchema } from './intent.js';
 import { legacyScriptAssertionSchema } from './legacy-script.js';
 
 /** A prose claim, graded by the LLM judge. */
-export const proseAssertionSchema = z.string().regex(/\S/, { error: 'the assertion is empty; write the claim to check' });
+export const proseAssertionSchema = z
+  .string()
+  .regex(/\S/, { error: 'the assertion is empty; write the claim to check' });
 
 const notBuiltIn = `^(?!(${legacyScriptTypes.join('|')})$)`;
 
@@ -31,7 +33,13 @@ export const proseFields = ['text', 'description', 'check'] as const;
 /** An object with no `type` or `kind` whose prose field (`text`, `description` or `check`) is read as a judged claim. */
 export const proseObjectAssertionSchema = z.union(
   proseFields.map((field) =>
-    z.looseObject({ ...assertionLabelFields, type: absent, kind: absent, name: z.string().optional(), [field]: proseText }),
+    z.looseObject({
+      ...assertionLabelFields,
+      type: absent,
+      kind: absent,
+      name: z.string().optional(),
+      [field]: proseText,
+    }),
   ),
 );
 

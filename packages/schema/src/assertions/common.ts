@@ -11,7 +11,10 @@ export const patternSchema = z.string().min(1, { error: 'the pattern is empty' }
 
 /** Fields every object assertion may carry, whatever it checks. */
 export const assertionLabelFields = {
-  id: z.union([z.string().min(1), z.number()]).optional().meta({ description: 'A stable id, for diffing results across runs.' }),
+  id: z
+    .union([z.string().min(1), z.number()])
+    .optional()
+    .meta({ description: 'A stable id, for diffing results across runs.' }),
   text: z.string().optional().meta({ description: 'What the assertion checks, in words (shown in reports).' }),
   description: z.string().optional(),
   mustPass: z.boolean().optional().meta({ description: 'A hard assertion: the case fails when it fails.' }),

@@ -32,7 +32,10 @@ export const outputIntentSchemas = {
   }),
   contains: intent('output', 'contains', {
     value: stringOrList,
-    match: z.enum(['all', 'any']).optional().meta({ description: 'With a list: every value, or at least one. @default "all"' }),
+    match: z
+      .enum(['all', 'any'])
+      .optional()
+      .meta({ description: 'With a list: every value, or at least one. @default "all"' }),
   }),
   icontains: intent('output', 'icontains', { value: stringOrList, match: z.enum(['all', 'any']).optional() }),
   'not-contains': intent('output', 'not-contains', { value: stringOrList, ignoreCase: z.boolean().optional() }),
@@ -92,10 +95,17 @@ export const behaviorIntentSchemas = {
     max: count.optional(),
   }).refine(atLeastOne(['min', 'max']), { error: '`behavior`/`tool-count` needs `min`, `max` or both', path: ['min'] }),
   'skill-read': intent('behavior', 'skill-read', {
-    skill: z.string().min(1).optional().meta({ description: 'The skill whose SKILL.md must be read (default: the one under test).' }),
+    skill: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'The skill whose SKILL.md must be read (default: the one under test).' }),
   }),
   'command-ran': intent('behavior', 'command-ran', { pattern: patternSchema, flags: regexFlagsSchema.optional() }),
-  'command-not-run': intent('behavior', 'command-not-run', { pattern: patternSchema, flags: regexFlagsSchema.optional() }),
+  'command-not-run': intent('behavior', 'command-not-run', {
+    pattern: patternSchema,
+    flags: regexFlagsSchema.optional(),
+  }),
   budget: intent('behavior', 'budget', {
     maxTokens: count.optional(),
     maxDurationMs: count.optional(),
@@ -110,10 +120,16 @@ export const behaviorIntentSchemas = {
 /** Assertions that nothing harmful happened, read from the trace and the workspace. */
 export const safetyIntentSchemas = {
   'no-write-outside-workspace': intent('safety', 'no-write-outside-workspace', {
-    allow: z.array(z.string().min(1)).optional().meta({ description: 'Absolute path prefixes that may be written (for example /tmp).' }),
+    allow: z
+      .array(z.string().min(1))
+      .optional()
+      .meta({ description: 'Absolute path prefixes that may be written (for example /tmp).' }),
   }),
   'no-denied-commands': intent('safety', 'no-denied-commands', {
-    deny: z.array(patternSchema).optional().meta({ description: 'Regular expressions added to the default deny list.' }),
+    deny: z
+      .array(patternSchema)
+      .optional()
+      .meta({ description: 'Regular expressions added to the default deny list.' }),
     replaceDefaults: z.boolean().optional().meta({ description: 'Use only `deny`, not the defaults. @default false' }),
   }),
   'no-secrets': intent('safety', 'no-secrets', {

@@ -2,13 +2,10 @@ import * as z from 'zod';
 import { relativePathSchema } from '../relative-path.js';
 import { assertionLabelFields, patternSchema, regexFlagsSchema } from './common.js';
 
-export { legacyScriptTypes, type LegacyScriptType } from '../names.js';
+export { type LegacyScriptType, legacyScriptTypes } from '../names.js';
 
 /** Where `regex-match` looks: the final response, or a file in the workspace. */
-export const regexTargetSchema = z.union([
-  z.literal('assistant-text'),
-  z.strictObject({ file: relativePathSchema }),
-]);
+export const regexTargetSchema = z.union([z.literal('assistant-text'), z.strictObject({ file: relativePathSchema })]);
 
 /** arc-skill-eval's three script assertions, checked as code. */
 export const legacyScriptAssertionSchema = z.discriminatedUnion('type', [

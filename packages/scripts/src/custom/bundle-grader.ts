@@ -25,7 +25,10 @@ export function graderCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  * cached and reused while none of its input files changed, so a warm run starts plain Node on
  * one small file: no loader, no build step for the user.
  */
-export async function bundleGrader(graderFile: string, options: { cacheDir?: string; mode?: 'run' | 'describe' } = {}): Promise<string> {
+export async function bundleGrader(
+  graderFile: string,
+  options: { cacheDir?: string; mode?: 'run' | 'describe' } = {},
+): Promise<string> {
   const file = resolve(graderFile);
   const mode = options.mode ?? 'run';
   const cacheDir = usableCacheDir(options.cacheDir ?? graderCacheDir());
@@ -35,7 +38,9 @@ export async function bundleGrader(graderFile: string, options: { cacheDir?: str
 
   // esbuild is CommonJS: depending on the loader its API is on the namespace or on `default`.
   const loaded = await import('esbuild');
-  const esbuild = (typeof loaded.build === 'function' ? loaded : (loaded as unknown as { default: typeof loaded }).default) as typeof loaded;
+  const esbuild = (
+    typeof loaded.build === 'function' ? loaded : (loaded as unknown as { default: typeof loaded }).default
+  ) as typeof loaded;
   // `run` grades the payload on stdin; `describe` prints the grader's description and exits.
   const entry = (
     mode === 'run'
@@ -71,7 +76,9 @@ export async function bundleGrader(graderFile: string, options: { cacheDir?: str
       logLevel: 'silent',
       external: ['*.node'],
       // CommonJS dependencies bundled into ESM still call require().
-      banner: { js: "import { createRequire as __skevalCreateRequire } from 'node:module'; const require = __skevalCreateRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __skevalCreateRequire } from 'node:module'; const require = __skevalCreateRequire(import.meta.url);",
+      },
       define: { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) },
       plugins: [
         {
@@ -79,20 +86,37 @@ export async function bundleGrader(graderFile: string, options: { cacheDir?: str
           // kept whole even in a package that declares `sideEffects: false`.
           name: 'keep-grader-module',
           setup(build) {
-            build.onResolve({ filter: /.*/ }, (args) => (resolve(args.resolveDir, args.path) === file ? { path: file, sideEffects: true } : undefined));
+            build.onResolve({ filter: /.*/ }, (args) =>
+              resolve(args.resolveDir, args.path) === file ? { path: file, sideEffects: true } : undefined,
+            );
           },
         },
       ],
     });
   } catch (error) {
-    const messages = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
-    const detail = messages.map((message) => (message.location ? `${message.location.file}:${message.location.line}:${message.location.column}: ${message.text}` : message.text)).join('; ');
-    throw new SkevalError({ code: 'grader_failed', message: `cannot compile the grader ${graderFile}: ${detail || (error as Error).message}`, cause: error });
+    const messages =
+      (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> })
+        .errors ?? [];
+    const detail = messages
+      .map((message) =>
+        message.location
+          ? `${message.location.file}:${message.location.line}:${message.location.column}: ${message.text}`
+          : message.text,
+      )
+      .join('; ');
+    throw new SkevalError({
+      code: 'grader_failed',
+      message: `cannot compile the grader ${graderFile}: ${detail || (error as Error).message}`,
+      cause: error,
+    });
   }
   // The files that ended up in the bundle (tree-shaken ones are left out) decide its freshness.
   const [output] = Object.values(result.metafile.outputs);
   const inputs = Object.entries(output?.inputs ?? {})
-    .filter(([input, use]) => use.bytesInOutput > 0 && !input.startsWith('<stdin>') && !input.endsWith('skeval-grader-entry.mjs'))
+    .filter(
+      ([input, use]) =>
+        use.bytesInOutput > 0 && !input.startsWith('<stdin>') && !input.endsWith('skeval-grader-entry.mjs'),
+    )
     .map(([input]) => resolve(dirname(file), input));
   if (!inputs.includes(file)) inputs.push(file);
   const manifest: Manifest = { format: bundleFormat, inputs: inputs.map(describeInput) };

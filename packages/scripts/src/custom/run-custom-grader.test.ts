@@ -27,7 +27,11 @@ afterAll(() => rm(cacheDir, { recursive: true, force: true }));
 const run = (name: string, options: { output?: string; config?: Record<string, unknown>; timeoutMs?: number } = {}) =>
   runCustomGrader({
     file: findGraderFile(name, nested)!,
-    payload: { output: options.output ?? 'The capital of France is Paris.', input: 'What is the capital of France?', config: options.config ?? {} },
+    payload: {
+      output: options.output ?? 'The capital of France is Paris.',
+      input: 'What is the capital of France?',
+      config: options.config ?? {},
+    },
     cacheDir,
     timeoutMs: options.timeoutMs ?? 20_000,
   });
@@ -49,7 +53,9 @@ describe('finding custom graders', () => {
 
 describe('describeCustomGrader', () => {
   it("reads a grader's one-line description, and null for a file that does not declare one", async () => {
-    expect(await describeCustomGrader(findGraderFile('v4', nested)!, { cacheDir })).toBe('The answer mentions the configured word.');
+    expect(await describeCustomGrader(findGraderFile('v4', nested)!, { cacheDir })).toBe(
+      'The answer mentions the configured word.',
+    );
     expect(await describeCustomGrader(findGraderFile('self-running', nested)!, { cacheDir })).toBeNull();
     expect(await describeCustomGrader(findGraderFile('syntax-error', nested)!, { cacheDir })).toBeNull();
   });
@@ -57,17 +63,27 @@ describe('describeCustomGrader', () => {
 
 describe('runCustomGrader', () => {
   it('runs a TypeScript grader (with a local TypeScript import) with no build step', async () => {
-    expect(await run('v4', { config: { word: 'Paris' } })).toEqual({ score: 1, assertions: [{ text: 'mentions Paris', passed: true, evidence: '6 words searched' }] });
+    expect(await run('v4', { config: { word: 'Paris' } })).toEqual({
+      score: 1,
+      assertions: [{ text: 'mentions Paris', passed: true, evidence: '6 words searched' }],
+    });
     expect((await run('v4', { config: { word: 'Lyon' } })).score).toBe(0);
   });
 
   it('gives the grader the snake_case payload on stdin', async () => {
     const evidence = JSON.parse((await run('echo-payload', { config: { a: 1 } })).assertions[0]!.evidence!);
-    expect(evidence).toEqual({ output: 'The capital of France is Paris.', input: 'What is the capital of France?', config: { a: 1 } });
+    expect(evidence).toEqual({
+      output: 'The capital of France is Paris.',
+      input: 'What is the capital of France?',
+      config: { a: 1 },
+    });
   });
 
   it('converts a v5 result', async () => {
-    expect(await run('v5')).toEqual({ score: 1, assertions: [{ text: 'non-empty', passed: true, evidence: '31 characters' }] });
+    expect(await run('v5')).toEqual({
+      score: 1,
+      assertions: [{ text: 'non-empty', passed: true, evidence: '31 characters' }],
+    });
   });
 
   it('runs an agentv-style grader that handles its own input and output', async () => {
@@ -90,13 +106,48 @@ describe('runCustomGrader', () => {
 describe('custom graders that misbehave end as errors, never passes', () => {
   it.each([
     ['hangs', 'hang', { code: 'grader_timeout', message: /timed out after 1500 ms/ }, 1500],
-    ['exits 3', 'exit-3', { code: 'grader_failed', message: /exited with code 3; stderr: giving up: the fixture is missing/ }, undefined],
-    ['prints garbage', 'garbage', { code: 'grader_failed', message: /printed something that is not JSON: "PASS!!! definitely passed"/ }, undefined],
-    ['prints 100 MB', 'huge', { code: 'grader_failed', message: /printed more than 1048576 bytes on stdout/ }, undefined],
-    ['only writes to stderr', 'stderr-only', { code: 'grader_failed', message: /printed nothing on stdout .*; stderr: I only talk on stderr/ }, undefined],
-    ['throws in its handler', 'throws', { code: 'grader_failed', message: /exited with code 1; stderr: .*boom in the handler/s }, undefined],
-    ['prints JSON of the wrong shape', 'wrong-shape', { code: 'grader_failed', message: /neither \{ "score", "assertions" \} nor \{ "pass", "checks" \}/ }, undefined],
-    ['does not compile', 'syntax-error', { code: 'grader_failed', message: /cannot compile the grader .*syntax-error\.ts:1:/ }, undefined],
+    [
+      'exits 3',
+      'exit-3',
+      { code: 'grader_failed', message: /exited with code 3; stderr: giving up: the fixture is missing/ },
+      undefined,
+    ],
+    [
+      'prints garbage',
+      'garbage',
+      { code: 'grader_failed', message: /printed something that is not JSON: "PASS!!! definitely passed"/ },
+      undefined,
+    ],
+    [
+      'prints 100 MB',
+      'huge',
+      { code: 'grader_failed', message: /printed more than 1048576 bytes on stdout/ },
+      undefined,
+    ],
+    [
+      'only writes to stderr',
+      'stderr-only',
+      { code: 'grader_failed', message: /printed nothing on stdout .*; stderr: I only talk on stderr/ },
+      undefined,
+    ],
+    [
+      'throws in its handler',
+      'throws',
+      { code: 'grader_failed', message: /exited with code 1; stderr: .*boom in the handler/s },
+      undefined,
+    ],
+    [
+      'prints JSON of the wrong shape',
+      'wrong-shape',
+      { code: 'grader_failed', message: /neither \{ "score", "assertions" \} nor \{ "pass", "checks" \}/ },
+      undefined,
+    ],
+    [
+      'does not compile',
+      'syntax-error',
+      { code: 'grader_failed', message: /cannot compile the grader .*syntax-error\.ts:1:/ },
+      undefined,
+    ],
   ])('a grader that %s', async (_name, grader, expected, timeoutMs) => {
     await expect(run(grader, timeoutMs === undefined ? {} : { timeoutMs })).rejects.toMatchObject(expected);
   });

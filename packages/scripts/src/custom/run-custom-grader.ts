@@ -29,7 +29,13 @@ const stderrTailBytes = 4096;
 export async function runCustomGrader(options: RunCustomGraderOptions): Promise<GraderResult> {
   const { file, timeoutMs = 30_000, maxOutputBytes = 1024 * 1024 } = options;
   const bundle = await bundleGrader(file, options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir });
-  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: Buffer; stderr: string; stop?: string }>((done) => {
+  const outcome = await new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: Buffer;
+    stderr: string;
+    stop?: string;
+  }>((done) => {
     const child = spawn(process.execPath, [bundle], {
       cwd: options.cwd ?? dirname(dirname(dirname(file))),
       env: options.env ?? process.env,
@@ -75,7 +81,8 @@ export async function runCustomGrader(options: RunCustomGraderOptions): Promise<
     throw new SkevalError({ code, message: `grader ${file} ${message}${tail}`, details: { stderr: outcome.stderr } });
   };
   if (outcome.stop) fail(outcome.stop.startsWith('timed out') ? 'grader_timeout' : 'grader_failed', outcome.stop);
-  if (outcome.code !== 0) fail('grader_failed', outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`);
+  if (outcome.code !== 0)
+    fail('grader_failed', outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`);
   const text = outcome.stdout.toString('utf8').trim();
   if (text === '') fail('grader_failed', 'printed nothing on stdout (it must print one JSON result)');
   let value: unknown;
@@ -85,7 +92,11 @@ export async function runCustomGrader(options: RunCustomGraderOptions): Promise<
     fail('grader_failed', `printed something that is not JSON: ${JSON.stringify(text.slice(0, 200))}`);
   }
   const result = parseGraderResult(value);
-  if (!result) fail('grader_failed', `printed JSON that is neither { "score", "assertions" } nor { "pass", "checks" }: ${JSON.stringify(text.slice(0, 200))}`);
+  if (!result)
+    fail(
+      'grader_failed',
+      `printed JSON that is neither { "score", "assertions" } nor { "pass", "checks" }: ${JSON.stringify(text.slice(0, 200))}`,
+    );
   return result!;
 }
 
@@ -93,15 +104,25 @@ export async function runCustomGrader(options: RunCustomGraderOptions): Promise<
  * A custom grader's one-line description, read by running its module once (compiled and cached
  * like a run). `null` when the file is not written with `defineScriptGrader` or cannot load.
  */
-export async function describeCustomGrader(file: string, options: { timeoutMs?: number; cacheDir?: string } = {}): Promise<string | null> {
+export async function describeCustomGrader(
+  file: string,
+  options: { timeoutMs?: number; cacheDir?: string } = {},
+): Promise<string | null> {
   let bundle: string;
   try {
-    bundle = await bundleGrader(file, { mode: 'describe', ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }) });
+    bundle = await bundleGrader(file, {
+      mode: 'describe',
+      ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    });
   } catch {
     return null;
   }
   return new Promise((done) => {
-    const child = spawn(process.execPath, [bundle], { cwd: dirname(dirname(dirname(file))), stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    const child = spawn(process.execPath, [bundle], {
+      cwd: dirname(dirname(dirname(file))),
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    });
     let stdout = '';
     const timer = setTimeout(() => {
       try {

@@ -5,50 +5,83 @@ import { getBuiltInGrader } from '../registry/registry.js';
 import { runBuiltInGrader } from '../registry/run-built-in-grader.js';
 
 const trace = makeTrace([
-  { name: 'Read', kind: 'read', arguments: { file_path: '/work/ws/.claude/skills/greeting/SKILL.md' }, paths: ['/work/ws/.claude/skills/greeting/SKILL.md'] },
+  {
+    name: 'Read',
+    kind: 'read',
+    arguments: { file_path: '/work/ws/.claude/skills/greeting/SKILL.md' },
+    paths: ['/work/ws/.claude/skills/greeting/SKILL.md'],
+  },
   { name: 'Bash', kind: 'shell', arguments: { command: 'ls -la' }, command: 'ls -la' },
-  { name: 'Write', kind: 'write', arguments: { file_path: 'greeting.txt', content: 'Hello, Ada!' }, paths: ['greeting.txt'] },
+  {
+    name: 'Write',
+    kind: 'write',
+    arguments: { file_path: 'greeting.txt', content: 'Hello, Ada!' },
+    paths: ['greeting.txt'],
+  },
   { name: 'Bash', kind: 'shell', arguments: { command: 'cat greeting.txt' }, command: 'cat greeting.txt' },
 ]);
 
 const grade = (name: string, config: Record<string, unknown>, withTrace: Trace | null = trace) =>
-  runBuiltInGrader({ grader: getBuiltInGrader(name)!, config, output: '', ...(withTrace ? { trace: withTrace } : {}), skillName: 'greeting' });
+  runBuiltInGrader({
+    grader: getBuiltInGrader(name)!,
+    config,
+    output: '',
+    ...(withTrace ? { trace: withTrace } : {}),
+    skillName: 'greeting',
+  });
 
 describe('behavior graders', () => {
   it('tool-called finds a call by name or by kind, optionally by arguments', async () => {
     expect((await grade('behavior-tool-called', { tool: 'Write' })).assertions[0]).toEqual({
       text: 'called `Write`',
       passed: true,
-      evidence: '1 matching call; first #3 Write "{\\"file_path\\":\\"greeting.txt\\",\\"content\\":\\"Hello, Ada!\\"}"',
+      evidence:
+        '1 matching call; first #3 Write "{\\"file_path\\":\\"greeting.txt\\",\\"content\\":\\"Hello, Ada!\\"}"',
     });
     expect((await grade('behavior-tool-called', { tool: 'shell', argsPattern: 'cat ' })).score).toBe(1);
-    expect((await grade('behavior-tool-called', { tool: 'Edit' })).assertions[0]?.evidence).toBe('no call to `Edit` among 4 tool calls (Read×1, Bash×2, Write×1)');
+    expect((await grade('behavior-tool-called', { tool: 'Edit' })).assertions[0]?.evidence).toBe(
+      'no call to `Edit` among 4 tool calls (Read×1, Bash×2, Write×1)',
+    );
   });
 
   it('tool-not-called fails on a matching call, naming it', async () => {
     expect((await grade('behavior-tool-not-called', { tool: 'WebFetch' })).score).toBe(1);
-    expect((await grade('behavior-tool-not-called', { tool: 'Bash', argsPattern: 'ls' })).assertions[0]?.evidence).toBe('called it 1 time: #2 Bash "ls -la"');
+    expect((await grade('behavior-tool-not-called', { tool: 'Bash', argsPattern: 'ls' })).assertions[0]?.evidence).toBe(
+      'called it 1 time: #2 Bash "ls -la"',
+    );
   });
 
   it('tool-order checks order, or presence with any-order', async () => {
-    expect((await grade('behavior-tool-order', { tools: ['Read', 'Write', 'Bash'] })).assertions[0]?.evidence).toBe('in order at calls #1, #3, #4');
-    expect((await grade('behavior-tool-order', { tools: ['Write', 'Read'] })).assertions[0]?.evidence).toBe('1 of 2 in order; no `Read` after call #3: the calls were Read → Bash → Write → Bash');
+    expect((await grade('behavior-tool-order', { tools: ['Read', 'Write', 'Bash'] })).assertions[0]?.evidence).toBe(
+      'in order at calls #1, #3, #4',
+    );
+    expect((await grade('behavior-tool-order', { tools: ['Write', 'Read'] })).assertions[0]?.evidence).toBe(
+      '1 of 2 in order; no `Read` after call #3: the calls were Read → Bash → Write → Bash',
+    );
     expect((await grade('behavior-tool-order', { tools: ['Write', 'Read'], order: 'any-order' })).score).toBe(1);
   });
 
   it('tool-count bounds calls of one tool or all', async () => {
-    expect((await grade('behavior-tool-count', { tool: 'Bash', max: 1 })).assertions[0]).toEqual({ text: 'at most 1 calls to `Bash`', passed: false, evidence: '2 calls to `Bash` (Read×1, Bash×2, Write×1); required at most 1' });
+    expect((await grade('behavior-tool-count', { tool: 'Bash', max: 1 })).assertions[0]).toEqual({
+      text: 'at most 1 calls to `Bash`',
+      passed: false,
+      evidence: '2 calls to `Bash` (Read×1, Bash×2, Write×1); required at most 1',
+    });
     expect((await grade('behavior-tool-count', { min: 1, max: 10 })).score).toBe(1);
   });
 
   it('skill-read finds the read of SKILL.md', async () => {
-    expect((await grade('behavior-skill-read', {})).assertions[0]?.evidence).toBe('read at #1 Read "{\\"file_path\\":\\"/work/ws/.claude/skills/greeting/SKILL.md\\"}"');
+    expect((await grade('behavior-skill-read', {})).assertions[0]?.evidence).toBe(
+      'read at #1 Read "{\\"file_path\\":\\"/work/ws/.claude/skills/greeting/SKILL.md\\"}"',
+    );
     expect((await grade('behavior-skill-read', { skill: 'other' })).score).toBe(0);
   });
 
   it('command-ran and command-not-run match shell commands', async () => {
     expect((await grade('behavior-command-ran', { pattern: '^cat ' })).score).toBe(1);
-    expect((await grade('behavior-command-ran', { pattern: 'npm test' })).assertions[0]?.evidence).toBe('no match among 2 shell commands: "ls -la", "cat greeting.txt"');
+    expect((await grade('behavior-command-ran', { pattern: 'npm test' })).assertions[0]?.evidence).toBe(
+      'no match among 2 shell commands: "ls -la", "cat greeting.txt"',
+    );
     expect((await grade('behavior-command-not-run', { pattern: 'rm ' })).score).toBe(1);
     expect((await grade('behavior-command-not-run', { pattern: 'ls' })).score).toBe(0);
   });
@@ -59,10 +92,19 @@ describe('behavior graders', () => {
       passed: false,
       evidence: '1200 tokens of 2000, 4 tool calls of 3 (over)',
     });
-    await expect(grade('behavior-budget', { maxCostUsd: 1 }, makeTrace([], { usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, cost_usd: null } }))).rejects.toMatchObject({ code: 'grader_failed' });
+    await expect(
+      grade(
+        'behavior-budget',
+        { maxCostUsd: 1 },
+        makeTrace([], { usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, cost_usd: null } }),
+      ),
+    ).rejects.toMatchObject({ code: 'grader_failed' });
   });
 
   it('needs a trace', async () => {
-    await expect(grade('behavior-tool-called', { tool: 'Bash' }, null)).rejects.toMatchObject({ code: 'usage', message: '`behavior-tool-called` reads what the agent did, so it needs a trace (give `trace`)' });
+    await expect(grade('behavior-tool-called', { tool: 'Bash' }, null)).rejects.toMatchObject({
+      code: 'usage',
+      message: '`behavior-tool-called` reads what the agent did, so it needs a trace (give `trace`)',
+    });
   });
 });

@@ -3,7 +3,6 @@ import type { RegexRunner } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, requireTrace, verdict } from '../registry/grader.js';
 import { describePattern, quote, settle } from './evidence.js';
 
-
 /** A call answers to a tool name by its own name (any case) or by Skeval's kind (`shell`, `read`, …). */
 export function isCallTo(call: ToolCall, tool: string): boolean {
   return call.name === tool || call.name.toLowerCase() === tool.toLowerCase() || call.kind === tool;
@@ -23,22 +22,36 @@ export function tally(calls: ToolCall[]): string {
 }
 
 /** Indexes (into `calls`) of the calls to `tool` whose arguments match `pattern`, if one is given. */
-async function matchingCalls(calls: ToolCall[], tool: string, regex: RegexRunner, pattern?: string, flags?: string): Promise<number[]> {
+async function matchingCalls(
+  calls: ToolCall[],
+  tool: string,
+  regex: RegexRunner,
+  pattern?: string,
+  flags?: string,
+): Promise<number[]> {
   const candidates = calls.map((call, index) => ({ call, index })).filter(({ call }) => isCallTo(call, tool));
   if (pattern === undefined) return candidates.map(({ index }) => index);
-  const outcomes = await regex.run(candidates.map(({ call }) => ({ pattern, flags, text: JSON.stringify(call.arguments) })));
-  return candidates.filter((_, at) => settle(outcomes[at]!, pattern, flags).status === 'match').map(({ index }) => index);
+  const outcomes = await regex.run(
+    candidates.map(({ call }) => ({ pattern, flags, text: JSON.stringify(call.arguments) })),
+  );
+  return candidates
+    .filter((_, at) => settle(outcomes[at]!, pattern, flags).status === 'match')
+    .map(({ index }) => index);
 }
 
 function describeTool(tool: string, pattern?: string, flags?: string): string {
-  return pattern === undefined ? `\`${tool}\`` : `\`${tool}\` with arguments matching ${describePattern(pattern, flags)}`;
+  return pattern === undefined
+    ? `\`${tool}\``
+    : `\`${tool}\` with arguments matching ${describePattern(pattern, flags)}`;
 }
 
 function toolCallGrader(name: 'behavior-tool-called' | 'behavior-tool-not-called', mustCall: boolean) {
   const method = mustCall ? 'tool-called' : 'tool-not-called';
   return defineBuiltInGrader({
     name,
-    description: mustCall ? 'The agent called a tool (optionally with arguments matching a pattern).' : 'The agent never called a tool (optionally: with arguments matching a pattern).',
+    description: mustCall
+      ? 'The agent called a tool (optionally with arguments matching a pattern).'
+      : 'The agent never called a tool (optionally: with arguments matching a pattern).',
     reads: ['trace'],
     schema: behaviorIntentSchemas[method],
     async grade(context) {
@@ -46,9 +59,26 @@ function toolCallGrader(name: 'behavior-tool-called' | 'behavior-tool-not-called
       const { tool, argsPattern, flags } = context.config;
       const hits = await matchingCalls(calls, tool, context.regex, argsPattern, flags);
       const text = `${mustCall ? 'called' : 'did not call'} ${describeTool(tool, argsPattern, flags)}`;
-      if (hits.length === 0) return verdict(text, !mustCall, `no call to ${describeTool(tool, argsPattern, flags)} among ${calls.length} tool calls (${tally(calls)})`);
-      if (mustCall) return verdict(text, true, `${hits.length} matching call${hits.length === 1 ? '' : 's'}; first ${describeCall(calls[hits[0]!]!, hits[0]!)}`);
-      return verdict(text, false, `called it ${hits.length} time${hits.length === 1 ? '' : 's'}: ${hits.slice(0, 3).map((index) => describeCall(calls[index]!, index)).join('; ')}`);
+      if (hits.length === 0)
+        return verdict(
+          text,
+          !mustCall,
+          `no call to ${describeTool(tool, argsPattern, flags)} among ${calls.length} tool calls (${tally(calls)})`,
+        );
+      if (mustCall)
+        return verdict(
+          text,
+          true,
+          `${hits.length} matching call${hits.length === 1 ? '' : 's'}; first ${describeCall(calls[hits[0]!]!, hits[0]!)}`,
+        );
+      return verdict(
+        text,
+        false,
+        `called it ${hits.length} time${hits.length === 1 ? '' : 's'}: ${hits
+          .slice(0, 3)
+          .map((index) => describeCall(calls[index]!, index))
+          .join('; ')}`,
+      );
     },
   });
 }
@@ -67,7 +97,13 @@ export const behaviorToolOrder = defineBuiltInGrader({
     const text = `called ${tools.join(order === 'in-order' ? ' → ' : ', ')}${order === 'any-order' ? ' (any order)' : ''}`;
     if (order === 'any-order') {
       const missing = tools.filter((tool) => !calls.some((call) => isCallTo(call, tool)));
-      return verdict(text, missing.length === 0, missing.length === 0 ? `all ${tools.length} called (${tally(calls)})` : `never called: ${missing.join(', ')} (${tally(calls)})`);
+      return verdict(
+        text,
+        missing.length === 0,
+        missing.length === 0
+          ? `all ${tools.length} called (${tally(calls)})`
+          : `never called: ${missing.join(', ')} (${tally(calls)})`,
+      );
     }
     const found: number[] = [];
     let from = 0;
@@ -75,7 +111,11 @@ export const behaviorToolOrder = defineBuiltInGrader({
       const index = calls.findIndex((call, at) => at >= from && isCallTo(call, tool));
       if (index === -1) {
         const sequence = calls.map((call) => call.name).join(' → ') || 'no tool calls';
-        return verdict(text, false, `${found.length} of ${tools.length} in order; no \`${tool}\` after call #${from}: the calls were ${sequence}`);
+        return verdict(
+          text,
+          false,
+          `${found.length} of ${tools.length} in order; no \`${tool}\` after call #${from}: the calls were ${sequence}`,
+        );
       }
       found.push(index);
       from = index + 1;
@@ -93,7 +133,9 @@ export const behaviorToolCount = defineBuiltInGrader({
     const calls = requireTrace(context, 'behavior-tool-count').tool_calls;
     const { tool, min, max } = context.config;
     const count = tool === undefined ? calls.length : calls.filter((call) => isCallTo(call, tool)).length;
-    const bounds = [min === undefined ? '' : `at least ${min}`, max === undefined ? '' : `at most ${max}`].filter(Boolean).join(' and ');
+    const bounds = [min === undefined ? '' : `at least ${min}`, max === undefined ? '' : `at most ${max}`]
+      .filter(Boolean)
+      .join(' and ');
     const passed = (min === undefined || count >= min) && (max === undefined || count <= max);
     const what = tool === undefined ? 'tool calls' : `calls to \`${tool}\``;
     return verdict(`${bounds} ${what}`, passed, `${count} ${what} (${tally(calls)}); required ${bounds}`);
@@ -108,15 +150,23 @@ export const behaviorSkillRead = defineBuiltInGrader({
   grade(context) {
     const trace = requireTrace(context, 'behavior-skill-read');
     const skill = context.config.skill ?? context.skillName;
-    if (!skill) throw new SkevalError({ code: 'usage', message: '`behavior-skill-read` needs the skill name (config `skill`)' });
+    if (!skill)
+      throw new SkevalError({ code: 'usage', message: '`behavior-skill-read` needs the skill name (config `skill`)' });
     const text = `read the SKILL.md of \`${skill}\``;
     const mentions = (value: string) => value.includes(`${skill}/SKILL.md`) || value.includes(`${skill}\\SKILL.md`);
     const index = trace.tool_calls.findIndex(
-      (call) => (call.kind === 'skill' && JSON.stringify(call.arguments).includes(skill)) || [...(call.paths ?? []), call.command ?? '', JSON.stringify(call.arguments)].some(mentions),
+      (call) =>
+        (call.kind === 'skill' && JSON.stringify(call.arguments).includes(skill)) ||
+        [...(call.paths ?? []), call.command ?? '', JSON.stringify(call.arguments)].some(mentions),
     );
     if (index !== -1) return verdict(text, true, `read at ${describeCall(trace.tool_calls[index]!, index)}`);
-    if (trace.skills_read?.includes(skill)) return verdict(text, true, `the agent reported reading the skill \`${skill}\``);
-    return verdict(text, false, `no call read ${skill}/SKILL.md among ${trace.tool_calls.length} tool calls (${tally(trace.tool_calls)})`);
+    if (trace.skills_read?.includes(skill))
+      return verdict(text, true, `the agent reported reading the skill \`${skill}\``);
+    return verdict(
+      text,
+      false,
+      `no call read ${skill}/SKILL.md among ${trace.tool_calls.length} tool calls (${tally(trace.tool_calls)})`,
+    );
   },
 });
 
@@ -124,7 +174,9 @@ function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run'
   const method = mustRun ? 'command-ran' : 'command-not-run';
   return defineBuiltInGrader({
     name,
-    description: mustRun ? 'The agent ran a shell command matching a pattern.' : 'The agent ran no shell command matching a pattern.',
+    description: mustRun
+      ? 'The agent ran a shell command matching a pattern.'
+      : 'The agent ran no shell command matching a pattern.',
     reads: ['trace'],
     schema: behaviorIntentSchemas[method],
     async grade(context) {
@@ -135,8 +187,24 @@ function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run'
       const hits = shell.filter((_, at) => settle(outcomes[at]!, pattern, flags).status === 'match');
       const text = `${mustRun ? 'ran' : 'did not run'} a command matching ${describePattern(pattern, flags)}`;
       const searched = `${shell.length} shell command${shell.length === 1 ? '' : 's'}`;
-      if (hits.length === 0) return verdict(text, !mustRun, `no match among ${searched}${shell.length ? `: ${shell.slice(0, 5).map(({ call }) => quote(call.command!, 60)).join(', ')}` : ''}`);
-      return verdict(text, mustRun, `${hits.length} of ${searched} matched; first ${describeCall(hits[0]!.call, hits[0]!.index)}`);
+      if (hits.length === 0)
+        return verdict(
+          text,
+          !mustRun,
+          `no match among ${searched}${
+            shell.length
+              ? `: ${shell
+                  .slice(0, 5)
+                  .map(({ call }) => quote(call.command!, 60))
+                  .join(', ')}`
+              : ''
+          }`,
+        );
+      return verdict(
+        text,
+        mustRun,
+        `${hits.length} of ${searched} matched; first ${describeCall(hits[0]!.call, hits[0]!.index)}`,
+      );
     },
   });
 }
@@ -154,16 +222,27 @@ export const behaviorBudget = defineBuiltInGrader({
     const { maxTokens, maxDurationMs, maxToolCalls, maxCostUsd } = context.config;
     const cost = trace.usage.cost_usd;
     if (maxCostUsd !== undefined && (cost === undefined || cost === null)) {
-      throw new SkevalError({ code: 'grader_failed', message: 'the run has no known cost (the model is not in the price table), so `maxCostUsd` cannot be checked' });
+      throw new SkevalError({
+        code: 'grader_failed',
+        message: 'the run has no known cost (the model is not in the price table), so `maxCostUsd` cannot be checked',
+      });
     }
     const checks = [
       maxTokens === undefined ? undefined : { label: 'tokens', value: trace.usage.total_tokens, limit: maxTokens },
       maxDurationMs === undefined ? undefined : { label: 'ms', value: trace.duration_ms, limit: maxDurationMs },
-      maxToolCalls === undefined ? undefined : { label: 'tool calls', value: trace.tool_calls.length, limit: maxToolCalls },
+      maxToolCalls === undefined
+        ? undefined
+        : { label: 'tool calls', value: trace.tool_calls.length, limit: maxToolCalls },
       maxCostUsd === undefined ? undefined : { label: 'USD', value: cost!, limit: maxCostUsd },
     ].filter((check) => check !== undefined);
     const over = checks.filter((check) => check.value > check.limit);
     const text = `within budget (${checks.map((check) => `≤ ${check.limit} ${check.label}`).join(', ')})`;
-    return verdict(text, over.length === 0, checks.map((check) => `${check.value} ${check.label} of ${check.limit}${check.value > check.limit ? ' (over)' : ''}`).join(', '));
+    return verdict(
+      text,
+      over.length === 0,
+      checks
+        .map((check) => `${check.value} ${check.label} of ${check.limit}${check.value > check.limit ? ' (over)' : ''}`)
+        .join(', '),
+    );
   },
 });

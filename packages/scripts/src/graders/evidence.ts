@@ -36,11 +36,15 @@ export function describePattern(pattern: string, flags = ''): string {
 /** How large a searched text is: `the response (231 characters)`, `greeting.txt (14 bytes, 1 line)`. */
 export function describeSearched(where: string, text: string, size?: number): string {
   const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-  return size === undefined ? `${where} (${text.length} characters)` : `${where} (${formatSize(size)}, ${lines} line${lines === 1 ? '' : 's'})`;
+  return size === undefined
+    ? `${where} (${text.length} characters)`
+    : `${where} (${formatSize(size)}, ${lines} line${lines === 1 ? '' : 's'})`;
 }
 
 export function truncationNote(file: Extract<WorkspaceText, { status: 'text' }>): string {
-  return file.truncated ? `; only the first ${formatSize(Buffer.byteLength(file.text))} of ${formatSize(file.size)} were read` : '';
+  return file.truncated
+    ? `; only the first ${formatSize(Buffer.byteLength(file.text))} of ${formatSize(file.size)} were read`
+    : '';
 }
 
 /** Evidence for a file that could not be read as text, or undefined when it is text. */
@@ -60,8 +64,15 @@ export function unreadable(file: WorkspaceText): string | undefined {
 }
 
 /** A regex outcome that failed to run is an undecided verdict, never a pass or a fail. */
-export function settle(outcome: RegexOutcome, pattern: string, flags?: string): Exclude<RegexOutcome, { status: 'error' }> {
+export function settle(
+  outcome: RegexOutcome,
+  pattern: string,
+  flags?: string,
+): Exclude<RegexOutcome, { status: 'error' }> {
   if (outcome.status !== 'error') return outcome;
   const timedOut = outcome.message.startsWith('regex timed out');
-  throw new SkevalError({ code: timedOut ? 'grader_timeout' : 'grader_failed', message: `${describePattern(pattern, flags)}: ${outcome.message}` });
+  throw new SkevalError({
+    code: timedOut ? 'grader_timeout' : 'grader_failed',
+    message: `${describePattern(pattern, flags)}: ${outcome.message}`,
+  });
 }

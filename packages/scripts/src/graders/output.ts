@@ -14,12 +14,22 @@ export const outputRegex = defineBuiltInGrader({
 });
 
 /** The response against a regular expression: shared by `output-regex` and `regex-match`. */
-export async function gradeResponseRegex(regex: RegexRunner, output: string, pattern: string, flags?: string): Promise<GraderResult> {
+export async function gradeResponseRegex(
+  regex: RegexRunner,
+  output: string,
+  pattern: string,
+  flags?: string,
+): Promise<GraderResult> {
   const text = `response matches ${describePattern(pattern, flags)}`;
   const [outcome] = await regex.run([{ pattern, flags, text: output }]);
   const found = settle(outcome!, pattern, flags);
-  if (found.status === 'no-match') return verdict(text, false, `no match in ${describeSearched('the response', output)}`);
-  return verdict(text, true, `found ${quote(found.match)} at ${position(output, found.index)} of the response: ${inContext(output, found.index, found.match.length)}`);
+  if (found.status === 'no-match')
+    return verdict(text, false, `no match in ${describeSearched('the response', output)}`);
+  return verdict(
+    text,
+    true,
+    `found ${quote(found.match)} at ${position(output, found.index)} of the response: ${inContext(output, found.index, found.match.length)}`,
+  );
 }
 
 export const outputExact = defineBuiltInGrader({
@@ -37,25 +47,40 @@ export const outputExact = defineBuiltInGrader({
     if (actual === expected) return verdict(text, true, `the response is exactly ${quote(actual)}`);
     let at = 0;
     while (at < actual.length && actual[at] === expected[at]) at += 1;
-    return verdict(text, false, `the response differs at character ${at + 1}: expected ${quote(expected.slice(at, at + 40))}, got ${quote(actual.slice(at, at + 40))} (${actual.length} vs ${expected.length} characters)`);
+    return verdict(
+      text,
+      false,
+      `the response differs at character ${at + 1}: expected ${quote(expected.slice(at, at + 40))}, got ${quote(actual.slice(at, at + 40))} (${actual.length} vs ${expected.length} characters)`,
+    );
   },
 });
 
 function containsGrader(name: 'output-contains' | 'output-icontains', ignoreCase: boolean) {
   return defineBuiltInGrader({
     name,
-    description: ignoreCase ? 'The response contains the given texts, ignoring case.' : 'The response contains the given texts.',
+    description: ignoreCase
+      ? 'The response contains the given texts, ignoring case.'
+      : 'The response contains the given texts.',
     reads: ['output'],
     schema: outputIntentSchemas[ignoreCase ? 'icontains' : 'contains'],
     grade({ config, output }) {
       const values = listOf(config.value);
       const any = config.match === 'any';
       const haystack = ignoreCase ? output.toLowerCase() : output;
-      const found = values.map((value) => ({ value, index: haystack.indexOf(ignoreCase ? value.toLowerCase() : value) }));
+      const found = values.map((value) => ({
+        value,
+        index: haystack.indexOf(ignoreCase ? value.toLowerCase() : value),
+      }));
       const present = found.filter((entry) => entry.index !== -1);
       const passed = any ? present.length > 0 : present.length === values.length;
-      const text = `response contains ${any ? 'any of' : values.length > 1 ? 'all of' : ''} ${values.map((value) => quote(value, 40)).join(', ')}`.replace('  ', ' ');
-      const parts = found.map(({ value, index }) => (index === -1 ? `${quote(value, 40)} not found` : `${quote(value, 40)} at ${position(output, index)}`));
+      const text =
+        `response contains ${any ? 'any of' : values.length > 1 ? 'all of' : ''} ${values.map((value) => quote(value, 40)).join(', ')}`.replace(
+          '  ',
+          ' ',
+        );
+      const parts = found.map(({ value, index }) =>
+        index === -1 ? `${quote(value, 40)} not found` : `${quote(value, 40)} at ${position(output, index)}`,
+      );
       return verdict(text, passed, `${parts.join('; ')} in ${describeSearched('the response', output)}`);
     },
   });
@@ -76,8 +101,22 @@ export const outputNotContains = defineBuiltInGrader({
       .map((value) => ({ value, index: haystack.indexOf(config.ignoreCase ? value.toLowerCase() : value) }))
       .filter((entry) => entry.index !== -1);
     const text = `response does not contain ${values.map((value) => quote(value, 40)).join(', ')}`;
-    if (hits.length === 0) return verdict(text, true, `none of ${values.length} value${values.length === 1 ? '' : 's'} found in ${describeSearched('the response', output)}`);
-    return verdict(text, false, hits.map(({ value, index }) => `${quote(value, 40)} found at ${position(output, index)}: ${inContext(output, index, value.length)}`).join('; '));
+    if (hits.length === 0)
+      return verdict(
+        text,
+        true,
+        `none of ${values.length} value${values.length === 1 ? '' : 's'} found in ${describeSearched('the response', output)}`,
+      );
+    return verdict(
+      text,
+      false,
+      hits
+        .map(
+          ({ value, index }) =>
+            `${quote(value, 40)} found at ${position(output, index)}: ${inContext(output, index, value.length)}`,
+        )
+        .join('; '),
+    );
   },
 });
 
@@ -89,7 +128,12 @@ export const outputLength = defineBuiltInGrader({
   grade({ config, output }) {
     const unit = config.unit ?? 'words';
     const size = unit === 'words' ? output.split(/\s+/).filter(Boolean).length : [...output].length;
-    const bounds = [config.min === undefined ? '' : `at least ${config.min}`, config.max === undefined ? '' : `at most ${config.max}`].filter(Boolean).join(' and ');
+    const bounds = [
+      config.min === undefined ? '' : `at least ${config.min}`,
+      config.max === undefined ? '' : `at most ${config.max}`,
+    ]
+      .filter(Boolean)
+      .join(' and ');
     const passed = (config.min === undefined || size >= config.min) && (config.max === undefined || size <= config.max);
     return verdict(`response is ${bounds} ${unit}`, passed, `the response has ${size} ${unit}; required ${bounds}`);
   },
@@ -106,7 +150,11 @@ export const outputJsonValid = defineBuiltInGrader({
       const value: unknown = JSON.parse(output);
       return verdict(text, true, `the response parses as ${describeJsonValue(value)}`);
     } catch (error) {
-      return verdict(text, false, `the response is not JSON: ${(error as Error).message} (${output.length} characters)`);
+      return verdict(
+        text,
+        false,
+        `the response is not JSON: ${(error as Error).message} (${output.length} characters)`,
+      );
     }
   },
 });

@@ -18,7 +18,11 @@ beforeAll(async () => {
   skill = await makeWorkspace({
     'evals/expected/out/a.txt': 'line 1\nline 2\nline 3\n',
     'evals/expected/out/b.txt': 'same\n',
-    'evals/schemas/greeting.json': JSON.stringify({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }),
+    'evals/schemas/greeting.json': JSON.stringify({
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    }),
   });
   workspace = await makeWorkspace({
     'greeting.txt': 'Hello, Ada!\n',
@@ -47,15 +51,24 @@ afterAll(async () => {
 
 describe('file-exists (and workspace-file-exists)', () => {
   it('passes with the size, fails with where it looked', async () => {
-    expect(await grade('file-exists', { path: 'greeting.txt' })).toEqual({ score: 1, assertions: [{ text: 'greeting.txt exists', passed: true, evidence: 'greeting.txt exists (12 bytes)' }] });
-    expect((await grade('workspace-file-exists', { path: 'nope.txt' })).assertions[0]?.evidence).toBe('nope.txt does not exist in the workspace');
-    expect((await grade('workspace-file-exists', { path: 'folder' })).assertions[0]?.evidence).toBe('folder exists (a folder)');
+    expect(await grade('file-exists', { path: 'greeting.txt' })).toEqual({
+      score: 1,
+      assertions: [{ text: 'greeting.txt exists', passed: true, evidence: 'greeting.txt exists (12 bytes)' }],
+    });
+    expect((await grade('workspace-file-exists', { path: 'nope.txt' })).assertions[0]?.evidence).toBe(
+      'nope.txt does not exist in the workspace',
+    );
+    expect((await grade('workspace-file-exists', { path: 'folder' })).assertions[0]?.evidence).toBe(
+      'folder exists (a folder)',
+    );
   });
 });
 
 describe('regex-match and workspace-file-contains', () => {
   it('matches a file and shows the match in context', async () => {
-    expect((await grade('regex-match', { pattern: 'Hello, (\\w+)!', target: { file: 'greeting.txt' } })).assertions[0]).toEqual({
+    expect(
+      (await grade('regex-match', { pattern: 'Hello, (\\w+)!', target: { file: 'greeting.txt' } })).assertions[0],
+    ).toEqual({
       text: 'greeting.txt matches /Hello, (\\w+)!/',
       passed: true,
       evidence: 'found "Hello, Ada!" at line 1, column 1 of greeting.txt: [Hello, Ada!]',
@@ -64,56 +77,87 @@ describe('regex-match and workspace-file-contains', () => {
 
   it('matches the response with target assistant-text (the default)', async () => {
     expect((await grade('regex-match', { pattern: 'greeting\\.txt' }, 'I wrote greeting.txt.')).score).toBe(1);
-    expect((await grade('regex-match', { pattern: 'greeting\\.txt', target: 'assistant-text' }, 'done')).assertions[0]?.evidence).toBe('no match in the response (4 characters)');
+    expect(
+      (await grade('regex-match', { pattern: 'greeting\\.txt', target: 'assistant-text' }, 'done')).assertions[0]
+        ?.evidence,
+    ).toBe('no match in the response (4 characters)');
   });
 
   it('says what was searched on a miss', async () => {
-    expect((await grade('workspace-file-contains', { path: 'greeting.txt', pattern: 'Grace' })).assertions[0]?.evidence).toBe('no match in greeting.txt (12 bytes, 1 line)');
+    expect(
+      (await grade('workspace-file-contains', { path: 'greeting.txt', pattern: 'Grace' })).assertions[0]?.evidence,
+    ).toBe('no match in greeting.txt (12 bytes, 1 line)');
   });
 
   it('takes a literal value', async () => {
-    expect((await grade('workspace-file-contains', { path: 'greeting.txt', value: 'Ada' })).assertions[0]?.evidence).toBe('found at line 1, column 8 of greeting.txt: Hello, [Ada]!');
+    expect(
+      (await grade('workspace-file-contains', { path: 'greeting.txt', value: 'Ada' })).assertions[0]?.evidence,
+    ).toBe('found at line 1, column 8 of greeting.txt: Hello, [Ada]!');
   });
 });
 
 describe('json-valid (and workspace-json-valid)', () => {
   it('describes the parsed value, or the parse error', async () => {
-    expect((await grade('json-valid', { path: 'data.json' })).assertions[0]?.evidence).toBe('data.json parses as an object with 2 keys (name, tags)');
+    expect((await grade('json-valid', { path: 'data.json' })).assertions[0]?.evidence).toBe(
+      'data.json parses as an object with 2 keys (name, tags)',
+    );
     const broken = (await grade('json-valid', { path: 'broken.json' })).assertions[0];
     expect(broken?.passed).toBe(false);
     expect(broken?.evidence).toMatch(/^broken\.json is not valid JSON: /);
   });
 
   it('checks against a JSON Schema inline or from the skill folder', async () => {
-    expect((await grade('workspace-json-valid', { path: 'data.json', schema: 'evals/schemas/greeting.json' })).score).toBe(1);
-    expect((await grade('workspace-json-valid', { path: 'data.json', schema: { type: 'object', required: ['age'] } })).assertions[0]?.evidence).toBe(
-      "data.json does not satisfy the schema: (root) must have required property 'age'",
-    );
+    expect(
+      (await grade('workspace-json-valid', { path: 'data.json', schema: 'evals/schemas/greeting.json' })).score,
+    ).toBe(1);
+    expect(
+      (await grade('workspace-json-valid', { path: 'data.json', schema: { type: 'object', required: ['age'] } }))
+        .assertions[0]?.evidence,
+    ).toBe("data.json does not satisfy the schema: (root) must have required property 'age'");
   });
 });
 
 describe('workspace-snapshot-diff', () => {
   it('passes on identical folders', async () => {
-    expect((await grade('workspace-snapshot-diff', { expected: 'expected/out', path: 'same' })).assertions[0]?.evidence).toBe('identical: 2 expected files, 2 in the workspace');
+    expect(
+      (await grade('workspace-snapshot-diff', { expected: 'expected/out', path: 'same' })).assertions[0]?.evidence,
+    ).toBe('identical: 2 expected files, 2 in the workspace');
   });
 
   it('fails with the missing and extra files and a unified diff', async () => {
-    const evidence = (await grade('workspace-snapshot-diff', { expected: 'expected/out', path: 'out' })).assertions[0]?.evidence;
+    const evidence = (await grade('workspace-snapshot-diff', { expected: 'expected/out', path: 'out' })).assertions[0]
+      ?.evidence;
     expect(evidence).toContain('unexpected: extra.txt; 1 file differ (2 expected files, 3 in the workspace)');
     expect(evidence).toContain('--- expected/a.txt');
     expect(evidence).toContain('-line 2\n+line two');
   });
 
   it('leaves out ignored files', async () => {
-    expect((await grade('workspace-snapshot-diff', { expected: 'expected/out', path: 'out', ignore: ['extra.txt', 'a.txt'] })).score).toBe(1);
+    expect(
+      (
+        await grade('workspace-snapshot-diff', {
+          expected: 'expected/out',
+          path: 'out',
+          ignore: ['extra.txt', 'a.txt'],
+        })
+      ).score,
+    ).toBe(1);
   });
 });
 
 describe('adversarial workspaces: each ends as a fail (or an error), never a pass, and the process goes on', () => {
   it.each([
-    ['a symlink to a file outside (file-contains)', 'workspace-file-contains', { path: 'escape.txt', pattern: 'Hello' }],
+    [
+      'a symlink to a file outside (file-contains)',
+      'workspace-file-contains',
+      { path: 'escape.txt', pattern: 'Hello' },
+    ],
     ['a symlink to a file outside (regex-match)', 'regex-match', { pattern: 'Hello', target: { file: 'escape.txt' } }],
-    ['a file through a symlinked folder outside', 'workspace-file-contains', { path: 'escape-dir/x.txt', value: 'Hello' }],
+    [
+      'a file through a symlinked folder outside',
+      'workspace-file-contains',
+      { path: 'escape-dir/x.txt', value: 'Hello' },
+    ],
     ['a symlink to a file outside (file-exists)', 'file-exists', { path: 'escape.txt' }],
     ['a symlink to a file outside (json-valid)', 'json-valid', { path: 'escape.txt' }],
     ['/dev/zero through a symlink', 'workspace-file-contains', { path: 'zero', value: 'x' }],
@@ -140,16 +184,30 @@ describe('adversarial workspaces: each ends as a fail (or an error), never a pas
 
   it('ends a catastrophic pattern over a file as a grader timeout', async () => {
     const local = await makeWorkspace({ 'a.txt': `${'a'.repeat(50_000)}!` });
-    const run = runBuiltInGrader({ grader: getBuiltInGrader('regex-match')!, config: { pattern: '(a+)+$', target: { file: 'a.txt' } }, output: '', workspace: local.dir });
+    const run = runBuiltInGrader({
+      grader: getBuiltInGrader('regex-match')!,
+      config: { pattern: '(a+)+$', target: { file: 'a.txt' } },
+      output: '',
+      workspace: local.dir,
+    });
     await expect(run).rejects.toMatchObject({ code: 'grader_timeout' });
     await local.cleanup();
   });
 
   it('gives the evidence of why: the escape, the FIFO, the size and the binary content', async () => {
-    const evidence = async (config: Record<string, unknown>) => (await grade('workspace-file-contains', config)).assertions[0]?.evidence;
-    expect(await evidence({ path: 'escape.txt', value: 'x' })).toBe('Path escapes workspace: `escape.txt` is a symlink that points outside the workspace');
-    expect(await evidence({ path: 'pipe.txt', value: 'x' })).toBe('`pipe.txt` is a FIFO, not a regular file; it was not read');
-    expect(await evidence({ path: 'sparse.log', value: 'x' })).toBe('sparse.log is binary (1.0 GiB; it contains NUL bytes), so it was not matched as text');
-    expect(await evidence({ path: 'latin1.txt', value: 'x' })).toBe('latin1.txt is binary (10 bytes; it is not valid UTF-8), so it was not matched as text');
+    const evidence = async (config: Record<string, unknown>) =>
+      (await grade('workspace-file-contains', config)).assertions[0]?.evidence;
+    expect(await evidence({ path: 'escape.txt', value: 'x' })).toBe(
+      'Path escapes workspace: `escape.txt` is a symlink that points outside the workspace',
+    );
+    expect(await evidence({ path: 'pipe.txt', value: 'x' })).toBe(
+      '`pipe.txt` is a FIFO, not a regular file; it was not read',
+    );
+    expect(await evidence({ path: 'sparse.log', value: 'x' })).toBe(
+      'sparse.log is binary (1.0 GiB; it contains NUL bytes), so it was not matched as text',
+    );
+    expect(await evidence({ path: 'latin1.txt', value: 'x' })).toBe(
+      'latin1.txt is binary (10 bytes; it is not valid UTF-8), so it was not matched as text',
+    );
   });
 });

@@ -1,9 +1,17 @@
 import { legacyScriptAssertionSchema, SkevalError, workspaceIntentSchemas } from '@skeval/schema';
 import { defineBuiltInGrader, type GraderContext, requireWorkspace, verdict } from '../registry/grader.js';
 import { createWorkspaceReader, formatSize } from '../workspace/workspace-reader.js';
-import { describePattern, describeSearched, inContext, position, quote, settle, truncationNote, unreadable } from './evidence.js';
+import {
+  describePattern,
+  describeSearched,
+  inContext,
+  position,
+  quote,
+  settle,
+  truncationNote,
+  unreadable,
+} from './evidence.js';
 import { describeJsonValue, gradeResponseRegex } from './output.js';
-
 
 function fileExists(context: GraderContext<{ path: string }>, name: string) {
   const workspace = requireWorkspace(context, name);
@@ -15,10 +23,16 @@ function fileExists(context: GraderContext<{ path: string }>, name: string) {
   return verdict(text, false, entry.status === 'missing' ? `${path} does not exist in the workspace` : entry.reason);
 }
 
-async function fileMatches(context: GraderContext<{ path: string; pattern?: string; flags?: string; value?: string }>, name: string) {
+async function fileMatches(
+  context: GraderContext<{ path: string; pattern?: string; flags?: string; value?: string }>,
+  name: string,
+) {
   const workspace = requireWorkspace(context, name);
   const { path, pattern, flags, value } = context.config;
-  const text = pattern === undefined ? `${path} contains ${quote(value ?? '', 60)}` : `${path} matches ${describePattern(pattern, flags)}`;
+  const text =
+    pattern === undefined
+      ? `${path} contains ${quote(value ?? '', 60)}`
+      : `${path} matches ${describePattern(pattern, flags)}`;
   const file = workspace.readText(path);
   const problem = unreadable(file);
   if (problem || file.status !== 'text') return verdict(text, false, problem ?? `${path} could not be read`);
@@ -26,22 +40,38 @@ async function fileMatches(context: GraderContext<{ path: string; pattern?: stri
   if (pattern === undefined) {
     const index = file.text.indexOf(value ?? '');
     if (index === -1) return verdict(text, false, `${quote(value ?? '', 60)} not found in ${searched}`);
-    return verdict(text, true, `found at ${position(file.text, index)} of ${path}: ${inContext(file.text, index, (value ?? '').length)}`);
+    return verdict(
+      text,
+      true,
+      `found at ${position(file.text, index)} of ${path}: ${inContext(file.text, index, (value ?? '').length)}`,
+    );
   }
   const [outcome] = await context.regex.run([{ pattern, flags, text: file.text }]);
   const found = settle(outcome!, pattern, flags);
   if (found.status === 'no-match') return verdict(text, false, `no match in ${searched}`);
-  return verdict(text, true, `found ${quote(found.match)} at ${position(file.text, found.index)} of ${path}: ${inContext(file.text, found.index, found.match.length)}`);
+  return verdict(
+    text,
+    true,
+    `found ${quote(found.match)} at ${position(file.text, found.index)} of ${path}: ${inContext(file.text, found.index, found.match.length)}`,
+  );
 }
 
-async function jsonValid(context: GraderContext<{ path: string; schema?: string | Record<string, unknown> }>, name: string) {
+async function jsonValid(
+  context: GraderContext<{ path: string; schema?: string | Record<string, unknown> }>,
+  name: string,
+) {
   const workspace = requireWorkspace(context, name);
   const { path, schema } = context.config;
   const text = schema === undefined ? `${path} is valid JSON` : `${path} is valid JSON that satisfies its schema`;
   const file = workspace.readText(path);
   const problem = unreadable(file);
   if (problem || file.status !== 'text') return verdict(text, false, problem ?? `${path} could not be read`);
-  if (file.truncated) return verdict(text, false, `${path} is ${formatSize(file.size)}, larger than the read limit, so it was not parsed`);
+  if (file.truncated)
+    return verdict(
+      text,
+      false,
+      `${path} is ${formatSize(file.size)}, larger than the read limit, so it was not parsed`,
+    );
   let value: unknown;
   try {
     value = JSON.parse(file.text);
@@ -50,19 +80,38 @@ async function jsonValid(context: GraderContext<{ path: string; schema?: string 
   }
   if (schema === undefined) return verdict(text, true, `${path} parses as ${describeJsonValue(value)}`);
   const errors = await validateAgainstSchema(value, await loadSchema(schema, context));
-  if (errors.length === 0) return verdict(text, true, `${path} parses as ${describeJsonValue(value)} and satisfies the schema`);
-  return verdict(text, false, `${path} does not satisfy the schema: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? `; and ${errors.length - 3} more` : ''}`);
+  if (errors.length === 0)
+    return verdict(text, true, `${path} parses as ${describeJsonValue(value)} and satisfies the schema`);
+  return verdict(
+    text,
+    false,
+    `${path} does not satisfy the schema: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? `; and ${errors.length - 3} more` : ''}`,
+  );
 }
 
-async function loadSchema(schema: string | Record<string, unknown>, context: GraderContext<unknown>): Promise<Record<string, unknown>> {
+async function loadSchema(
+  schema: string | Record<string, unknown>,
+  context: GraderContext<unknown>,
+): Promise<Record<string, unknown>> {
   if (typeof schema !== 'string') return schema;
-  if (!context.skillDir) throw new SkevalError({ code: 'usage', message: `the JSON Schema \`${schema}\` is a path in the skill folder, but no skill folder was given` });
+  if (!context.skillDir)
+    throw new SkevalError({
+      code: 'usage',
+      message: `the JSON Schema \`${schema}\` is a path in the skill folder, but no skill folder was given`,
+    });
   const file = createWorkspaceReader(context.skillDir).readText(schema);
-  if (file.status !== 'text') throw new SkevalError({ code: 'invalid_input', message: `cannot read the JSON Schema ${schema}: ${unreadable(file)}` });
+  if (file.status !== 'text')
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: `cannot read the JSON Schema ${schema}: ${unreadable(file)}`,
+    });
   try {
     return JSON.parse(file.text) as Record<string, unknown>;
   } catch (error) {
-    throw new SkevalError({ code: 'invalid_input', message: `the JSON Schema ${schema} is not valid JSON: ${(error as Error).message}` });
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: `the JSON Schema ${schema} is not valid JSON: ${(error as Error).message}`,
+    });
   }
 }
 
@@ -74,7 +123,10 @@ async function validateAgainstSchema(value: unknown, schema: Record<string, unkn
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    throw new SkevalError({ code: 'invalid_input', message: `the JSON Schema does not compile: ${(error as Error).message}` });
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: `the JSON Schema does not compile: ${(error as Error).message}`,
+    });
   }
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
@@ -104,7 +156,8 @@ export const workspaceJsonValid = defineBuiltInGrader({
   grade: (context) => jsonValid(context, 'workspace-json-valid'),
 });
 
-const legacy = (type: string) => legacyScriptAssertionSchema.options.find((option) => option.shape.type.value === type)!;
+const legacy = (type: string) =>
+  legacyScriptAssertionSchema.options.find((option) => option.shape.type.value === type)!;
 
 export const legacyFileExists = defineBuiltInGrader({
   name: 'file-exists',
@@ -131,7 +184,10 @@ export const legacyRegexMatch = defineBuiltInGrader({
     const config = context.config as { pattern: string; flags?: string; target?: 'assistant-text' | { file: string } };
     const target = config.target ?? 'assistant-text';
     if (target !== 'assistant-text') {
-      return fileMatches({ ...context, config: { path: target.file, pattern: config.pattern, flags: config.flags } }, 'regex-match');
+      return fileMatches(
+        { ...context, config: { path: target.file, pattern: config.pattern, flags: config.flags } },
+        'regex-match',
+      );
     }
     return gradeResponseRegex(context.regex, context.output, config.pattern, config.flags);
   },

@@ -46,7 +46,9 @@ describe('createRegexRunner', () => {
   });
 
   it('sends the jobs of callers in the same turn as one batch', async () => {
-    const results = await Promise.all(Array.from({ length: 50 }, (_, index) => runner.run([{ pattern: String(index), text: `n${index}` }])));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => runner.run([{ pattern: String(index), text: `n${index}` }])),
+    );
     expect(results.map(([outcome]) => outcome?.status)).toEqual(Array(50).fill('match'));
   });
 });

@@ -110,24 +110,27 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexRunner
     return new Promise((resolve) => {
       let watched = -1;
       let watchedSince = Date.now();
-      const watchdog = setInterval(() => {
-        const current = Atomics.load(progress!, 0);
-        // Until the first job starts the worker is still booting: that is not the pattern's time.
-        if (current !== watched || current < base) {
-          watched = current;
-          watchedSince = Date.now();
-          return;
-        }
-        if (Date.now() - watchedSince < timeoutMs) return;
-        clearInterval(watchdog);
-        active.removeAllListeners('message');
-        void active.terminate();
-        worker = undefined;
-        const stuck = current - base;
-        batch[stuck]!.resolve({ status: 'error', message: `regex timed out after ${timeoutMs} ms` });
-        // The worker reports a batch at its end, so the jobs before the stuck one run again.
-        resolve([...batch.slice(0, stuck), ...batch.slice(stuck + 1)]);
-      }, Math.max(10, Math.floor(timeoutMs / 4)));
+      const watchdog = setInterval(
+        () => {
+          const current = Atomics.load(progress!, 0);
+          // Until the first job starts the worker is still booting: that is not the pattern's time.
+          if (current !== watched || current < base) {
+            watched = current;
+            watchedSince = Date.now();
+            return;
+          }
+          if (Date.now() - watchedSince < timeoutMs) return;
+          clearInterval(watchdog);
+          active.removeAllListeners('message');
+          void active.terminate();
+          worker = undefined;
+          const stuck = current - base;
+          batch[stuck]!.resolve({ status: 'error', message: `regex timed out after ${timeoutMs} ms` });
+          // The worker reports a batch at its end, so the jobs before the stuck one run again.
+          resolve([...batch.slice(0, stuck), ...batch.slice(stuck + 1)]);
+        },
+        Math.max(10, Math.floor(timeoutMs / 4)),
+      );
       active.once('message', (results: RegexOutcome[]) => {
         clearInterval(watchdog);
         results.forEach((outcome, index) => batch[index]!.resolve(outcome));

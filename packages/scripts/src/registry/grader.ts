@@ -55,7 +55,9 @@ export function defineBuiltInGrader<Schema extends z.ZodObject>(definition: {
   // Configs come from a loaded evals file and are graded once per case run: parse each once.
   const parsedConfigs = new WeakMap<object, z.infer<Schema>>();
   const fixed = Object.fromEntries(
-    Object.entries(definition.schema.shape).flatMap(([key, field]) => (field instanceof z.ZodLiteral ? [[key, field.value]] : [])),
+    Object.entries(definition.schema.shape).flatMap(([key, field]) =>
+      field instanceof z.ZodLiteral ? [[key, field.value]] : [],
+    ),
   );
   return {
     name: definition.name,
@@ -70,8 +72,13 @@ export function defineBuiltInGrader<Schema extends z.ZodObject>(definition: {
         if (config && typeof config === 'object') parsedConfigs.set(config, parsed.data);
         return parsed.data;
       }
-      const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'config'}: ${issue.message}`);
-      throw new SkevalError({ code: 'usage', message: `invalid config for \`${definition.name}\`: ${problems.join('; ')}` });
+      const problems = parsed.error.issues.map(
+        (issue) => `${issue.path.map(String).join('.') || 'config'}: ${issue.message}`,
+      );
+      throw new SkevalError({
+        code: 'usage',
+        message: `invalid config for \`${definition.name}\`: ${problems.join('; ')}`,
+      });
     },
     async grade(context) {
       return definition.grade(context);
@@ -86,10 +93,16 @@ export function verdict(text: string, passed: boolean, evidence: string): Grader
 
 export function requireWorkspace(context: GraderContext<unknown>, grader: string): WorkspaceReader {
   if (context.workspace) return context.workspace;
-  throw new SkevalError({ code: 'usage', message: `\`${grader}\` reads files, so it needs a workspace (give \`workspace_path\`)` });
+  throw new SkevalError({
+    code: 'usage',
+    message: `\`${grader}\` reads files, so it needs a workspace (give \`workspace_path\`)`,
+  });
 }
 
 export function requireTrace(context: GraderContext<unknown>, grader: string): Trace {
   if (context.trace) return context.trace;
-  throw new SkevalError({ code: 'usage', message: `\`${grader}\` reads what the agent did, so it needs a trace (give \`trace\`)` });
+  throw new SkevalError({
+    code: 'usage',
+    message: `\`${grader}\` reads what the agent did, so it needs a trace (give \`trace\`)`,
+  });
 }

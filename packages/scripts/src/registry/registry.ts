@@ -1,8 +1,37 @@
-import { behaviorBudget, behaviorCommandNotRun, behaviorCommandRan, behaviorSkillRead, behaviorToolCalled, behaviorToolCount, behaviorToolNotCalled, behaviorToolOrder } from '../graders/behavior.js';
-import { outputContains, outputExact, outputIcontains, outputJsonValid, outputLength, outputNotContains, outputRegex } from '../graders/output.js';
-import { safetyNoDeniedCommands, safetyNoNetwork, safetyNoSecrets, safetyNoWriteOutsideWorkspace } from '../graders/safety.js';
+import {
+  behaviorBudget,
+  behaviorCommandNotRun,
+  behaviorCommandRan,
+  behaviorSkillRead,
+  behaviorToolCalled,
+  behaviorToolCount,
+  behaviorToolNotCalled,
+  behaviorToolOrder,
+} from '../graders/behavior.js';
+import {
+  outputContains,
+  outputExact,
+  outputIcontains,
+  outputJsonValid,
+  outputLength,
+  outputNotContains,
+  outputRegex,
+} from '../graders/output.js';
+import {
+  safetyNoDeniedCommands,
+  safetyNoNetwork,
+  safetyNoSecrets,
+  safetyNoWriteOutsideWorkspace,
+} from '../graders/safety.js';
 import { workspaceSnapshotDiff } from '../graders/snapshot-diff.js';
-import { legacyFileExists, legacyJsonValid, legacyRegexMatch, workspaceFileContains, workspaceFileExists, workspaceJsonValid } from '../graders/workspace.js';
+import {
+  legacyFileExists,
+  legacyJsonValid,
+  legacyRegexMatch,
+  workspaceFileContains,
+  workspaceFileExists,
+  workspaceJsonValid,
+} from '../graders/workspace.js';
 import type { BuiltInGrader } from './grader.js';
 
 const all: BuiltInGrader<never>[] = [
@@ -35,7 +64,9 @@ const all: BuiltInGrader<never>[] = [
 ] as BuiltInGrader<never>[];
 
 /** Every built-in grader by name: evals.json assertions, `skeval assert` and library users all go through it. */
-export const builtInGraders: ReadonlyMap<string, BuiltInGrader> = new Map(all.map((grader) => [grader.name, grader as unknown as BuiltInGrader]));
+export const builtInGraders: ReadonlyMap<string, BuiltInGrader> = new Map(
+  all.map((grader) => [grader.name, grader as unknown as BuiltInGrader]),
+);
 
 export function getBuiltInGrader(name: string): BuiltInGrader | undefined {
   return builtInGraders.get(name);

@@ -28,7 +28,9 @@ export async function runBuiltInGrader(options: RunBuiltInGraderOptions): Promis
     output: options.output,
     input: options.input ?? '',
     ...(options.expectedOutput === undefined ? {} : { expectedOutput: options.expectedOutput }),
-    ...(workspace === undefined ? {} : { workspace: typeof workspace === 'string' ? createWorkspaceReader(workspace) : workspace }),
+    ...(workspace === undefined
+      ? {}
+      : { workspace: typeof workspace === 'string' ? createWorkspaceReader(workspace) : workspace }),
     ...(options.trace ? { trace: options.trace } : {}),
     ...(options.skillDir ? { skillDir: options.skillDir } : {}),
     ...(options.skillName ? { skillName: options.skillName } : {}),

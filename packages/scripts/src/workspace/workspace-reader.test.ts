@@ -11,7 +11,13 @@ let reader: WorkspaceReader;
 
 beforeAll(async () => {
   outside = await makeWorkspace({ 'secret.txt': 'TOP-SECRET-CONTENT', 'dir/inner.txt': 'TOP-SECRET-INNER' });
-  workspace = await makeWorkspace({ 'notes.md': 'hello\n', '..notes.md': 'dots are fine', 'docs/a.md': 'A', 'binary.bin': Buffer.from([0x89, 0x50, 0x00, 0x01]), 'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9]) });
+  workspace = await makeWorkspace({
+    'notes.md': 'hello\n',
+    '..notes.md': 'dots are fine',
+    'docs/a.md': 'A',
+    'binary.bin': Buffer.from([0x89, 0x50, 0x00, 0x01]),
+    'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9]),
+  });
   symlinkSync(join(outside.dir, 'secret.txt'), join(workspace.dir, 'link-to-file.txt'));
   symlinkSync(join(outside.dir, 'dir'), join(workspace.dir, 'link-to-dir'));
   symlinkSync('/dev/zero', join(workspace.dir, 'zero'));
@@ -30,7 +36,13 @@ afterAll(async () => {
 
 describe('createWorkspaceReader', () => {
   it('reads a file inside the workspace', () => {
-    expect(reader.readText('notes.md')).toEqual({ status: 'text', path: 'notes.md', text: 'hello\n', size: 6, truncated: false });
+    expect(reader.readText('notes.md')).toEqual({
+      status: 'text',
+      path: 'notes.md',
+      text: 'hello\n',
+      size: 6,
+      truncated: false,
+    });
   });
 
   it('reads a file merely named `..notes.md`', () => {
@@ -42,11 +54,27 @@ describe('createWorkspaceReader', () => {
   });
 
   it.each([
-    ['a symlink to a file outside', 'link-to-file.txt', 'Path escapes workspace: `link-to-file.txt` is a symlink that points outside the workspace'],
-    ['a file through a symlinked folder outside', 'link-to-dir/inner.txt', 'Path escapes workspace: `link-to-dir/inner.txt` is a symlink that points outside the workspace'],
-    ['/dev/zero through a symlink', 'zero', 'Path escapes workspace: `zero` is a symlink that points outside the workspace'],
+    [
+      'a symlink to a file outside',
+      'link-to-file.txt',
+      'Path escapes workspace: `link-to-file.txt` is a symlink that points outside the workspace',
+    ],
+    [
+      'a file through a symlinked folder outside',
+      'link-to-dir/inner.txt',
+      'Path escapes workspace: `link-to-dir/inner.txt` is a symlink that points outside the workspace',
+    ],
+    [
+      '/dev/zero through a symlink',
+      'zero',
+      'Path escapes workspace: `zero` is a symlink that points outside the workspace',
+    ],
     ['a `..` path', '../secret.txt', 'Path escapes workspace: `../secret.txt` has a `..` segment'],
-    ['a nested `..` path', 'docs/../../secret.txt', 'Path escapes workspace: `docs/../../secret.txt` has a `..` segment'],
+    [
+      'a nested `..` path',
+      'docs/../../secret.txt',
+      'Path escapes workspace: `docs/../../secret.txt` has a `..` segment',
+    ],
     ['an absolute path', '/etc/passwd', 'Path escapes workspace: `/etc/passwd` is absolute'],
     ['a NUL byte', 'notes.md\0.txt', 'Path escapes workspace: the path contains a NUL byte'],
     ['a FIFO, without blocking', 'pipe', '`pipe` is a FIFO, not a regular file; it was not read'],
@@ -65,8 +93,18 @@ describe('createWorkspaceReader', () => {
   });
 
   it('reports binary and non-UTF-8 files instead of decoding them', () => {
-    expect(reader.readText('binary.bin')).toEqual({ status: 'binary', path: 'binary.bin', size: 4, reason: 'it contains NUL bytes' });
-    expect(reader.readText('latin1.txt')).toEqual({ status: 'binary', path: 'latin1.txt', size: 4, reason: 'it is not valid UTF-8' });
+    expect(reader.readText('binary.bin')).toEqual({
+      status: 'binary',
+      path: 'binary.bin',
+      size: 4,
+      reason: 'it contains NUL bytes',
+    });
+    expect(reader.readText('latin1.txt')).toEqual({
+      status: 'binary',
+      path: 'latin1.txt',
+      size: 4,
+      reason: 'it is not valid UTF-8',
+    });
   });
 
   it('tells missing files and folders apart', () => {

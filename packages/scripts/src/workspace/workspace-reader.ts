@@ -39,7 +39,8 @@ export interface WorkspaceReaderOptions {
 export function explainUnsafeWorkspacePath(path: string): string | undefined {
   if (path === '') return 'the path is empty';
   if (path.includes('\0')) return 'Path escapes workspace: the path contains a NUL byte';
-  if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\')) return `Path escapes workspace: \`${path}\` is absolute`;
+  if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\'))
+    return `Path escapes workspace: \`${path}\` is absolute`;
   if (path.split(/[\\/]/).includes('..')) return `Path escapes workspace: \`${path}\` has a \`..\` segment`;
   return undefined;
 }
@@ -96,7 +97,13 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
       return { entry: { status: 'refused', path, reason: `cannot resolve \`${path}\` (${code})` } };
     }
     if (real !== root && !real.startsWith(root + sep)) {
-      return { entry: { status: 'refused', path, reason: `Path escapes workspace: \`${path}\` is a symlink that points outside the workspace` } };
+      return {
+        entry: {
+          status: 'refused',
+          path,
+          reason: `Path escapes workspace: \`${path}\` is a symlink that points outside the workspace`,
+        },
+      };
     }
     return { real };
   }
@@ -110,13 +117,25 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
       // symlink swapped in since the check is refused, not followed.
       fd = openSync(target.real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     } catch (error) {
-      return { entry: { status: 'refused', path, reason: `cannot open \`${path}\` (${(error as NodeJS.ErrnoException).code})` } };
+      return {
+        entry: {
+          status: 'refused',
+          path,
+          reason: `cannot open \`${path}\` (${(error as NodeJS.ErrnoException).code})`,
+        },
+      };
     }
     const stats = fstatSync(fd);
     if (stats.isFile()) return { entry: { status: 'file', path, size: stats.size }, fd, stats };
     closeSync(fd);
     if (stats.isDirectory()) return { entry: { status: 'folder', path } };
-    return { entry: { status: 'refused', path, reason: `\`${path}\` is ${describeSpecialFile(stats)}, not a regular file; it was not read` } };
+    return {
+      entry: {
+        status: 'refused',
+        path,
+        reason: `\`${path}\` is ${describeSpecialFile(stats)}, not a regular file; it was not read`,
+      },
+    };
   }
 
   return {
@@ -159,7 +178,8 @@ function readOpenFile(fd: number, path: string, size: number, maxBytes: number):
     offset += read;
   }
   const bytes = buffer.subarray(0, offset);
-  if (bytes.subarray(0, binarySniffBytes).includes(0)) return { status: 'binary', path, size, reason: 'it contains NUL bytes' };
+  if (bytes.subarray(0, binarySniffBytes).includes(0))
+    return { status: 'binary', path, size, reason: 'it contains NUL bytes' };
   const truncated = size > maxBytes;
   try {
     // `stream: true` lets a multi-byte character cut by the size cap end the text quietly.
