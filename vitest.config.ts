@@ -8,6 +8,7 @@ const projects = [
   'packages/schema',
   'packages/scripts',
   'packages/judge',
+  'packages/evals',
   'packages/core',
   'apps/cli',
   'apps/assert',

@@ -9,14 +9,23 @@ const allowedEdges: Record<string, string[]> = {
   '@skeval/schema': [],
   '@skeval/scripts': ['@skeval/schema'],
   '@skeval/judge': ['@skeval/schema'],
-  '@skeval/core': ['@skeval/schema', '@skeval/scripts', '@skeval/judge'],
-  '@skeval/cli': ['@skeval/schema', '@skeval/scripts', '@skeval/judge', '@skeval/core', '@skeval/assert'],
+  '@skeval/evals': ['@skeval/schema', '@skeval/scripts'],
+  '@skeval/core': ['@skeval/schema', '@skeval/scripts', '@skeval/judge', '@skeval/evals'],
+  '@skeval/cli': [
+    '@skeval/schema',
+    '@skeval/scripts',
+    '@skeval/judge',
+    '@skeval/evals',
+    '@skeval/core',
+    '@skeval/assert',
+  ],
   '@skeval/assert': ['@skeval/schema', '@skeval/scripts'],
 };
 /** Third-party packages a layer must never load. */
 const forbiddenExternal: Record<string, string[]> = {
   '@skeval/schema': ['*'],
   '@skeval/scripts': ['openai', '@anthropic-ai/sdk'],
+  '@skeval/evals': ['openai', '@anthropic-ai/sdk', 'execa'],
   '@skeval/assert': ['openai', '@anthropic-ai/sdk'],
 };
 const schemaMayUse = ['zod'];

@@ -1,22 +1,5 @@
 export { toolSummary } from './artifacts/case-artifacts.js';
 export { writeFileAtomic, writeJsonAtomic } from './artifacts/write-atomic.js';
-export { buildBrief, type CaseBrief, renderBrief } from './authoring/build-brief.js';
-export { describeAssertion } from './authoring/describe-assertion.js';
-export {
-  type LintEvalsOptions,
-  type LintRule,
-  type LintWarning,
-  lintEvals,
-  lintRules,
-} from './authoring/lint-evals.js';
-export {
-  assertionInstruction,
-  gradingPlaceholders,
-  type PlainEvalsCase,
-  type PlainEvalsFile,
-  type TranspileResult,
-  transpileEvals,
-} from './authoring/transpile-evals.js';
 export { type ArmAnalysis, type ArmRun, analyzeArms, runPassRate, runSucceeded } from './compare/analyze-arms.js';
 export {
   type CaseChange,
@@ -26,12 +9,6 @@ export {
 } from './compare/compare-runs.js';
 export { renderBenchmark } from './compare/render-benchmark.js';
 export { type BootstrapInterval, bootstrapMeanInterval, seededRandom, verdictOf } from './compare/statistics.js';
-export { type DiscoveredSkill, type DiscoverSkillsOptions, discoverSkills } from './discovery/discover-skills.js';
-export { readSkillManifest, type SkillManifest } from './discovery/read-skill-manifest.js';
-export { type AssertionAlias, assertionAliases } from './evals/assertion-aliases.js';
-export { type EvalsIssue, type EvalsIssueCode, evalsIssueCodes, formatIssue, formatPointer } from './evals/issues.js';
-export { defaultMaxEvalsFileBytes, type LoadEvalsFileOptions, loadEvalsFile } from './evals/load-evals-file.js';
-export type { CaseFile, LoadedCase, LoadedEvalsFile, LoadResult } from './evals/types.js';
 export { type GradeCaseRunOptions, gradeCaseRun, type JudgeSetup } from './grading/grade-case-run.js';
 export { buildBenchmark } from './run/benchmark.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './run/grade-run.js';
@@ -54,14 +31,6 @@ export { createPiRunner, parsePiStream } from './runners/pi.js';
 export { readStoredRun } from './runners/replay.js';
 export { createSdkRunner, type SdkRunnerOptions } from './runners/sdk.js';
 export type { AgentRunner, InstalledSkill, RunnerContext, RunResult } from './runners/types.js';
-export { findEvalsFiles } from './validate/find-evals-files.js';
-export {
-  loadEvalsFileFromDisk,
-  type ValidatedFile,
-  type ValidateEvalsOptions,
-  type ValidateEvalsResult,
-  validateEvals,
-} from './validate/validate-evals.js';
 export {
   type CaseWorkspace,
   type PrepareWorkspaceOptions,

@@ -1,4 +1,4 @@
-import { buildBrief, renderBrief } from '@skeval/core';
+import { buildBrief, renderBrief } from '@skeval/evals';
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';
 

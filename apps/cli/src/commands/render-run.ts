@@ -1,4 +1,5 @@
-import { formatIssue, type RunEvalsResult } from '@skeval/core';
+import type { RunEvalsResult } from '@skeval/core';
+import { formatIssue } from '@skeval/evals';
 
 /** The table printed after a run: one line a case run, then the totals and where the artifacts are. */
 export function renderRunSummary(result: RunEvalsResult, judgeSkipReason?: string): string {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { transpileEvals, writeJsonAtomic } from '@skeval/core';
+import { writeJsonAtomic } from '@skeval/core';
+import { transpileEvals } from '@skeval/evals';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import type { CliIo } from '../io.js';

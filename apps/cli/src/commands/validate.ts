@@ -1,4 +1,4 @@
-import { formatIssue, type ValidateEvalsResult, validateEvals } from '@skeval/core';
+import { formatIssue, type ValidateEvalsResult, validateEvals } from '@skeval/evals';
 import type { Command } from 'commander';
 import { type CliIo, exitCodes } from '../io.js';
 

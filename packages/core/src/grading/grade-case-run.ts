@@ -1,3 +1,4 @@
+import type { LoadedCase } from '@skeval/evals';
 import {
   type JudgeClaim,
   type JudgeFile,
@@ -17,7 +18,6 @@ import {
   runCustomGrader,
   type WorkspaceReader,
 } from '@skeval/scripts';
-import type { LoadedCase } from '../evals/types.js';
 
 export interface JudgeSetup {
   /** The judge model, or undefined when none is configured (judged assertions are then `skipped`). */

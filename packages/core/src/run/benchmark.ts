@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DiscoveredSkill } from '@skeval/evals';
 import type { Benchmark, BenchmarkRun, Configuration, Grading, StatSummary, Timing, Trace } from '@skeval/schema';
 import { type ArmRun, analyzeArms } from '../compare/analyze-arms.js';
 import { mean, signed, stddev } from '../compare/statistics.js';
-import type { DiscoveredSkill } from '../discovery/discover-skills.js';
 import type { AgentRunner } from '../runners/types.js';
 import { listCaseRuns } from './layout.js';
 

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { discoverSkills } from '@skeval/evals';
 import { type Grading, SkevalError } from '@skeval/schema';
 import { listFiles } from '@skeval/scripts';
 import { writeJsonAtomic } from '../artifacts/write-atomic.js';
-import { discoverSkills } from '../discovery/discover-skills.js';
 import { gradeCaseRun, type JudgeSetup } from '../grading/grade-case-run.js';
 import { readStoredRun } from '../runners/replay.js';
 import type { AgentRunner } from '../runners/types.js';

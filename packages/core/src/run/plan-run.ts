@@ -1,3 +1,4 @@
+import { discoverSkills, type EvalsIssue, type LoadedCase } from '@skeval/evals';
 import {
   buildJudgePrompt,
   estimateCost,
@@ -8,9 +9,6 @@ import {
   planBatches,
 } from '@skeval/judge';
 import { findGraderFile, getBuiltInGrader } from '@skeval/scripts';
-import { discoverSkills } from '../discovery/discover-skills.js';
-import type { EvalsIssue } from '../evals/issues.js';
-import type { LoadedCase } from '../evals/types.js';
 
 export interface PlanRunOptions {
   path: string;

@@ -1,9 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DiscoveredSkill, LoadedCase } from '@skeval/evals';
 import type { Configuration, Grading, Timing } from '@skeval/schema';
 import { writeCaseArtifacts } from '../artifacts/case-artifacts.js';
-import type { DiscoveredSkill } from '../discovery/discover-skills.js';
-import type { LoadedCase } from '../evals/types.js';
 import { gradeCaseRun, type JudgeSetup } from '../grading/grade-case-run.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
 import { prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';

@@ -1,14 +1,12 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { type DiscoveredSkill, discoverSkills, type EvalsIssue, readSkillManifest } from '@skeval/evals';
 import type { Benchmark, Configuration, Grading } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { isCaseComplete } from '../artifacts/case-artifacts.js';
 import { writeFileAtomic, writeJsonAtomic } from '../artifacts/write-atomic.js';
 import { renderBenchmark } from '../compare/render-benchmark.js';
-import { type DiscoveredSkill, discoverSkills } from '../discovery/discover-skills.js';
-import { readSkillManifest } from '../discovery/read-skill-manifest.js';
-import type { EvalsIssue } from '../evals/issues.js';
 import type { JudgeSetup } from '../grading/grade-case-run.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';

@@ -1,8 +1,8 @@
 import { cp, mkdir, mkdtemp, realpath, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import type { LoadedCase } from '@skeval/evals';
 import { type Setup, SkevalError } from '@skeval/schema';
-import type { LoadedCase } from '../evals/types.js';
 import { copyTree } from './copy-tree.js';
 import { hashFiles, hashTree } from './tree.js';
 

@@ -1,5 +1,5 @@
 import { describeCustomGrader, findGraderFile, getBuiltInGrader } from '@skeval/scripts';
-import type { LoadedCase } from '../evals/types.js';
+import type { LoadedCase } from '../load/types.js';
 
 /**
  * The descriptions of the custom graders the cases use, by name: `null` for a grader found without

@@ -1,5 +1,5 @@
 import { SkevalError } from '@skeval/schema';
-import { discoverSkills } from '../discovery/discover-skills.js';
+import { discoverSkills } from '../skills/discover-skills.js';
 import { describeAssertion } from './describe-assertion.js';
 import { describeCustomGraders } from './describe-custom-graders.js';
 

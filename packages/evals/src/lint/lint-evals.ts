@@ -1,7 +1,7 @@
 import type { NormalizedAssertion } from '@skeval/schema';
 import { getBuiltInGrader } from '@skeval/scripts';
-import { formatPointer } from '../evals/issues.js';
-import type { LoadedCase, LoadedEvalsFile } from '../evals/types.js';
+import { formatPointer } from '../load/issues.js';
+import type { LoadedCase, LoadedEvalsFile } from '../load/types.js';
 import { scriptableCheck, vagueness } from './claim-text.js';
 
 /** The lint rules, each documented in docs/lint.md with a good and a bad example. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadEvalsFile } from '../evals/load-evals-file.js';
+import { loadEvalsFile } from '../load/load-evals-file.js';
 import { type LintRule, lintEvals } from './lint-evals.js';
 
 const negativeControl = {

@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { SkevalError } from '@skeval/schema';
-import { findGraderFile } from '@skeval/scripts';
-import { type LintRule, type LintWarning, lintEvals } from '../authoring/lint-evals.js';
-import { parseSkillManifest } from '../discovery/read-skill-manifest.js';
-import type { EvalsIssueCode } from '../evals/issues.js';
-import { defaultMaxEvalsFileBytes, fileProblem, loadEvalsFile, tooLargeResult } from '../evals/load-evals-file.js';
-import type { LoadResult } from '../evals/types.js';
-import { findEvalsFiles } from './find-evals-files.js';
+
+import { type LintRule, type LintWarning, lintEvals } from '../lint/lint-evals.js';
+import type { EvalsIssueCode } from '../load/issues.js';
+import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
+import type { LoadResult } from '../load/types.js';
+import { findEvalsFiles } from '../skills/find-evals-files.js';
+import { loadEvalsFileFromDisk, skillDirOf } from '../skills/load-from-disk.js';
+import { parseSkillManifest } from '../skills/read-skill-manifest.js';
 
 export interface ValidateEvalsOptions {
   /** Files or folders; folders are searched for `evals/evals.json`. */
@@ -104,36 +105,4 @@ async function lintFile(
     ...(skillName ? { skillName } : {}),
     ...(skillMarkdown === undefined ? {} : { skillMarkdown }),
   });
-}
-
-/**
- * Reads an evals file from disk and loads it. Only regular files are opened (opening a FIFO
- * would block), and a file over the size limit is refused without being read.
- */
-export async function loadEvalsFileFromDisk(
-  absolutePath: string,
-  fileName: string,
-  maxBytes = defaultMaxEvalsFileBytes,
-): Promise<LoadResult> {
-  try {
-    const stats = await stat(absolutePath);
-    if (!stats.isFile())
-      return fileProblem(fileName, 'invalid-value', 'not a regular file; give the path of an evals.json file');
-    if (stats.size > maxBytes) return tooLargeResult(fileName, stats.size, maxBytes);
-    // Custom graders are looked for from the skill folder (above evals/) up.
-    const skillDir = dirname(dirname(absolutePath));
-    return loadEvalsFile({
-      source: await readFile(absolutePath),
-      fileName,
-      maxBytes,
-      graderExists: (name) => findGraderFile(name, skillDir) !== undefined,
-    });
-  } catch (error) {
-    return fileProblem(fileName, 'invalid-value', `cannot read the file: ${(error as Error).message}`);
-  }
-}
-
-/** The skill folder of an evals file: above `evals/` for `<skill>/evals/evals.json`, else the file's own folder. */
-export function skillDirOf(evalsPath: string): string {
-  return basename(dirname(evalsPath)) === 'evals' ? dirname(dirname(evalsPath)) : dirname(evalsPath);
 }

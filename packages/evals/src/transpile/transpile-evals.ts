@@ -3,12 +3,12 @@ import type { NormalizedAssertion } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
 import { type GraderInput, getBuiltInGrader } from '@skeval/scripts';
 import { quote } from 'shell-quote';
-import { readSkillManifest } from '../discovery/read-skill-manifest.js';
-import { formatIssue, formatPointer } from '../evals/issues.js';
-import type { LoadedCase } from '../evals/types.js';
-import { loadEvalsFileFromDisk, skillDirOf } from '../validate/validate-evals.js';
-import { describeAssertion } from './describe-assertion.js';
-import { describeCustomGraders } from './describe-custom-graders.js';
+import { describeAssertion } from '../brief/describe-assertion.js';
+import { describeCustomGraders } from '../brief/describe-custom-graders.js';
+import { formatIssue, formatPointer } from '../load/issues.js';
+import type { LoadedCase } from '../load/types.js';
+import { loadEvalsFileFromDisk, skillDirOf } from '../skills/load-from-disk.js';
+import { readSkillManifest } from '../skills/read-skill-manifest.js';
 
 /** What an external grading agent substitutes (quoted for its shell) into a transpiled command. */
 export const gradingPlaceholders = {

@@ -3,8 +3,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
 import ignore from 'ignore';
 import { glob } from 'tinyglobby';
-import type { LoadResult } from '../evals/types.js';
-import { loadEvalsFileFromDisk } from '../validate/validate-evals.js';
+import type { LoadResult } from '../load/types.js';
+import { loadEvalsFileFromDisk } from './load-from-disk.js';
 import { readSkillManifest } from './read-skill-manifest.js';
 
 /** A skill with an evals file, found under the given path. */

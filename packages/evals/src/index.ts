@@ -1,0 +1,25 @@
+export { buildBrief, type CaseBrief, renderBrief } from './brief/build-brief.js';
+export { describeAssertion } from './brief/describe-assertion.js';
+export { type LintEvalsOptions, type LintRule, type LintWarning, lintEvals, lintRules } from './lint/lint-evals.js';
+export { type AssertionAlias, assertionAliases } from './load/assertion-aliases.js';
+export { type EvalsIssue, type EvalsIssueCode, evalsIssueCodes, formatIssue, formatPointer } from './load/issues.js';
+export { defaultMaxEvalsFileBytes, type LoadEvalsFileOptions, loadEvalsFile } from './load/load-evals-file.js';
+export type { CaseFile, LoadedCase, LoadedEvalsFile, LoadResult } from './load/types.js';
+export { type DiscoveredSkill, type DiscoverSkillsOptions, discoverSkills } from './skills/discover-skills.js';
+export { findEvalsFiles } from './skills/find-evals-files.js';
+export { loadEvalsFileFromDisk, skillDirOf } from './skills/load-from-disk.js';
+export { readSkillManifest, type SkillManifest } from './skills/read-skill-manifest.js';
+export {
+  assertionInstruction,
+  gradingPlaceholders,
+  type PlainEvalsCase,
+  type PlainEvalsFile,
+  type TranspileResult,
+  transpileEvals,
+} from './transpile/transpile-evals.js';
+export {
+  type ValidatedFile,
+  type ValidateEvalsOptions,
+  type ValidateEvalsResult,
+  validateEvals,
+} from './validate/validate-evals.js';
