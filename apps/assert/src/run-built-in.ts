@@ -1,24 +1,10 @@
 import type { GraderResult } from '@skeval/schema';
-import { SkevalError } from '@skeval/schema';
-import { builtInGraders, getBuiltInGrader, runBuiltInGrader } from '@skeval/scripts';
+import { resolveGrader, runGrader } from '@skeval/scripts';
+import { payloadOf } from './grader-payload.js';
 import type { RunAssertOptions } from './run-assert.js';
 
+/** A built-in grader's run: it loads the built-ins, which a custom grader's run never does. */
 export async function runBuiltIn(options: RunAssertOptions): Promise<GraderResult> {
-  const grader = getBuiltInGrader(options.name);
-  if (!grader) {
-    throw new SkevalError({
-      code: 'usage',
-      message: `no built-in grader named \`${options.name}\`; the built-in graders are: ${[...builtInGraders.keys()].join(', ')}`,
-    });
-  }
-  return runBuiltInGrader({
-    grader,
-    config: options.config ?? {},
-    output: options.output,
-    ...(options.input === undefined ? {} : { input: options.input }),
-    ...(options.expectedOutput === undefined ? {} : { expectedOutput: options.expectedOutput }),
-    ...(options.workspacePath === undefined ? {} : { workspace: options.workspacePath }),
-    ...(options.trace ? { trace: options.trace } : {}),
-    ...(options.skillDir === undefined ? {} : { skillDir: options.skillDir }),
-  });
+  const resolved = resolveGrader(options.name, { from: options.skillDir ?? options.cwd ?? process.cwd() });
+  return runGrader(resolved, payloadOf(options), options.skillDir === undefined ? {} : { skillDir: options.skillDir });
 }

@@ -10,7 +10,6 @@ export { findEvalsFiles } from './skills/find-evals-files.js';
 export { loadEvalsFileFromDisk, skillDirOf } from './skills/load-from-disk.js';
 export { readSkillManifest, type SkillManifest } from './skills/read-skill-manifest.js';
 export {
-  assertionInstruction,
   gradingPlaceholders,
   type PlainEvalsCase,
   type PlainEvalsFile,

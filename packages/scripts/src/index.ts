@@ -6,6 +6,8 @@ export {
   graderExtensions,
   graderFolders,
   listGraderFiles,
+  type ResolvedCustomGrader,
+  resolveCustomGrader,
 } from './custom/find-graders.js';
 export { describeCustomGrader, type RunCustomGraderOptions, runCustomGrader } from './custom/run-custom-grader.js';
 export { defaultDeniedCommands, providerKeyVariables } from './graders/safety.js';
@@ -26,7 +28,8 @@ export {
 } from './registry/grader.js';
 export { isBuiltInGraderName } from './registry/names.js';
 export { builtInGraders, getBuiltInGrader } from './registry/registry.js';
-export { type RunBuiltInGraderOptions, runBuiltInGrader } from './registry/run-built-in-grader.js';
+export { type ResolvedGrader, resolveGrader } from './registry/resolve-grader.js';
+export { type RunGraderOptions, runGrader } from './registry/run-grader.js';
 export { listFiles } from './workspace/list-files.js';
 export {
   createWorkspaceReader,

@@ -9,15 +9,7 @@ import {
 } from '@skeval/judge';
 import type { AssertionResult, GraderResult, Grading, NormalizedAssertion, Trace } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
-import {
-  createWorkspaceReader,
-  findGraderFile,
-  getBuiltInGrader,
-  listGraderFiles,
-  runBuiltInGrader,
-  runCustomGrader,
-  type WorkspaceReader,
-} from '@skeval/scripts';
+import { createWorkspaceReader, resolveGrader, runGrader, type WorkspaceReader } from '@skeval/scripts';
 
 export interface JudgeSetup {
   /** The judge model, or undefined when none is configured (judged assertions are then `skipped`). */
@@ -79,53 +71,31 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
       continue;
     }
     const { grader, config, fallbackClaim } = assertion.spec;
-    const builtIn = getBuiltInGrader(grader);
-    const customFile = builtIn ? undefined : findGraderFile(grader, options.skill.dir);
-    if (!builtIn && !customFile) {
+    const resolved = resolveGrader(grader, { from: options.skill.dir });
+    if (resolved.kind === 'missing') {
       if (fallbackClaim) claims.push({ index, claim: { id: `a${index + 1}`, text: fallbackClaim } });
-      else {
-        const known = listGraderFiles(options.skill.dir).map((file) => file.name);
-        rows.set(
-          index,
-          row(
-            assertion,
-            'error',
-            `no grader named \`${grader}\`: not built in, and no .skeval/graders/${grader}.ts from the skill folder up (custom graders found: ${known.join(', ') || 'none'})`,
-            grader,
-          ),
-        );
-      }
+      else rows.set(index, row(assertion, 'error', resolved.message, grader));
       continue;
     }
     try {
-      const result = builtIn
-        ? await runBuiltInGrader({
-            grader: builtIn,
-            config,
-            output: run.finalText,
-            input: evalCase.prompt,
-            ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
-            workspace,
-            trace: run.trace,
-            skillDir: options.skill.dir,
-            skillName: options.skill.name,
-            ...(options.env ? { env: options.env } : {}),
-          })
-        : await runCustomGrader({
-            file: customFile!,
-            timeoutMs: options.graderTimeoutMs ?? 30_000,
-            ...(options.signal ? { signal: options.signal } : {}),
-            payload: {
-              output: run.finalText,
-              input: evalCase.prompt,
-              ...(evalCase.expectedOutput ? { expected_output: evalCase.expectedOutput } : {}),
-              input_files: evalCase.files.map((file) => file.path),
-              trace: run.trace,
-              workspace_path: options.workspaceDir,
-              config,
-              metadata: evalCase.metadata,
-            },
-          });
+      const payload = {
+        output: run.finalText,
+        input: evalCase.prompt,
+        ...(evalCase.expectedOutput ? { expected_output: evalCase.expectedOutput } : {}),
+        input_files: evalCase.files.map((file) => file.path),
+        trace: run.trace,
+        workspace_path: options.workspaceDir,
+        config,
+        metadata: evalCase.metadata,
+      };
+      const result = await runGrader(resolved, payload, {
+        workspace,
+        skillDir: options.skill.dir,
+        skillName: options.skill.name,
+        timeoutMs: options.graderTimeoutMs ?? 30_000,
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       rows.set(index, fromGraderResult(assertion, result, grader, Date.now() - started));
     } catch (error) {
       const message = SkevalError.isInstance(error)

@@ -8,7 +8,7 @@ import {
   maxTokensFor,
   planBatches,
 } from '@skeval/judge';
-import { findGraderFile, getBuiltInGrader } from '@skeval/scripts';
+import { resolveGrader } from '@skeval/scripts';
 
 export interface PlanRunOptions {
   path: string;
@@ -145,7 +145,7 @@ function claimsOf(evalCase: LoadedCase, skillDir: string) {
   return evalCase.assertions.flatMap((assertion, index) => {
     const { spec } = assertion;
     if (spec.mode === 'judge') return [{ id: `a${index + 1}`, text: spec.claim }];
-    const missing = !getBuiltInGrader(spec.grader) && !findGraderFile(spec.grader, skillDir);
+    const missing = resolveGrader(spec.grader, { from: skillDir }).kind === 'missing';
     return missing && spec.fallbackClaim ? [{ id: `a${index + 1}`, text: spec.fallbackClaim }] : [];
   });
 }

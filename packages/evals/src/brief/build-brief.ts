@@ -1,7 +1,7 @@
 import { SkevalError } from '@skeval/schema';
+import { resolveCaseGraders } from '../graders/case-graders.js';
 import { discoverSkills } from '../skills/discover-skills.js';
 import { describeAssertion } from './describe-assertion.js';
-import { describeCustomGraders } from './describe-custom-graders.js';
 
 /** What a reviewer (or an external grading agent) reads to know what one case checks. */
 export interface CaseBrief {
@@ -28,7 +28,7 @@ export async function buildBrief(options: { path: string; cases?: string[]; cwd?
         code: 'invalid_input',
         message: `${skill.evalsPath}: the evals file is invalid; run \`skeval validate\` on it`,
       });
-    const descriptions = await describeCustomGraders(skill.load.evals.cases, skill.dir);
+    const graders = await resolveCaseGraders(skill.load.evals.cases, skill.dir);
     for (const evalCase of skill.load.evals.cases) {
       briefs.push({
         skill: skill.name,
@@ -38,7 +38,7 @@ export async function buildBrief(options: { path: string; cases?: string[]; cwd?
         files: evalCase.files.map((file) => (file.content === undefined ? file.path : `${file.path} (inline)`)),
         setup: evalCase.setup ?? null,
         expected_output: evalCase.expectedOutput ?? null,
-        criteria: evalCase.assertions.map((assertion) => describeAssertion(assertion, descriptions)),
+        criteria: evalCase.assertions.map((assertion) => describeAssertion(assertion, graders)),
       });
     }
   }

@@ -1,4 +1,5 @@
 import type { NormalizedAssertion } from '@skeval/schema';
+import type { CaseGrader } from '../graders/case-graders.js';
 
 const pattern = (config: Record<string, unknown>, field = 'pattern') =>
   `/${String(config[field])}/${typeof config.flags === 'string' ? config.flags : ''}`;
@@ -6,10 +7,7 @@ const list = (value: unknown) =>
   Array.isArray(value) ? value.map((item) => JSON.stringify(item)).join(', ') : JSON.stringify(value);
 
 /** One assertion as a reviewer reads it: a claim as written, a check in words. */
-export function describeAssertion(
-  assertion: NormalizedAssertion,
-  customDescriptions: ReadonlyMap<string, string | null>,
-): string {
+export function describeAssertion(assertion: NormalizedAssertion, graders: ReadonlyMap<string, CaseGrader>): string {
   const { spec } = assertion;
   if (spec.mode === 'judge') return spec.claim;
   const config = spec.config;
@@ -78,9 +76,9 @@ export function describeAssertion(
     case 'safety-no-network':
       return `[safety] no network use${Array.isArray(config.allow) ? ` except ${config.allow.join(', ')}` : ''}`;
     default: {
-      const description = customDescriptions.has(spec.grader)
-        ? (customDescriptions.get(spec.grader) ?? 'no description given')
-        : undefined;
+      const grader = graders.get(spec.grader);
+      const description =
+        grader && grader.resolved.kind !== 'missing' ? (grader.description ?? 'no description given') : undefined;
       const fallback = spec.fallbackClaim ? ` (if no such grader exists, the judge grades: ${spec.fallbackClaim})` : '';
       return `[script-grader] ${spec.grader}: ${description ?? 'no grader of this name was found'}${fallback}`;
     }

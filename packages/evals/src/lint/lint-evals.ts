@@ -1,5 +1,5 @@
 import type { NormalizedAssertion } from '@skeval/schema';
-import { getBuiltInGrader } from '@skeval/scripts';
+import { resolveGrader } from '@skeval/scripts';
 import { formatPointer } from '../load/issues.js';
 import type { LoadedCase, LoadedEvalsFile } from '../load/types.js';
 import { scriptableCheck, vagueness } from './claim-text.js';
@@ -35,6 +35,8 @@ export interface LintEvalsOptions {
   skillName?: string;
   /** The text of SKILL.md, when the skill has one. */
   skillMarkdown?: string;
+  /** The skill folder, from which custom graders are found. @default process.cwd() */
+  skillDir?: string;
 }
 
 const minAssertions = 2;
@@ -54,6 +56,7 @@ export function lintEvals(options: LintEvalsOptions): LintWarning[] {
     });
   };
   const skillName = options.skillName ?? options.evals.skillName;
+  const skillDir = options.skillDir ?? process.cwd();
   const skillSentences = options.skillMarkdown === undefined ? undefined : normalize(options.skillMarkdown);
   for (const evalCase of options.evals.cases) {
     const casePath = ['evals', evalCase.index];
@@ -99,7 +102,7 @@ export function lintEvals(options: LintEvalsOptions): LintWarning[] {
     if (
       evalCase.expectedOutput !== undefined &&
       evalCase.assertions.length > 0 &&
-      !evalCase.assertions.some(readsExpectedOutput)
+      !evalCase.assertions.some((assertion) => readsExpectedOutput(assertion, skillDir))
     ) {
       warn(
         'unused-expected-output',
@@ -162,8 +165,10 @@ function claimOf(assertion: NormalizedAssertion): string | undefined {
   return undefined;
 }
 
-function readsExpectedOutput(assertion: NormalizedAssertion): boolean {
-  return assertion.spec.mode === 'judge' || !getBuiltInGrader(assertion.spec.grader);
+function readsExpectedOutput(assertion: NormalizedAssertion, skillDir: string): boolean {
+  return (
+    assertion.spec.mode === 'judge' || resolveGrader(assertion.spec.grader, { from: skillDir }).kind !== 'built-in'
+  );
 }
 
 function namesSkill(prompt: string, skillName: string): string | undefined {

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { findGraderFile } from '@skeval/scripts';
+import { resolveGrader } from '@skeval/scripts';
 import { defaultMaxEvalsFileBytes, fileProblem, loadEvalsFile, tooLargeResult } from '../load/load-evals-file.js';
 import type { LoadResult } from '../load/types.js';
 
@@ -24,7 +24,7 @@ export async function loadEvalsFileFromDisk(
       source: await readFile(absolutePath),
       fileName,
       maxBytes,
-      graderExists: (name) => findGraderFile(name, skillDir) !== undefined,
+      graderExists: (name) => resolveGrader(name, { from: skillDir }).kind !== 'missing',
     });
   } catch (error) {
     return fileProblem(fileName, 'invalid-value', `cannot read the file: ${(error as Error).message}`);

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import type { NormalizedAssertion } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
-import { type GraderInput, getBuiltInGrader } from '@skeval/scripts';
+import type { GraderInput } from '@skeval/scripts';
 import { quote } from 'shell-quote';
 import { describeAssertion } from '../brief/describe-assertion.js';
-import { describeCustomGraders } from '../brief/describe-custom-graders.js';
+import { type CaseGrader, resolveCaseGraders } from '../graders/case-graders.js';
 import { formatIssue, formatPointer } from '../load/issues.js';
 import type { LoadedCase } from '../load/types.js';
 import { loadEvalsFileFromDisk, skillDirOf } from '../skills/load-from-disk.js';
@@ -69,9 +69,9 @@ export async function transpileEvals(options: { path: string; cwd?: string }): P
   }
   const skillDir = skillDirOf(absolutePath);
   const skillName = load.evals.skillName ?? (await readSkillManifest(skillDir)).name;
-  const descriptions = await describeCustomGraders(load.evals.cases, skillDir);
+  const graders = await resolveCaseGraders(load.evals.cases, skillDir);
   const notes: string[] = [];
-  const cases = load.evals.cases.map((evalCase) => transpileCase(evalCase, { skillName, descriptions, notes }));
+  const cases = load.evals.cases.map((evalCase) => transpileCase(evalCase, { skillName, graders, notes }));
   return {
     evals: {
       skill_name: skillName,
@@ -84,8 +84,8 @@ export async function transpileEvals(options: { path: string; cwd?: string }): P
 
 interface TranspileContext {
   skillName: string;
-  /** Custom graders found, by name (null: found, without a description). */
-  descriptions: ReadonlyMap<string, string | null>;
+  /** The graders the cases name, resolved from the skill folder. */
+  graders: ReadonlyMap<string, CaseGrader>;
   notes: string[];
 }
 
@@ -129,16 +129,17 @@ function transpileCase(evalCase: LoadedCase, context: TranspileContext): PlainEv
 }
 
 /** The plain-language form of one assertion: a claim as written, or the `skeval assert` command that decides it. */
-export function assertionInstruction(
+function assertionInstruction(
   assertion: NormalizedAssertion,
   evalCase: Pick<LoadedCase, 'expectedOutput'>,
-  context: Pick<TranspileContext, 'skillName' | 'descriptions'>,
+  context: Pick<TranspileContext, 'skillName' | 'graders'>,
 ): string {
   const { spec } = assertion;
   if (spec.mode === 'judge') return spec.claim;
-  const builtIn = getBuiltInGrader(spec.grader);
+  const resolved = context.graders.get(spec.grader)?.resolved;
+  const builtIn = resolved?.kind === 'built-in' ? resolved.grader : undefined;
   // No grader of that name: Skeval judges the object's prose, and so does the grading agent.
-  if (!builtIn && spec.fallbackClaim && !context.descriptions.has(spec.grader)) return spec.fallbackClaim;
+  if (resolved?.kind !== 'built-in' && resolved?.kind !== 'custom' && spec.fallbackClaim) return spec.fallbackClaim;
   const config =
     builtIn?.name === 'behavior-skill-read' && spec.config.skill === undefined
       ? { ...spec.config, skill: context.skillName }
@@ -158,13 +159,14 @@ export function assertionInstruction(
   ];
   const command = `skeval assert ${spec.grader} ${flags.join(' ')}`;
   const what = builtIn
-    ? `This check: ${describeAssertion({ ...assertion, spec: { ...spec, config } }, context.descriptions).replace(/^\[\w+\] /, '')}.`
-    : `This grader: ${customGraderSummary(spec.grader, context.descriptions)}`.replace(/([^.])$/, '$1.');
+    ? `This check: ${describeAssertion({ ...assertion, spec: { ...spec, config } }, context.graders).replace(/^\[\w+\] /, '')}.`
+    : `This grader: ${customGraderSummary(spec.grader, context.graders)}`.replace(/([^.])$/, '$1.');
   return `Run \`${command}\` and check the result. ${what} ${resultSentence}`;
 }
 
-function customGraderSummary(name: string, descriptions: ReadonlyMap<string, string | null>): string {
-  if (!descriptions.has(name))
+function customGraderSummary(name: string, graders: ReadonlyMap<string, CaseGrader>): string {
+  const grader = graders.get(name);
+  if (grader?.resolved.kind !== 'custom')
     return `no grader named ${name} was found in .skeval/graders/ or .agentv/graders/, so this assertion is an error until one is added`;
-  return descriptions.get(name) ?? 'it gives no description';
+  return grader.description ?? 'it gives no description';
 }

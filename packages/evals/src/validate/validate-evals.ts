@@ -102,6 +102,7 @@ async function lintFile(
   return lintEvals({
     evals,
     locate,
+    skillDir,
     ...(skillName ? { skillName } : {}),
     ...(skillMarkdown === undefined ? {} : { skillMarkdown }),
   });

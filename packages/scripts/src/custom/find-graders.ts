@@ -55,3 +55,22 @@ export function listGraderFiles(cwd: string): GraderFile[] {
   }
   return [...found].map(([name, path]) => ({ name, path }));
 }
+
+/** A custom grader name, resolved: its file, or nothing with the names that do exist. */
+export type ResolvedCustomGrader =
+  /** A custom grader file, found by walking up from the folder: the nearest wins. */
+  | { kind: 'custom'; name: string; file: string }
+  /** Nothing by that name; `message` says what exists instead. */
+  | { kind: 'missing'; name: string; custom: string[]; message: string };
+
+/**
+ * The custom half of `resolveGrader`, for callers that know the name is not a built-in and must
+ * not load the built-ins (`skeval-assert` running a custom grader).
+ */
+export function resolveCustomGrader(name: string, options: { from: string }): ResolvedCustomGrader {
+  const file = findGraderFile(name, options.from);
+  if (file) return { kind: 'custom', name, file };
+  const custom = listGraderFiles(options.from).map((grader) => grader.name);
+  const message = `no grader named \`${name}\`: not built in, and no .skeval/graders/${name}.{ts,mts,js,mjs} (or .agentv/graders/) in ${options.from} or above. Custom graders found: ${custom.join(', ') || 'none'}. Built-in graders are named file-exists, regex-match, json-valid or start with output-, workspace-, behavior-, safety-.`;
+  return { kind: 'missing', name, custom, message };
+}
