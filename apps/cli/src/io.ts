@@ -17,12 +17,3 @@ export function processIo(): CliIo {
     stderrIsTTY: Boolean(process.stderr.isTTY),
   };
 }
-
-/** The exit codes of DESIGN §9. */
-export const exitCodes = {
-  ok: 0,
-  failed: 1,
-  usage: 2,
-  infrastructure: 3,
-  interrupted: 130,
-} as const;

@@ -1,4 +1,3 @@
-import { assertMain } from '@skeval/assert';
 import { SkevalError } from '@skeval/schema';
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
@@ -8,16 +7,34 @@ import { registerGrade } from './commands/grade.js';
 import { registerRun } from './commands/run.js';
 import { registerTranspile } from './commands/transpile.js';
 import { registerValidate } from './commands/validate.js';
-import { type CliIo, exitCodes } from './io.js';
+import { exitCodes } from './exit-codes.js';
+import type { CliIo } from './io.js';
+
+/** What a command's action gets: where to write, and how to set the exit code. */
+export interface CommandContext {
+  io: CliIo;
+  setExitCode: (code: number) => void;
+  signal?: AbortSignal;
+}
 
 /**
  * Runs the `skeval` command line and resolves to its exit code. It never exits the process:
- * the bin sets `process.exitCode` from what this returns.
+ * the bin sets `process.exitCode` from what this returns. Each command loads the packages it
+ * needs when it runs, so none pays for another's.
  */
 export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
-  // `skeval assert` is skeval-assert itself: its arguments are passed on untouched.
-  if (argv[0] === 'assert') return assertMain(argv.slice(1), io, 'skeval assert');
+  if (argv[0] === 'assert') {
+    const { assertMain } = await import('@skeval/assert/main');
+    return assertMain(argv.slice(1), io, 'skeval assert');
+  }
   let exitCode: number = exitCodes.ok;
+  const context: CommandContext = {
+    io,
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+    ...(signal ? { signal } : {}),
+  };
   const program = new Command()
     .name('skeval')
     .description('Evaluate Agent Skills: does the skill make the agent do the job right, and better than no skill?')
@@ -25,31 +42,23 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  registerValidate(program, io, (code) => {
-    exitCode = code;
-  });
-  registerRun(
-    program,
-    io,
-    (code) => {
-      exitCode = code;
-    },
-    signal,
-  );
-  registerGrade(program, io, (code) => {
-    exitCode = code;
-  });
-  registerCompare(program, io, (code) => {
-    exitCode = code;
-  });
-  registerBrief(program, io);
-  registerTranspile(program, io);
+  for (const register of [
+    registerValidate,
+    registerRun,
+    registerGrade,
+    registerCompare,
+    registerBrief,
+    registerTranspile,
+  ]) {
+    register(program, context);
+  }
   program
     .command('assert <grader>')
     .description('run one grader on one response, agentv-style (see `skeval assert --help`)')
     .allowUnknownOption();
-  for (const command of program.commands)
+  for (const command of program.commands) {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

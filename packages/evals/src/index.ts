@@ -2,7 +2,7 @@ export { buildBrief, type CaseBrief, renderBrief } from './brief/build-brief.js'
 export { describeAssertion } from './brief/describe-assertion.js';
 export { type LintEvalsOptions, type LintRule, type LintWarning, lintEvals, lintRules } from './lint/lint-evals.js';
 export { type AssertionAlias, assertionAliases } from './load/assertion-aliases.js';
-export { type EvalsIssue, type EvalsIssueCode, evalsIssueCodes, formatIssue, formatPointer } from './load/issues.js';
+export { type EvalsIssue, type EvalsIssueCode, evalsIssueCodes, formatIssue } from './load/issues.js';
 export { defaultMaxEvalsFileBytes, type LoadEvalsFileOptions, loadEvalsFile } from './load/load-evals-file.js';
 export type { CaseFile, LoadedCase, LoadedEvalsFile, LoadResult } from './load/types.js';
 export { type DiscoveredSkill, type DiscoverSkillsOptions, discoverSkills } from './skills/discover-skills.js';

@@ -45,26 +45,32 @@ export type BenchmarkRun = z.infer<typeof benchmarkRunSchema>;
 
 const intervalSchema = z.tuple([z.number(), z.number()]);
 
-/** Skeval's own numbers, kept under `skeval` so skill-creator's fields keep their meaning. */
-export const benchmarkExtensionSchema = z.looseObject({
-  version: z.literal(1),
+const rate = z.number().min(0).max(1);
+const rateByArm = z.record(z.string(), rate.nullable());
+
+/** One arm's numbers in a comparison. */
+const armAnalysisArmSchema = z.looseObject({
+  /** Passed assertions over all graded assertions of the arm. */
+  pass_rate_pooled: rate.nullable(),
+  /** The mean over cases of each case's pass rate. */
+  pass_rate_case_mean: rate.nullable(),
+  runs: z.number().int().nonnegative(),
+  /** Runs whose agent crashed or timed out: left out of the pass rates. */
+  errored_runs: z.number().int().nonnegative(),
+  errored_assertions: z.number().int().nonnegative(),
+  /** `<case>/run-<n>` of each run left out. */
+  excluded_runs: z.array(z.string()),
+  time_seconds_mean: z.number().nonnegative().nullable(),
+  tokens_mean: z.number().nonnegative().nullable(),
+  cost_usd: z.number().nonnegative().nullable(),
+});
+
+/** The comparison of a run's arms: what `benchmark.json` carries under `skeval` (without its `version`). */
+export const armAnalysisSchema = z.looseObject({
   /** The arm deltas are measured against (`delta = target − baseline`). */
   baseline: configurationSchema,
   target: configurationSchema,
-  arms: z.record(
-    z.string(),
-    z.looseObject({
-      /** Passed assertions over all graded assertions of the arm. */
-      pass_rate_pooled: z.number().min(0).max(1).nullable(),
-      /** The mean over cases of each case's pass rate. */
-      pass_rate_case_mean: z.number().min(0).max(1).nullable(),
-      runs: z.number().int().nonnegative(),
-      /** Runs whose agent crashed or timed out: left out of the pass rates. */
-      errored_runs: z.number().int().nonnegative(),
-      errored_assertions: z.number().int().nonnegative(),
-      cost_usd: z.number().nonnegative().nullable(),
-    }),
-  ),
+  arms: z.record(z.string(), armAnalysisArmSchema),
   delta: z
     .looseObject({
       pass_rate: z.number(),
@@ -72,14 +78,45 @@ export const benchmarkExtensionSchema = z.looseObject({
       method: z.literal('paired-bootstrap'),
       resamples: z.number().int().positive(),
       seed: z.number().int(),
+      cases: z.number().int().nonnegative(),
       verdict: z.enum(['skill helps', 'skill hurts', 'not distinguishable']),
     })
     .nullable(),
-  cases: z.array(z.looseObject({ eval_id: caseIdValue, flaky: z.boolean() })).optional(),
-  assertions: z
-    .array(z.looseObject({ eval_id: caseIdValue, text: z.string(), flag: z.string().nullable() }))
-    .optional(),
+  cases: z.array(
+    z.looseObject({
+      eval_id: z.string(),
+      pass_rate: rateByArm,
+      pass_at_k: rateByArm,
+      pass_pow_k: rateByArm,
+      k: z.number().int().nonnegative(),
+      flaky: z.boolean(),
+    }),
+  ),
+  assertions: z.array(
+    z.looseObject({
+      eval_id: z.string(),
+      index: z.number().int().nonnegative(),
+      text: z.string(),
+      rate_with: rate.nullable(),
+      rate_without: rate.nullable(),
+      delta: z.number().nullable(),
+      flag: z.enum(['always fails', 'non-discriminating', 'skill hurts', 'flaky']).nullable(),
+    }),
+  ),
+  skill_read: z
+    .looseObject({
+      runs: z.number().int().nonnegative(),
+      read: z.number().int().nonnegative(),
+      delta_when_read: z.number().nullable(),
+      delta_when_not_read: z.number().nullable(),
+    })
+    .nullable(),
 });
+export type ArmAnalysis = z.infer<typeof armAnalysisSchema>;
+
+/** Skeval's own numbers, kept under `skeval` so skill-creator's fields keep their meaning. */
+export const benchmarkSkevalSchema = armAnalysisSchema.extend({ version: z.literal(1) });
+export type BenchmarkSkeval = z.infer<typeof benchmarkSkevalSchema>;
 
 /** `benchmark.json`: skill-creator's shape, with Skeval's additions under `skeval`. */
 export const benchmarkSchema = z
@@ -99,7 +136,7 @@ export const benchmarkSchema = z
       })
       .catchall(armSummarySchema),
     notes: z.array(z.string()).optional(),
-    skeval: benchmarkExtensionSchema.optional(),
+    skeval: benchmarkSkevalSchema.optional(),
   })
   .meta({ title: 'Skeval benchmark.json', description: "Runs and summaries in skill-creator's benchmark shape." });
 export type Benchmark = z.infer<typeof benchmarkSchema>;

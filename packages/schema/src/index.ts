@@ -40,18 +40,22 @@ export {
   regexTargetSchema,
 } from './assertions/legacy-script.js';
 export {
+  type ArmAnalysis,
+  armAnalysisSchema,
   armSummarySchema,
   type Benchmark,
   type BenchmarkRun,
-  benchmarkExtensionSchema,
+  type BenchmarkSkeval,
   benchmarkRunSchema,
   benchmarkSchema,
+  benchmarkSkevalSchema,
   type Configuration,
   configurationSchema,
   configurations,
   type StatSummary,
   statSummarySchema,
 } from './benchmark.js';
+export { describeSchemaIssues, describeZodIssue, formatPointer, jsonTypeName, valueAt } from './describe-issue.js';
 export { type ErrorCode, errorCodes, SkevalError, type SkevalErrorOptions } from './errors.js';
 export {
   caseIdSchema,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { configurationSchema } from './benchmark.js';
 import { gradingSummarySchema } from './grading.js';
 import { toolCallKinds } from './trace.js';
 
@@ -12,9 +13,14 @@ export const runSummarySchema = z.looseObject({
   model: z.string().nullable(),
   judge: z.string().nullable(),
   interrupted: z.boolean(),
+  /** The arms the run has case runs in. */
+  arms: z.array(configurationSchema),
+  runs_per_configuration: z.number().int().positive(),
   cases: z.array(
     z.looseObject({
       id: z.string(),
+      arm: configurationSchema,
+      run_number: z.number().int().positive(),
       status: z.enum(['ok', 'error', 'timeout']),
       ...gradingSummarySchema.shape,
       duration_ms: z.number().nonnegative(),
@@ -38,6 +44,10 @@ export type ToolSummary = z.infer<typeof toolSummarySchema>;
 
 /** `context-manifest.json`: what the agent saw in a case run. */
 export const contextManifestSchema = z.looseObject({
+  arm: configurationSchema,
+  run_number: z.number().int().positive(),
+  /** `isolated`: only the installed skills; `ambient`: the agent's user skills too. */
+  context_mode: z.enum(['isolated', 'ambient']),
   agent: z.string(),
   model: z.string().nullable(),
   skills_dir: z.string().nullable(),

@@ -1,21 +1,23 @@
 import { buildBrief, renderBrief } from '@skeval/evals';
 import type { Command } from 'commander';
-import type { CliIo } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { addOptions, collect, type OptionTable, type OptionValues } from '../options.js';
 
-export function registerBrief(program: Command, io: CliIo): void {
-  program
+/** `skeval brief`'s options. */
+export const briefOptions = {
+  case: { flags: '--case <id>', description: 'only this case (repeatable)', parse: collect, default: [] },
+  json: { flags: '--json', description: 'print the briefs as JSON' },
+} as const satisfies OptionTable;
+
+type BriefFlags = OptionValues<typeof briefOptions>;
+
+export function registerBrief(program: Command, { io }: CommandContext): void {
+  const command = program
     .command('brief')
     .description('print what each case gives the agent and what will be checked: the grading brief')
-    .argument('<skill-or-evals-file>', 'a skill folder, a tree of skills, or an evals.json')
-    .option(
-      '--case <id>',
-      'only this case (repeatable)',
-      (value: string, previous: string[]) => [...previous, value],
-      [],
-    )
-    .option('--json', 'print the briefs as JSON')
-    .action(async (path: string, flags: { case: string[]; json?: boolean }) => {
-      const briefs = await buildBrief({ path, cwd: io.cwd, ...(flags.case.length ? { cases: flags.case } : {}) });
-      io.stdout(flags.json ? `${JSON.stringify(briefs, null, 2)}\n` : renderBrief(briefs));
-    });
+    .argument('<skill-or-evals-file>', 'a skill folder, a tree of skills, or an evals.json');
+  addOptions(command, briefOptions).action(async (path: string, flags: BriefFlags) => {
+    const briefs = await buildBrief({ path, cwd: io.cwd, ...(flags.case.length ? { cases: flags.case } : {}) });
+    io.stdout(flags.json ? `${JSON.stringify(briefs, null, 2)}\n` : renderBrief(briefs));
+  });
 }

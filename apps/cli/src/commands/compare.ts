@@ -1,45 +1,55 @@
-import { type CompareRunsResult, compareRuns } from '@skeval/core';
+import type { CompareRunsResult } from '@skeval/core';
 import type { Command } from 'commander';
-import { type CliIo, exitCodes } from '../io.js';
+import { exitCodes } from '../exit-codes.js';
+import type { CommandContext } from '../main.js';
+import { addOptions, invalid, type OptionTable, type OptionValues } from '../options.js';
 
-export function registerCompare(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
-  program
+/** `skeval compare`'s options. */
+export const compareOptions = {
+  maxDrop: {
+    flags: '--max-drop <points>',
+    description:
+      'fail when the pass rate drops more than this many percentage points (default: when the drop is outside the 95% interval)',
+    parse: (value: string): number => {
+      const number = Number(value);
+      if (value.trim() === '' || !Number.isFinite(number) || number < 0) {
+        invalid(`expected a number of percentage points, such as 5, got ${value}`);
+      }
+      return number;
+    },
+  },
+  arm: {
+    flags: '--arm <arm>',
+    description: 'the arm to compare',
+    choices: ['with_skill', 'without_skill', 'old_skill'],
+    default: 'with_skill',
+  },
+  json: { flags: '--json', description: 'print the result as JSON' },
+} as const satisfies OptionTable;
+
+type CompareFlags = OptionValues<typeof compareOptions>;
+
+export function registerCompare(program: Command, { io, setExitCode }: CommandContext): void {
+  const command = program
     .command('compare')
     .description(
       'compare two runs (folders or benchmark.json files): per-case changes, new failures, fixed cases, the change in pass rate',
     )
     .argument('<before>', 'the reference run, say the last accepted one')
     .argument('<after>', 'the run to judge')
-    .option(
-      '--max-drop <points>',
-      'fail when the pass rate drops more than this many percentage points (default: when the drop is outside the 95% interval)',
-      (value: string) => {
-        const number = Number(value);
-        if (!Number.isFinite(number) || number < 0)
-          throw new Error('expected a number of percentage points, such as 5');
-        return number;
-      },
-    )
-    .option('--arm <arm>', 'the arm to compare: with_skill, without_skill or old_skill', 'with_skill')
-    .option('--json', 'print the result as JSON')
-    .addHelpText('after', '\nExit codes: 0 no regression, 1 the pass rate dropped beyond the threshold, 2 bad input.')
-    .action(
-      async (
-        before: string,
-        after: string,
-        flags: { maxDrop?: number; arm: 'with_skill' | 'without_skill' | 'old_skill'; json?: boolean },
-      ) => {
-        const result = await compareRuns({
-          before,
-          after,
-          cwd: io.cwd,
-          arm: flags.arm,
-          ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }),
-        });
-        io.stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderComparison(result));
-        setExitCode(result.regression ? exitCodes.failed : exitCodes.ok);
-      },
-    );
+    .addHelpText('after', '\nExit codes: 0 no regression, 1 the pass rate dropped beyond the threshold, 2 bad input.');
+  addOptions(command, compareOptions).action(async (before: string, after: string, flags: CompareFlags) => {
+    const { compareRuns } = await import('@skeval/core');
+    const result = await compareRuns({
+      before,
+      after,
+      cwd: io.cwd,
+      arm: flags.arm,
+      ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }),
+    });
+    io.stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderComparison(result));
+    setExitCode(result.regression ? exitCodes.failed : exitCodes.ok);
+  });
 }
 
 function renderComparison(result: CompareRunsResult): string {

@@ -25,6 +25,13 @@ export function createProgress(io: CliIo): (event: RunProgressEvent) => void {
       status();
       return;
     }
+    if (event.type === 'case-redo') {
+      clear();
+      for (const problem of event.problems)
+        io.stderr(`skeval: ${problem}: running ${event.skill} ${event.caseId} again\n`);
+      status();
+      return;
+    }
     if (event.type === 'case-skipped') {
       skipped += 1;
       clear();

@@ -1,148 +1,155 @@
-import { planRun, type RunEvalsResult, type RunPlan, renderBenchmark, runEvals } from '@skeval/core';
+import type { RunEvalsResult, RunPlan } from '@skeval/core';
 import type { Command } from 'commander';
-import { type CliIo, exitCodes } from '../io.js';
-import { type AgentFlags, agentNames, judgeFromFlags, runnerFromFlags } from './agent-options.js';
+import { exitCodeOf, exitCodes } from '../exit-codes.js';
+import type { CommandContext } from '../main.js';
+import {
+  addOptions,
+  collect,
+  type OptionTable,
+  type OptionValues,
+  positiveInteger,
+  positiveNumber,
+} from '../options.js';
 import { createProgress } from './progress.js';
 import { renderRunSummary } from './render-run.js';
 
-interface RunFlags extends AgentFlags {
-  judge?: string;
-  concurrency: number;
-  timeout: number;
-  outputDir?: string;
-  iteration?: string;
-  skill: string[];
-  case: string[];
-  json?: boolean;
-  keepWorkspaces?: boolean;
-  cache: boolean;
-  resume?: string;
-  compare?: boolean;
-  baseline?: string;
-  runs: number;
-  extraSkill: string[];
-  contextMode: 'isolated' | 'ambient';
-  dryRun?: boolean;
-}
+const agents = ['sdk', 'claude-code', 'codex', 'pi', 'command'] as const;
 
-const collect = (value: string, previous: string[]) => [...previous, value];
-const positive = (value: string) => {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new Error(`expected a positive number, got ${value}`);
-  return number;
-};
+/** `skeval run`'s options: the one place that lists them. */
+export const runOptions = {
+  agent: {
+    flags: '--agent <name>',
+    description: 'the agent (default: command with --agent-command, else claude-code)',
+    choices: agents,
+  },
+  agentCommand: {
+    flags: '--agent-command <command>',
+    description: 'for --agent command: the program, with {prompt}, {prompt_file}, {workspace}',
+  },
+  agentBin: { flags: '--agent-bin <path>', description: "the agent CLI's executable (default: claude, codex, pi)" },
+  model: { flags: '--model <model>', description: "the agent's model, as the agent names it" },
+  judge: {
+    flags: '--judge <provider:model>',
+    description: 'the judge model (default: .pi settings, then ANTHROPIC_API_KEY or OPENAI_API_KEY)',
+  },
+  concurrency: { flags: '--concurrency <n>', description: 'case runs at a time', parse: positiveInteger, default: 4 },
+  timeout: {
+    flags: '--timeout <seconds>',
+    description: "each case run's time limit",
+    parse: positiveNumber,
+    default: 600,
+  },
+  outputDir: { flags: '--output-dir <dir>', description: 'where run folders go (default: <skill>/evals-runs)' },
+  iteration: { flags: '--iteration <name>', description: 'group runs under iteration-<name>/' },
+  skill: { flags: '--skill <name>', description: 'run only this skill (repeatable)', parse: collect, default: [] },
+  case: { flags: '--case <id>', description: 'run only this case (repeatable)', parse: collect, default: [] },
+  compare: {
+    flags: '--compare',
+    description: 'run every case with the skill and without it, and measure the difference',
+  },
+  baseline: {
+    flags: '--baseline <skill-dir>',
+    description: 'compare with another version of the skill instead (arm old_skill)',
+  },
+  runs: { flags: '--runs <n>', description: 'repeat each arm n times', parse: positiveInteger, default: 1 },
+  extraSkill: {
+    flags: '--extra-skill <path>',
+    description: 'install a distractor skill in every arm (repeatable)',
+    parse: collect,
+    default: [],
+  },
+  contextMode: {
+    flags: '--context-mode <mode>',
+    description: 'isolated (only the installed skills) or ambient (the agent may load its user skills too)',
+    choices: ['isolated', 'ambient'],
+    default: 'isolated',
+  },
+  resume: {
+    flags: '--resume <run-dir>',
+    description: 'finish a run folder: skip case runs whose artifacts are complete',
+  },
+  keepWorkspaces: {
+    flags: '--keep-workspaces',
+    description: 'keep each case run workspace (its path is in context-manifest.json)',
+  },
+  cache: { flags: '--no-cache', description: 'send every judge request, ignoring the response cache' },
+  dryRun: {
+    flags: '--dry-run',
+    description:
+      'discover and validate everything, then print how many agent runs and judge calls a run would make, and what the judge would cost; run nothing',
+  },
+  json: { flags: '--json', description: 'print the result as JSON' },
+} as const satisfies OptionTable;
 
-export function registerRun(
-  program: Command,
-  io: CliIo,
-  setExitCode: (code: number) => void,
-  signal?: AbortSignal,
-): void {
-  program
+type RunFlags = OptionValues<typeof runOptions>;
+
+export function registerRun(program: Command, context: CommandContext): void {
+  const command = program
     .command('run')
     .description(
       'run every case of a skill (or of every skill in a tree) through an agent, grade it, write the artifacts',
     )
-    .argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.')
-    .option(
-      '--agent <name>',
-      `the agent: ${agentNames.join(', ')} (default: command with --agent-command, else claude-code)`,
-    )
-    .option('--agent-command <command>', 'for --agent command: the program, with {prompt}, {prompt_file}, {workspace}')
-    .option('--agent-bin <path>', "the agent CLI's executable (default: claude, codex, pi)")
-    .option('--model <model>', "the agent's model, as the agent names it")
-    .option(
-      '--judge <provider:model>',
-      'the judge model (default: .pi settings, then ANTHROPIC_API_KEY or OPENAI_API_KEY)',
-    )
-    .option('--concurrency <n>', 'case runs at a time', positive, 4)
-    .option('--timeout <seconds>', "each case run's time limit", positive, 600)
-    .option('--output-dir <dir>', 'where run folders go (default: <skill>/evals-runs)')
-    .option('--iteration <name>', 'group runs under iteration-<name>/')
-    .option('--skill <name>', 'run only this skill (repeatable)', collect, [])
-    .option('--case <id>', 'run only this case (repeatable)', collect, [])
-    .option('--compare', 'run every case with the skill and without it, and measure the difference')
-    .option('--baseline <skill-dir>', 'compare with another version of the skill instead (arm old_skill)')
-    .option('--runs <n>', 'repeat each arm n times', (value: string) => Math.floor(positive(value)), 1)
-    .option('--extra-skill <path>', 'install a distractor skill in every arm (repeatable)', collect, [])
-    .option(
-      '--context-mode <mode>',
-      'isolated (only the installed skills) or ambient (the agent may load its user skills too)',
-      (value: string) => {
-        if (value !== 'isolated' && value !== 'ambient') throw new Error('expected isolated or ambient');
-        return value;
-      },
-      'isolated',
-    )
-    .option('--resume <run-dir>', 'finish a run folder: skip case runs whose artifacts are complete')
-    .option('--keep-workspaces', 'keep each case run workspace (its path is in context-manifest.json)')
-    .option('--no-cache', 'send every judge request, ignoring the response cache')
-    .option(
-      '--dry-run',
-      'discover and validate everything, then print how many agent runs and judge calls a run would make, and what the judge would cost; run nothing',
-    )
-    .option('--json', 'print the result as JSON')
-    .action(async (path: string, flags: RunFlags) => {
-      if (flags.dryRun) {
-        const judge = judgeFromFlags(flags, io.cwd, io.env);
-        const plan = await planRun({
-          path,
-          cwd: io.cwd,
-          ...(flags.skill.length ? { skills: flags.skill } : {}),
-          ...(flags.case.length ? { cases: flags.case } : {}),
-          ...(flags.compare ? { compare: true } : {}),
-          ...(flags.baseline ? { baseline: flags.baseline } : {}),
-          runs: flags.runs,
-          ...(judge.model ? { judge: judge.model } : {}),
-        });
-        io.stdout(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan, judge.skipReason));
-        setExitCode(plan.invalid.length ? exitCodes.usage : exitCodes.ok);
-        return;
-      }
-      const runner = runnerFromFlags(flags, io.cwd, io.env);
-      const judge = judgeFromFlags(flags, io.cwd, io.env);
-      const result = await runEvals({
-        path,
-        cwd: io.cwd,
-        runner,
-        judge,
-        concurrency: flags.concurrency,
-        timeoutMs: flags.timeout * 1000,
-        ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
-        ...(flags.iteration ? { iteration: flags.iteration } : {}),
-        ...(flags.skill.length ? { skills: flags.skill } : {}),
-        ...(flags.case.length ? { cases: flags.case } : {}),
-        ...(flags.resume ? { resume: flags.resume } : {}),
-        keepWorkspaces: flags.keepWorkspaces ?? false,
-        ...(flags.compare ? { compare: true } : {}),
-        ...(flags.baseline ? { baseline: flags.baseline } : {}),
-        runs: flags.runs,
-        extraSkills: flags.extraSkill,
-        contextMode: flags.contextMode,
-        ...(signal ? { signal } : {}),
-        onProgress: createProgress(io),
-      });
-      if (io.stderrIsTTY) io.stderr('\r\x1b[K');
-      const comparisons =
-        flags.compare || flags.baseline
-          ? result.runs.flatMap((run) => (run.benchmark ? [`\n${renderBenchmark(run.benchmark)}`] : []))
-          : [];
-      io.stdout(
-        flags.json
-          ? `${JSON.stringify(toJson(result), null, 2)}\n`
-          : `${renderRunSummary(result, judge.skipReason)}${comparisons.join('')}`,
-      );
-      setExitCode(exitCodeOf(result));
-    });
+    .argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.');
+  addOptions(command, runOptions).action((path: string, flags: RunFlags) => run(path, flags, context));
 }
 
-/** DESIGN §9: 130 interrupted, 2 not everything could start, 3 undecided verdicts, 1 a failure, 0 all passed. */
-export function exitCodeOf(result: RunEvalsResult): number {
-  if (result.interrupted) return exitCodes.interrupted;
-  if (result.invalid.length > 0) return exitCodes.usage;
-  if (result.totals.errored > 0 || result.totals.agentErrors > 0) return exitCodes.infrastructure;
-  if (result.totals.failed > 0) return exitCodes.failed;
-  return exitCodes.ok;
+async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: CommandContext): Promise<void> {
+  const { createRunner, planRun, renderBenchmark, resolveJudgeSetup, runEvals } = await import('@skeval/core');
+  const judge = resolveJudgeSetup({
+    ...(flags.judge ? { judge: flags.judge } : {}),
+    cache: flags.cache,
+    cwd: io.cwd,
+    env: io.env,
+  });
+  const selection = {
+    path,
+    cwd: io.cwd,
+    ...(flags.skill.length ? { skills: flags.skill } : {}),
+    ...(flags.case.length ? { cases: flags.case } : {}),
+    ...(flags.compare ? { compare: true } : {}),
+    ...(flags.baseline ? { baseline: flags.baseline } : {}),
+    runs: flags.runs,
+  };
+  if (flags.dryRun) {
+    const plan = await planRun({ ...selection, ...(judge.model ? { judge: judge.model } : {}) });
+    io.stdout(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan, judge.skipReason));
+    setExitCode(plan.invalid.length ? exitCodes.usage : exitCodes.ok);
+    return;
+  }
+  const runner = createRunner({
+    ...(flags.agent ? { agent: flags.agent } : {}),
+    ...(flags.agentCommand ? { command: flags.agentCommand } : {}),
+    ...(flags.agentBin ? { executable: flags.agentBin } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    cwd: io.cwd,
+    env: io.env,
+  });
+  const result = await runEvals({
+    ...selection,
+    runner,
+    judge,
+    concurrency: flags.concurrency,
+    timeoutMs: flags.timeout * 1000,
+    ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
+    ...(flags.iteration ? { iteration: flags.iteration } : {}),
+    ...(flags.resume ? { resume: flags.resume } : {}),
+    keepWorkspaces: flags.keepWorkspaces ?? false,
+    extraSkills: flags.extraSkill,
+    contextMode: flags.contextMode,
+    ...(signal ? { signal } : {}),
+    onProgress: createProgress(io),
+  });
+  if (io.stderrIsTTY) io.stderr('\r\x1b[K');
+  const comparisons =
+    flags.compare || flags.baseline
+      ? result.runs.flatMap((entry) => (entry.benchmark ? [`\n${renderBenchmark(entry.benchmark)}`] : []))
+      : [];
+  io.stdout(
+    flags.json
+      ? `${JSON.stringify(toJson(result), null, 2)}\n`
+      : `${renderRunSummary(result, judge.skipReason)}${comparisons.join('')}`,
+  );
+  setExitCode(exitCodeOf(result));
 }
 
 function toJson(result: RunEvalsResult) {
@@ -154,6 +161,7 @@ function toJson(result: RunEvalsResult) {
       skill: run.skill,
       run_dir: run.runDir,
       comparison: run.benchmark?.skeval ?? null,
+      problems: run.problems,
       cases: run.outcomes.map((outcome) => ({
         id: outcome.caseId,
         arm: outcome.arm,
@@ -167,7 +175,6 @@ function toJson(result: RunEvalsResult) {
     })),
   };
 }
-
 function renderPlan(plan: RunPlan, judgeSkipReason?: string): string {
   const lines = plan.skills.map(
     (skill) =>

@@ -1,31 +1,38 @@
 import { resolve } from 'node:path';
-import { writeJsonAtomic } from '@skeval/core';
 import { transpileEvals } from '@skeval/evals';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
-import type { CliIo } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 
-export function registerTranspile(program: Command, io: CliIo): void {
-  program
+/** `skeval transpile`'s options. */
+export const transpileOptions = {
+  output: { flags: '-o, --output <file>', description: 'write the plain file here instead of printing it' },
+} as const satisfies OptionTable;
+
+type TranspileFlags = OptionValues<typeof transpileOptions>;
+
+export function registerTranspile(program: Command, { io }: CommandContext): void {
+  const command = program
     .command('transpile')
     .description(
       'write a plain evals.json (strings only) in which each deterministic assertion is an instruction to run `skeval assert`',
     )
-    .argument('<evals-file>', 'the evals.json to convert')
-    .option('-o, --output <file>', 'write the plain file here instead of printing it')
-    .action(async (path: string, flags: { output?: string }) => {
-      if (flags.output !== undefined && resolve(io.cwd, flags.output) === resolve(io.cwd, path)) {
-        throw new SkevalError({
-          code: 'usage',
-          message: `-o ${flags.output} is the file being converted; write the plain file somewhere else`,
-        });
-      }
-      const { evals, notes } = await transpileEvals({ path, cwd: io.cwd });
-      for (const note of notes) io.stderr(`note: ${note}\n`);
-      if (flags.output === undefined) io.stdout(`${JSON.stringify(evals, null, 2)}\n`);
-      else {
-        await writeJsonAtomic(resolve(io.cwd, flags.output), evals);
-        io.stderr(`wrote ${flags.output} (${evals.evals.length} case${evals.evals.length === 1 ? '' : 's'})\n`);
-      }
-    });
+    .argument('<evals-file>', 'the evals.json to convert');
+  addOptions(command, transpileOptions).action(async (path: string, flags: TranspileFlags) => {
+    if (flags.output !== undefined && resolve(io.cwd, flags.output) === resolve(io.cwd, path)) {
+      throw new SkevalError({
+        code: 'usage',
+        message: `-o ${flags.output} is the file being converted; write the plain file somewhere else`,
+      });
+    }
+    const { evals, notes } = await transpileEvals({ path, cwd: io.cwd });
+    for (const note of notes) io.stderr(`note: ${note}\n`);
+    if (flags.output === undefined) io.stdout(`${JSON.stringify(evals, null, 2)}\n`);
+    else {
+      const { writeJsonAtomic } = await import('@skeval/core');
+      await writeJsonAtomic(resolve(io.cwd, flags.output), evals);
+      io.stderr(`wrote ${flags.output} (${evals.evals.length} case${evals.evals.length === 1 ? '' : 's'})\n`);
+    }
+  });
 }

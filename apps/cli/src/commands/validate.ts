@@ -1,30 +1,32 @@
 import { formatIssue, type ValidateEvalsResult, validateEvals } from '@skeval/evals';
 import type { Command } from 'commander';
-import { type CliIo, exitCodes } from '../io.js';
+import { exitCodes } from '../exit-codes.js';
+import type { CommandContext } from '../main.js';
+import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 
-interface ValidateFlags {
-  json?: boolean;
-  quiet?: boolean;
-  lint?: boolean;
-}
+/** `skeval validate`'s options. */
+export const validateOptions = {
+  json: { flags: '--json', description: 'print the result as JSON' },
+  quiet: { flags: '-q, --quiet', description: 'print errors only, no warnings' },
+  lint: { flags: '--lint', description: 'also warn about what makes a valid eval set weak (see docs/lint.md)' },
+} as const satisfies OptionTable;
 
-export function registerValidate(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
-  program
+type ValidateFlags = OptionValues<typeof validateOptions>;
+
+export function registerValidate(program: Command, { io, setExitCode }: CommandContext): void {
+  const command = program
     .command('validate')
     .description('check evals files and report every problem with its line and column')
     .argument('[paths...]', 'evals.json files, or folders searched for evals/evals.json (then *.json)', [])
-    .option('--json', 'print the result as JSON')
-    .option('-q, --quiet', 'print errors only, no warnings')
-    .option('--lint', 'also warn about what makes a valid eval set weak (see docs/lint.md)')
     .addHelpText(
       'after',
       '\nExit codes: 0 every file is valid (lint warnings included), 2 a file is invalid or a path is missing.',
-    )
-    .action(async (paths: string[], flags: ValidateFlags) => {
-      const result = await validateEvals({ paths, cwd: io.cwd, lint: flags.lint ?? false });
-      io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : renderText(result, flags.quiet ?? false));
-      setExitCode(result.summary.invalid === 0 ? exitCodes.ok : exitCodes.usage);
-    });
+    );
+  addOptions(command, validateOptions).action(async (paths: string[], flags: ValidateFlags) => {
+    const result = await validateEvals({ paths, cwd: io.cwd, lint: flags.lint ?? false });
+    io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : renderText(result, flags.quiet ?? false));
+    setExitCode(result.summary.invalid === 0 ? exitCodes.ok : exitCodes.usage);
+  });
 }
 
 function renderText(result: ValidateEvalsResult, quiet: boolean): string {

@@ -3,22 +3,12 @@ import {
   type JudgeClaim,
   type JudgeFile,
   judgeCase,
-  type LanguageModel,
-  type ResponseCache,
   skipClaims,
 } from '@skeval/judge';
 import type { AssertionResult, GraderResult, Grading, NormalizedAssertion, Trace } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
+import type { JudgeSetup } from './judge-setup.js';
 import { createWorkspaceReader, resolveGrader, runGrader, type WorkspaceReader } from '@skeval/scripts';
-
-export interface JudgeSetup {
-  /** The judge model, or undefined when none is configured (judged assertions are then `skipped`). */
-  model?: LanguageModel;
-  /** Why there is no judge, and how to configure one. */
-  skipReason?: string;
-  cache?: ResponseCache | false;
-  retries?: number;
-}
 
 export interface GradeCaseRunOptions {
   evalCase: LoadedCase;

@@ -34,12 +34,13 @@ describe('gradeRun (the replay runner)', () => {
     await writeFile(evalsPath, (await readFile(evalsPath, 'utf8')).replace('"^Hello, world!$"', '"^Goodbye"'));
 
     const graded = await gradeRun({ runDir, judge: { skipReason: 'none' } });
-    const first = graded.outcomes.find((outcome) => outcome.caseId === '1')!;
+    const first = graded.runs[0]!.outcomes.find((outcome) => outcome.caseId === '1')!;
     expect(first.grading.assertion_results.map((row) => row.status)).toEqual(['pass', 'fail', 'skipped']);
     expect(first.grading.assertion_results[1]!.evidence).toBe('no match in greeting.txt (14 bytes, 1 line)');
     const stored = gradingSchema.parse(JSON.parse(await readFile(join(runDir, 'eval-1', 'grading.json'), 'utf8')));
     expect(stored.summary).toMatchObject({ passed: 1, failed: 1, skipped: 1 });
-    const behaviour = graded.outcomes.find((outcome) => outcome.caseId === 'named-ada')!.grading.assertion_results[1]!;
+    const behaviour = graded.runs[0]!.outcomes.find((outcome) => outcome.caseId === 'named-ada')!.grading
+      .assertion_results[1]!;
     expect(behaviour).toMatchObject({ grader: 'behavior-skill-read', status: 'pass' });
   });
 });

@@ -1,15 +1,14 @@
-import { readFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { discoverSkills } from '@skeval/evals';
-import { type Grading, SkevalError } from '@skeval/schema';
+import { SkevalError } from '@skeval/schema';
 import { listFiles } from '@skeval/scripts';
-import { writeJsonAtomic } from '../artifacts/write-atomic.js';
-import { gradeCaseRun, type JudgeSetup } from '../grading/grade-case-run.js';
-import { readStoredRun } from '../runners/replay.js';
-import type { AgentRunner } from '../runners/types.js';
-import { buildBenchmark } from './benchmark.js';
-import { listCaseRuns } from './layout.js';
-import { type CaseRunOutcome, caseFolderName } from './run-case.js';
+import { gradeCaseRun } from '../grading/grade-case-run.js';
+import type { JudgeSetup } from '../grading/judge-setup.js';
+import { caseFolderName, caseRunFiles, listCaseRunFolders } from '../run-folder/layout.js';
+import { type CaseRunOutcome, outcomeOf, readCaseRun, replayCaseRun } from '../run-folder/read-case-run.js';
+import { readRunSummary, summarizeRunFolder } from '../run-folder/run-summary.js';
+import { writeJsonAtomic } from '../run-folder/write-atomic.js';
+import { byCaseOrder, type RunReport, totalsOf } from './run-report.js';
 
 export interface GradeRunOptions {
   /** A run folder written by `runEvals` (it holds summary.json and eval-<id>/ folders). */
@@ -20,33 +19,34 @@ export interface GradeRunOptions {
   cwd?: string;
 }
 
-export interface GradeRunResult {
+export interface GradeRunResult extends RunReport {
   skill: string;
   runDir: string;
-  outcomes: CaseRunOutcome[];
   /** Case folders whose case is no longer in the evals file. */
   orphans: string[];
 }
 
 /**
- * Re-grades a stored run with the skill's current assertions, running no agent: each case run's
- * trace and response are read back (the replay runner) and its `outputs/` stands in for the
- * workspace. grading.json and benchmark.json are rewritten.
+ * Re-grades a stored run with the skill's current assertions, running no agent (the replay
+ * runner): each case run's trace and response are read back and its `outputs/` stands in for
+ * the workspace. grading.json is rewritten, then benchmark.json, benchmark.md and summary.json.
+ * A case run whose artifacts do not read back is left as it is and reported, located.
  */
 export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult> {
   const cwd = options.cwd ?? process.cwd();
   const runDir = resolve(cwd, options.runDir);
-  const summary = JSON.parse(await readFile(join(runDir, 'summary.json'), 'utf8').catch(() => '{}')) as {
-    skill_path?: string;
-    agent?: string;
-    model?: string | null;
-  };
-  const skillPath = options.skillPath ?? summary.skill_path;
-  if (!skillPath)
+  const summary = await readRunSummary(runDir);
+  if (summary.status === 'invalid') {
+    throw new SkevalError({ code: 'invalid_input', message: `${options.runDir}: ${summary.problem}` });
+  }
+  const previous = summary.status === 'ok' ? summary.value : undefined;
+  const skillPath = options.skillPath ?? previous?.skill_path;
+  if (!skillPath) {
     throw new SkevalError({
       code: 'usage',
-      message: `${options.runDir}: no summary.json with the skill's path; give the skill folder`,
+      message: `${options.runDir}: no summary.json with the skill's path; give the skill folder with --skill-path`,
     });
+  }
   const [skill] = await discoverSkills({ path: skillPath, cwd });
   if (!skill?.load.evals) {
     throw new SkevalError({
@@ -54,17 +54,20 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
       message: `${skill?.evalsPath ?? skillPath}: the evals file is invalid; run \`skeval validate\` on it`,
     });
   }
-  const stored = await listCaseRuns(runDir);
+  const folders = await listCaseRunFolders(runDir);
   const byFolder = new Map(skill.load.evals.cases.map((evalCase) => [caseFolderName(evalCase.id), evalCase]));
   const outcomes: CaseRunOutcome[] = [];
-  for (const { folder, dir: caseDir, arm, runNumber } of stored) {
-    const evalCase = byFolder.get(folder);
+  const problems: string[] = [];
+  for (const folder of folders) {
+    const evalCase = byFolder.get(folder.folder);
     if (!evalCase) continue;
-    const run = await readStoredRun(caseDir);
-    const outputsDir = join(caseDir, 'outputs');
-    const previous = JSON.parse(
-      await readFile(join(caseDir, 'grading.json'), 'utf8').catch(() => '{}'),
-    ) as Partial<Grading>;
+    const stored = await readCaseRun(folder, runDir);
+    if (stored.status !== 'complete') {
+      if (stored.status === 'invalid') problems.push(...stored.problems);
+      continue;
+    }
+    const run = await replayCaseRun(stored.run, runDir);
+    const outputsDir = resolve(folder.dir, caseRunFiles.outputs);
     const graded = await gradeCaseRun({
       evalCase,
       skill,
@@ -73,32 +76,32 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
       outputs: listFiles(outputsDir).files,
       judge: options.judge,
     });
-    const grading: Grading = previous.skill_edited ? { ...graded, skill_edited: previous.skill_edited } : graded;
-    await writeJsonAtomic(join(caseDir, 'grading.json'), grading);
-    outcomes.push({
-      skill: skill.name,
-      caseId: evalCase.id,
-      arm,
-      runNumber,
-      caseDir,
-      status: run.status,
-      grading,
-      durationMs: run.durationMs,
-      skillEdited: Boolean(previous.skill_edited),
-      ...(run.error ? { error: run.error } : {}),
-    });
+    const edited = stored.run.grading.skill_edited;
+    const grading = edited ? { ...graded, skill_edited: edited } : graded;
+    await writeJsonAtomic(resolve(folder.dir, caseRunFiles.grading), grading);
+    outcomes.push(outcomeOf(skill.name, { ...stored.run, grading }));
   }
-  const folders = [...new Set(stored.map((entry) => entry.folder))];
-  const runner: AgentRunner = {
-    name: summary.agent ?? 'replay',
-    ...(summary.model ? { model: summary.model } : {}),
-    run: () => Promise.reject(new Error('replay only')),
-  };
-  await writeJsonAtomic(join(runDir, 'benchmark.json'), await buildBenchmark({ skill, runDir, runner }));
+  outcomes.sort(byCaseOrder);
+  const judge = options.judge.model ? `${options.judge.model.provider}:${options.judge.model.model}` : null;
+  const written = await summarizeRunFolder({
+    runDir,
+    skill,
+    cases: skill.load.evals.cases,
+    runId: previous?.run_id ?? basename(runDir),
+    agent: previous?.agent ?? 'replay',
+    model: previous?.model ?? null,
+    judge,
+    interrupted: previous?.interrupted ?? false,
+  });
+  const run = { skill: skill.name, skillDir: skill.dir, runDir, outcomes, benchmark: written.benchmark, problems };
+  const orphans = [...new Set(folders.map((entry) => entry.folder))].filter((folder) => !byFolder.has(folder));
   return {
     skill: skill.name,
     runDir,
-    outcomes,
-    orphans: folders.filter((folder) => !byFolder.has(folder)).map((folder) => basename(folder)),
+    runs: [run],
+    invalid: [],
+    interrupted: false,
+    totals: totalsOf([run]),
+    orphans: orphans.map((folder) => basename(folder)),
   };
 }

@@ -1,26 +1,13 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { DiscoveredSkill, LoadedCase } from '@skeval/evals';
 import type { Configuration, Grading, Timing } from '@skeval/schema';
-import { writeCaseArtifacts } from '../artifacts/case-artifacts.js';
-import { gradeCaseRun, type JudgeSetup } from '../grading/grade-case-run.js';
+import { gradeCaseRun } from '../grading/grade-case-run.js';
+import type { JudgeSetup } from '../grading/judge-setup.js';
+import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
+import { writeCaseRun } from '../run-folder/write-case-run.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
 import { prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
 import { changedFiles, hashFiles, hashTree, signTree } from '../workspace/tree.js';
-
-export interface CaseRunOutcome {
-  skill: string;
-  caseId: string;
-  arm: Configuration;
-  runNumber: number;
-  caseDir: string;
-  status: RunResult['status'];
-  grading: Grading;
-  durationMs: number;
-  /** True when the agent changed the installed skill (or the skill folder itself). */
-  skillEdited: boolean;
-  error?: { code: string; message: string };
-}
 
 export interface RunCaseOptions {
   skill: DiscoveredSkill;
@@ -113,7 +100,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       cost_usd: usage.cost_usd ?? null,
       ...(grading.judge ? { judge: grading.judge } : {}),
     };
-    await writeCaseArtifacts({
+    await writeCaseRun({
       caseDir: options.caseDir,
       finalText: run.finalText,
       trace: run.trace,
@@ -161,16 +148,4 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       else await removal;
     }
   }
-}
-
-/** `eval-<id>`, with characters unsafe in a folder name replaced. */
-export function caseFolderName(id: string): string {
-  return `eval-${id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
-}
-
-/** `eval-<id>/`, or `eval-<id>/<arm>/run-<n>/` when a run has several arms or repetitions. */
-export function caseDirOf(runDir: string, id: string, nested?: { arm: Configuration; runNumber: number }): string {
-  return nested
-    ? join(runDir, caseFolderName(id), nested.arm, `run-${nested.runNumber}`)
-    : join(runDir, caseFolderName(id));
 }

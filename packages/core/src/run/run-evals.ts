@@ -1,22 +1,23 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { type DiscoveredSkill, discoverSkills, type EvalsIssue, readSkillManifest } from '@skeval/evals';
-import type { Benchmark, Configuration, Grading } from '@skeval/schema';
+import { type DiscoveredSkill, discoverSkills, readSkillManifest } from '@skeval/evals';
+import type { Configuration } from '@skeval/schema';
 import pLimit from 'p-limit';
-import { isCaseComplete } from '../artifacts/case-artifacts.js';
-import { writeFileAtomic, writeJsonAtomic } from '../artifacts/write-atomic.js';
-import { renderBenchmark } from '../compare/render-benchmark.js';
-import type { JudgeSetup } from '../grading/grade-case-run.js';
+import type { JudgeSetup } from '../grading/judge-setup.js';
+import { caseDirOf, caseFolderName } from '../run-folder/layout.js';
+import { type CaseRunOutcome, outcomeOf, readCaseRun } from '../run-folder/read-case-run.js';
+import { summarizeRunFolder } from '../run-folder/run-summary.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
-import { buildBenchmark } from './benchmark.js';
-import { type CaseRunOutcome, caseDirOf, runCase } from './run-case.js';
+import { runCase } from './run-case.js';
+import { byCaseOrder, type RunReport, type SkillRun, totalsOf } from './run-report.js';
 
 export type RunProgressEvent =
   | { type: 'case-start'; skill: string; caseId: string }
   | { type: 'case-end'; outcome: CaseRunOutcome }
-  | { type: 'case-skipped'; skill: string; caseId: string; reason: 'complete' | 'interrupted' };
+  | { type: 'case-skipped'; skill: string; caseId: string; reason: 'complete' | 'interrupted' }
+  /** `--resume` found a case run whose artifacts do not read back: it runs again. */
+  | { type: 'case-redo'; skill: string; caseId: string; problems: string[] };
 
 export interface RunEvalsOptions {
   /** A skill folder, or a tree of them. */
@@ -58,30 +59,8 @@ export interface RunEvalsOptions {
   onProgress?: (event: RunProgressEvent) => void;
 }
 
-export interface SkillRun {
-  skill: string;
-  skillDir: string;
-  runDir: string;
-  outcomes: CaseRunOutcome[];
-  /** benchmark.json as written at the end of the run. */
-  benchmark?: Benchmark;
-}
-
-export interface RunEvalsResult {
-  runs: SkillRun[];
-  /** Skills whose evals file is invalid: not run, every issue located. */
-  invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
-  interrupted: boolean;
-  totals: {
-    cases: number;
-    passed: number;
-    failed: number;
-    errored: number;
-    skipped: number;
-    agentErrors: number;
-    skillEdits: number;
-  };
-}
+/** What a run did: every skill's run folder, the skills that could not run, the totals. */
+export type RunEvalsResult = RunReport;
 
 const passedEnv = [
   'PATH',
@@ -158,6 +137,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     skillDir: skill.dir,
     runDir: runDirOf(skill, runId, options, cwd),
     outcomes: [],
+    problems: [],
   }));
   const plan = runnable.flatMap((skill, at) =>
     skill.load.evals!.cases.flatMap((evalCase) =>
@@ -176,14 +156,26 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
           caseId: evalCase.id,
           reason: 'interrupted',
         });
-      if (options.resume && (await isCaseComplete(caseDir))) {
-        runs[at]!.outcomes.push(await storedOutcome(skill.name, evalCase.id, caseDir, arm, runNumber));
-        return options.onProgress?.({
-          type: 'case-skipped',
-          skill: skill.name,
-          caseId: evalCase.id,
-          reason: 'complete',
-        });
+      if (options.resume) {
+        const folder = { folder: caseFolderName(evalCase.id), dir: caseDir, arm, runNumber };
+        const stored = await readCaseRun(folder, runs[at]!.runDir);
+        if (stored.status === 'complete') {
+          runs[at]!.outcomes.push(outcomeOf(skill.name, stored.run));
+          return options.onProgress?.({
+            type: 'case-skipped',
+            skill: skill.name,
+            caseId: evalCase.id,
+            reason: 'complete',
+          });
+        }
+        if (stored.status === 'invalid') {
+          options.onProgress?.({
+            type: 'case-redo',
+            skill: skill.name,
+            caseId: evalCase.id,
+            problems: stored.problems,
+          });
+        }
       }
       options.onProgress?.({ type: 'case-start', skill: skill.name, caseId: evalCase.id });
       const outcome = await runCase({
@@ -211,106 +203,27 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   options.signal?.removeEventListener('abort', onStop);
 
   for (const [at, run] of runs.entries()) {
-    run.outcomes.sort(
-      (a, b) =>
-        a.caseId.localeCompare(b.caseId, undefined, { numeric: true }) ||
-        a.arm.localeCompare(b.arm) ||
-        a.runNumber - b.runNumber,
-    );
-    await writeRunSummary(run, runnable[at]!, options, runId, interrupted);
+    run.outcomes.sort(byCaseOrder);
+    const skill = runnable[at];
+    if (!skill?.load.evals || (run.outcomes.length === 0 && !existsSync(run.runDir))) continue;
+    const written = await summarizeRunFolder({
+      runDir: run.runDir,
+      skill,
+      cases: skill.load.evals.cases,
+      runId,
+      agent: options.runner.name,
+      model: options.runner.model ?? null,
+      judge: options.judge.model ? `${options.judge.model.provider}:${options.judge.model.model}` : null,
+      interrupted,
+    });
+    run.benchmark = written.benchmark;
+    run.problems = written.problems;
   }
   return { runs, invalid, interrupted, totals: totalsOf(runs) };
-}
-
-/** A case run finished in an earlier session, read back from its folder. */
-async function storedOutcome(
-  skill: string,
-  caseId: string,
-  caseDir: string,
-  arm: Configuration,
-  runNumber: number,
-): Promise<CaseRunOutcome> {
-  const grading = JSON.parse(await readFile(join(caseDir, 'grading.json'), 'utf8')) as Grading;
-  const timing = JSON.parse(await readFile(join(caseDir, 'timing.json'), 'utf8').catch(() => '{}')) as {
-    duration_ms?: number;
-  };
-  const status = grading.agent_error ? (grading.agent_error.code === 'agent_timeout' ? 'timeout' : 'error') : 'ok';
-  return {
-    skill,
-    caseId,
-    arm,
-    runNumber,
-    caseDir,
-    status,
-    grading,
-    durationMs: timing.duration_ms ?? 0,
-    skillEdited: Boolean(grading.skill_edited),
-    ...(grading.agent_error ? { error: grading.agent_error } : {}),
-  };
 }
 
 function runDirOf(skill: DiscoveredSkill, runId: string, options: RunEvalsOptions, cwd: string): string {
   if (options.resume) return resolve(cwd, options.resume);
   const base = options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
   return join(base, ...(options.iteration ? [`iteration-${options.iteration}`] : []), runId);
-}
-
-async function writeRunSummary(
-  run: SkillRun,
-  skill: DiscoveredSkill,
-  options: RunEvalsOptions,
-  runId: string,
-  interrupted: boolean,
-): Promise<void> {
-  if (run.outcomes.length === 0 && !existsSync(run.runDir)) return;
-  const benchmark: Benchmark = await buildBenchmark({ skill, runDir: run.runDir, runner: options.runner });
-  await writeJsonAtomic(join(run.runDir, 'benchmark.json'), benchmark);
-  await writeFileAtomic(join(run.runDir, 'benchmark.md'), renderBenchmark(benchmark));
-  run.benchmark = benchmark;
-  await writeJsonAtomic(join(run.runDir, 'summary.json'), {
-    version: 1,
-    skill: run.skill,
-    skill_path: skill.dir,
-    run_id: runId,
-    agent: options.runner.name,
-    model: options.runner.model ?? null,
-    judge: options.judge.model ? `${options.judge.model.provider}:${options.judge.model.model}` : null,
-    interrupted,
-    arms: [...new Set(run.outcomes.map((outcome) => outcome.arm))].sort(),
-    runs_per_configuration: repetitionsOf(run),
-    cases: run.outcomes.map((outcome) => ({
-      id: outcome.caseId,
-      arm: outcome.arm,
-      run_number: outcome.runNumber,
-      status: outcome.status,
-      ...summaryOf(outcome.grading),
-      duration_ms: outcome.durationMs,
-      skill_edited: outcome.skillEdited,
-      ...(outcome.error ? { error: outcome.error } : {}),
-    })),
-  });
-}
-
-function repetitionsOf(run: SkillRun): number {
-  return Math.max(1, ...run.outcomes.map((outcome) => outcome.runNumber));
-}
-
-function summaryOf(grading: Grading) {
-  const { passed, failed, errored, skipped, total, pass_rate } = grading.summary;
-  return { passed, failed, errored, skipped, total, pass_rate };
-}
-
-function totalsOf(runs: SkillRun[]): RunEvalsResult['totals'] {
-  const outcomes = runs.flatMap((run) => run.outcomes);
-  const sum = (pick: (grading: Grading) => number) =>
-    outcomes.reduce((total, outcome) => total + pick(outcome.grading), 0);
-  return {
-    cases: outcomes.length,
-    passed: sum((grading) => grading.summary.passed),
-    failed: sum((grading) => grading.summary.failed),
-    errored: sum((grading) => grading.summary.errored),
-    skipped: sum((grading) => grading.summary.skipped),
-    agentErrors: outcomes.filter((outcome) => outcome.status !== 'ok').length,
-    skillEdits: outcomes.filter((outcome) => outcome.skillEdited).length,
-  };
 }

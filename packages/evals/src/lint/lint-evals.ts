@@ -1,6 +1,6 @@
 import type { NormalizedAssertion } from '@skeval/schema';
+import { formatPointer } from '@skeval/schema';
 import { resolveGrader } from '@skeval/scripts';
-import { formatPointer } from '../load/issues.js';
 import type { LoadedCase, LoadedEvalsFile } from '../load/types.js';
 import { scriptableCheck, vagueness } from './claim-text.js';
 

@@ -1,6 +1,6 @@
+import { describeZodIssue, formatPointer, valueAt } from '@skeval/schema';
 import type { z } from 'zod';
-import { describeZodIssue } from './describe-zod-issue.js';
-import { type EvalsIssue, type EvalsIssueCode, formatPointer } from './issues.js';
+import type { EvalsIssue, EvalsIssueCode } from './issues.js';
 import type { JsonDocument } from './json-document.js';
 import type { LineIndex } from './source-text.js';
 
@@ -50,15 +50,6 @@ export function createIssueSink(lines: LineIndex, document?: JsonDocument): Issu
       return undefined;
     },
   };
-}
-
-function valueAt(value: unknown, path: JsonPath): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[segment];
-  }
-  return current;
 }
 
 /** The keys of `value` a schema with this shape does not know. */

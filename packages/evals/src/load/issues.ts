@@ -1,3 +1,5 @@
+import { formatPointer } from '@skeval/schema';
+
 /** What kind of problem an issue reports; stable, for machines and for counting. */
 export const evalsIssueCodes = [
   'too-large',
@@ -43,17 +45,6 @@ export interface EvalsIssue {
   line: number;
   /** 1-based column in the source (UTF-16 code units, as editors count them). */
   column: number;
-}
-
-/** Renders a JSON path as `evals[3].assertions[1].pattern`. */
-export function formatPointer(path: ReadonlyArray<string | number>): string {
-  let pointer = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') pointer += `[${segment}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(segment)) pointer += pointer ? `.${segment}` : segment;
-    else pointer += `[${JSON.stringify(segment)}]`;
-  }
-  return pointer;
 }
 
 /** A compiler-style line: `path:line:col: error: evals[3].prompt: message`. */

@@ -1,7 +1,6 @@
-import { knownTopLevelKeys } from '@skeval/schema';
-import { jsonTypeName } from './describe-zod-issue.js';
+import { formatPointer, jsonTypeName, knownTopLevelKeys } from '@skeval/schema';
 import { createIssueSink, type IssueSink, isPlainObject, unknownKeys } from './issue-sink.js';
-import { type EvalsIssueCode, formatPointer } from './issues.js';
+import type { EvalsIssueCode } from './issues.js';
 import { parseJsonDocument } from './json-document.js';
 import { readCase } from './read-case.js';
 import { createLineIndex, decodeSource } from './source-text.js';

@@ -6,6 +6,7 @@ import {
   intentKinds,
   intentMethods,
   intentSchemas,
+  jsonTypeName,
   legacyScriptAssertionSchema,
   legacyScriptTypes,
   type NormalizedAssertion,
@@ -13,7 +14,6 @@ import {
 } from '@skeval/schema';
 import type { z } from 'zod';
 import { assertionAliases } from './assertion-aliases.js';
-import { jsonTypeName } from './describe-zod-issue.js';
 import { type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { checkRegexFields } from './regex-fields.js';
 

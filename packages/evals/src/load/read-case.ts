@@ -1,13 +1,13 @@
 import {
   evalCaseSchema,
   explainUnsafeRelativePath,
+  jsonTypeName,
   knownCaseKeys,
   type NormalizedAssertion,
   type Setup,
   setupKinds,
   setupSchemas,
 } from '@skeval/schema';
-import { jsonTypeName } from './describe-zod-issue.js';
 import { type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { readAssertion } from './read-assertion.js';
 import type { CaseFile, LoadedCase } from './types.js';

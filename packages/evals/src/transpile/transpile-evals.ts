@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { NormalizedAssertion } from '@skeval/schema';
-import { SkevalError } from '@skeval/schema';
+import { formatPointer, SkevalError } from '@skeval/schema';
 import type { GraderInput } from '@skeval/scripts';
 import { quote } from 'shell-quote';
 import { describeAssertion } from '../brief/describe-assertion.js';
 import { type CaseGrader, resolveCaseGraders } from '../graders/case-graders.js';
-import { formatIssue, formatPointer } from '../load/issues.js';
+import { formatIssue } from '../load/issues.js';
 import type { LoadedCase } from '../load/types.js';
 import { loadEvalsFileFromDisk, skillDirOf } from '../skills/load-from-disk.js';
 import { readSkillManifest } from '../skills/read-skill-manifest.js';

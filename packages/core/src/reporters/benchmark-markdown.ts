@@ -1,5 +1,4 @@
-import type { Benchmark } from '@skeval/schema';
-import type { ArmAnalysis } from './analyze-arms.js';
+import type { ArmAnalysis, Benchmark } from '@skeval/schema';
 
 const percent = (value: number | null | undefined) =>
   value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`;

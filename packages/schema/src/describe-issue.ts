@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** The name of a JSON value's type, as people say it. */
 export function jsonTypeName(value: unknown): string {
@@ -50,4 +50,37 @@ export function describeZodIssue(issue: z.core.$ZodIssue, value: unknown): strin
     default:
       return issue.message;
   }
+}
+
+/** Renders a JSON path as `evals[3].assertions[1].pattern`. */
+export function formatPointer(path: ReadonlyArray<string | number>): string {
+  let pointer = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') pointer += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(segment)) pointer += pointer ? `.${segment}` : segment;
+    else pointer += `[${JSON.stringify(segment)}]`;
+  }
+  return pointer;
+}
+
+/**
+ * Every problem a zod schema found with `value`, each as `path: what is wrong` in plain words
+ * (`summary.total: \`total\` must be a number, got a string`), for messages about files.
+ */
+export function describeSchemaIssues(error: z.ZodError, value: unknown): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
+    const where = formatPointer(path);
+    return `${where ? `${where}: ` : ''}${describeZodIssue(issue, valueAt(value, path))}`;
+  });
+}
+
+/** The value at a JSON path, or undefined where the path leads nowhere. */
+export function valueAt(value: unknown, path: ReadonlyArray<string | number>): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = Reflect.get(current, segment);
+  }
+  return current;
 }

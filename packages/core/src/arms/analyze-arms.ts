@@ -1,4 +1,4 @@
-import type { Configuration } from '@skeval/schema';
+import type { ArmAnalysis, Configuration } from '@skeval/schema';
 import { bootstrapMeanInterval, mean, verdictOf } from './statistics.js';
 
 /** One graded case run, as the analysis needs it. */
@@ -31,52 +31,6 @@ export function runPassRate(run: ArmRun): number | null {
 export function runSucceeded(run: ArmRun): boolean {
   const graded = run.statuses.filter(decided);
   return graded.length > 0 && graded.every((status) => status === 'pass');
-}
-
-export interface ArmAnalysis {
-  baseline: Configuration;
-  target: Configuration;
-  arms: Record<
-    string,
-    {
-      pass_rate_pooled: number | null;
-      pass_rate_case_mean: number | null;
-      runs: number;
-      errored_runs: number;
-      errored_assertions: number;
-      excluded_runs: string[];
-      time_seconds_mean: number | null;
-      tokens_mean: number | null;
-      cost_usd: number | null;
-    }
-  >;
-  delta: {
-    pass_rate: number;
-    ci95: [number, number];
-    method: 'paired-bootstrap';
-    resamples: number;
-    seed: number;
-    cases: number;
-    verdict: 'skill helps' | 'skill hurts' | 'not distinguishable';
-  } | null;
-  cases: Array<{
-    eval_id: string;
-    pass_rate: Record<string, number | null>;
-    pass_at_k: Record<string, number | null>;
-    pass_pow_k: Record<string, number | null>;
-    k: number;
-    flaky: boolean;
-  }>;
-  assertions: Array<{
-    eval_id: string;
-    index: number;
-    text: string;
-    rate_with: number | null;
-    rate_without: number | null;
-    delta: number | null;
-    flag: 'always fails' | 'non-discriminating' | 'skill hurts' | 'flaky' | null;
-  }>;
-  skill_read: { runs: number; read: number; delta_when_read: number | null; delta_when_not_read: number | null } | null;
 }
 
 /**

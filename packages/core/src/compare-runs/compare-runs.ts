@@ -1,7 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Benchmark, benchmarkSchema, type Configuration, SkevalError } from '@skeval/schema';
-import { bootstrapMeanInterval, mean } from './statistics.js';
+import { bootstrapMeanInterval, mean } from '../arms/statistics.js';
+import { runFiles } from '../run-folder/layout.js';
+import { readJsonArtifact } from '../run-folder/read-artifact.js';
 
 export interface CompareRunsOptions {
   /** The reference: a run folder or a benchmark.json (say, the last accepted run). */
@@ -47,8 +49,8 @@ export async function compareRuns(options: CompareRunsOptions): Promise<CompareR
   const cwd = options.cwd ?? process.cwd();
   const arm = options.arm ?? 'with_skill';
   const [before, after] = await Promise.all([
-    loadBenchmark(resolve(cwd, options.before)),
-    loadBenchmark(resolve(cwd, options.after)),
+    loadBenchmark(resolve(cwd, options.before), options.before),
+    loadBenchmark(resolve(cwd, options.after), options.after),
   ]);
   const ratesBefore = caseRates(before, arm);
   const ratesAfter = caseRates(after, arm);
@@ -110,22 +112,17 @@ function caseRates(benchmark: Benchmark, arm: Configuration): Map<string, number
   return new Map([...byCase].map(([id, rates]) => [id, mean(rates)]));
 }
 
-async function loadBenchmark(path: string): Promise<Benchmark> {
-  const file = (await stat(path).catch(() => undefined))?.isDirectory() ? join(path, 'benchmark.json') : path;
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
+async function loadBenchmark(path: string, given: string): Promise<Benchmark> {
+  const isFolder = (await stat(path).catch(() => undefined))?.isDirectory();
+  const file = isFolder ? join(path, runFiles.benchmark) : path;
+  const label = isFolder ? join(given, runFiles.benchmark) : given;
+  const read = await readJsonArtifact(file, benchmarkSchema, label);
+  if (read.status === 'ok') return read.value;
+  if (read.status === 'absent') {
     throw new SkevalError({
       code: 'usage',
-      message: `${file}: cannot read a benchmark.json (${(error as Error).message}); give a run folder or a benchmark file`,
+      message: `${label}: no such file; give a run folder (it holds benchmark.json) or a benchmark file`,
     });
   }
-  const parsed = benchmarkSchema.safeParse(value);
-  if (!parsed.success)
-    throw new SkevalError({
-      code: 'invalid_input',
-      message: `${file}: not a benchmark.json: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
-    });
-  return parsed.data;
+  throw new SkevalError({ code: 'invalid_input', message: `${label}: not a benchmark.json: ${read.detail}` });
 }

@@ -1,0 +1,73 @@
+import { readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { type Configuration, configurationSchema } from '@skeval/schema';
+
+/** Where one case run's artifacts are in a run folder. */
+export interface CaseRunFolder {
+  /** `eval-<id>`. */
+  folder: string;
+  dir: string;
+  arm: Configuration;
+  runNumber: number;
+}
+
+/** The files of a case run folder, `grading.json` written last. */
+export const caseRunFiles = {
+  response: 'assistant.md',
+  outputs: 'outputs',
+  trace: 'trace.json',
+  toolSummary: 'tool-summary.json',
+  contextManifest: 'context-manifest.json',
+  timing: 'timing.json',
+  grading: 'grading.json',
+} as const;
+
+/** The files of a run folder. */
+export const runFiles = {
+  summary: 'summary.json',
+  benchmark: 'benchmark.json',
+  benchmarkMarkdown: 'benchmark.md',
+} as const;
+
+/** `eval-<id>`, with characters unsafe in a folder name replaced. */
+export function caseFolderName(id: string): string {
+  return `eval-${id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+}
+
+/** `eval-<id>/`, or `eval-<id>/<arm>/run-<n>/` when a run has several arms or repetitions. */
+export function caseDirOf(runDir: string, id: string, nested?: { arm: Configuration; runNumber: number }): string {
+  return nested
+    ? join(runDir, caseFolderName(id), nested.arm, `run-${nested.runNumber}`)
+    : join(runDir, caseFolderName(id));
+}
+
+/** A file of a run folder as messages name it: its path from the run folder. */
+export function labelOf(runDir: string, path: string): string {
+  return relative(runDir, path) || path;
+}
+
+const listFolder = (dir: string) => readdir(dir).catch((): string[] => []);
+
+/** Every case run folder of a run: `eval-<id>/` (one arm, one run) or `eval-<id>/<arm>/run-<n>/`. */
+export async function listCaseRunFolders(runDir: string): Promise<CaseRunFolder[]> {
+  const found: CaseRunFolder[] = [];
+  const folders = (await listFolder(runDir)).filter((entry) => entry.startsWith('eval-')).sort();
+  for (const folder of folders) {
+    const dir = join(runDir, folder);
+    const arms = (await listFolder(dir)).flatMap((entry) => {
+      const arm = configurationSchema.safeParse(entry);
+      return arm.success ? [arm.data] : [];
+    });
+    if (arms.length === 0) {
+      found.push({ folder, dir, arm: 'with_skill', runNumber: 1 });
+      continue;
+    }
+    for (const arm of arms.sort()) {
+      const numbers = (await listFolder(join(dir, arm)))
+        .flatMap((entry) => (/^run-\d+$/.test(entry) ? [Number(entry.slice(4))] : []))
+        .sort((a, b) => a - b);
+      for (const runNumber of numbers) found.push({ folder, dir: join(dir, arm, `run-${runNumber}`), arm, runNumber });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { describeSchemaIssues } from '@skeval/schema';
+import type * as z from 'zod';
+
+/** A file Skeval wrote earlier, read back: parsed, not there, or not what it should be (with why). */
+export type ArtifactRead<T> =
+  | { status: 'ok'; value: T }
+  | { status: 'absent' }
+  /** `problem` is `<label>: <detail>`. */
+  | { status: 'invalid'; problem: string; detail: string };
+
+const invalid = (label: string, detail: string) => ({
+  status: 'invalid' as const,
+  problem: `${label}: ${detail}`,
+  detail,
+});
+
+const shownIssues = 3;
+
+/**
+ * Reads a JSON artifact and parses it with its schema: never a cast. `label` names the file in
+ * the problem (its path from the run folder), so a message reads
+ * `eval-3/with_skill/run-2/grading.json: summary.total: \`total\` must be a number, got a string`.
+ */
+export async function readJsonArtifact<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  label: string,
+): Promise<ArtifactRead<z.infer<Schema>>> {
+  const text = await readTextArtifact(path, label);
+  if (text.status !== 'ok') return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return invalid(label, `not JSON (${reason}): the file is cut short or was edited`);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { status: 'ok', value: parsed.data };
+  const issues = describeSchemaIssues(parsed.error, value);
+  const more = issues.length > shownIssues ? `; and ${issues.length - shownIssues} more` : '';
+  return invalid(label, `${issues.slice(0, shownIssues).join('; ')}${more}`);
+}
+
+/** Reads a text artifact (`assistant.md`). */
+export async function readTextArtifact(path: string, label: string): Promise<ArtifactRead<string>> {
+  try {
+    return { status: 'ok', value: await readFile(path, 'utf8') };
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : String(error);
+    if (code === 'ENOENT') return { status: 'absent' };
+    return invalid(label, `cannot be read (${code})`);
+  }
+}

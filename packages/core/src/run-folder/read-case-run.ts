@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import {
+  type Configuration,
+  type ContextManifest,
+  contextManifestSchema,
+  type Grading,
+  gradingSchema,
+  type Timing,
+  type Trace,
+  timingSchema,
+  toolSummarySchema,
+  traceSchema,
+} from '@skeval/schema';
+import type * as z from 'zod';
+import type { RunResult } from '../runners/types.js';
+import { type CaseRunFolder, caseRunFiles, labelOf } from './layout.js';
+import { type ArtifactRead, readJsonArtifact, readTextArtifact } from './read-artifact.js';
+
+/** How one case run ended, as a run reports it. */
+export interface CaseRunOutcome {
+  skill: string;
+  caseId: string;
+  arm: Configuration;
+  runNumber: number;
+  caseDir: string;
+  status: RunResult['status'];
+  grading: Grading;
+  durationMs: number;
+  /** True when the agent changed the installed skill (or the skill folder itself). */
+  skillEdited: boolean;
+  error?: { code: string; message: string };
+}
+
+/** A finished case run, every artifact read back and checked against its schema. */
+export interface StoredCaseRun extends CaseRunFolder {
+  grading: Grading;
+  timing: Timing;
+  trace: Trace;
+  contextManifest: ContextManifest;
+}
+
+export type CaseRunRead =
+  /** No grading.json: the case run never finished. */
+  | { status: 'absent' }
+  /** Some artifact does not read back: each problem names the file, the field and what is wrong. */
+  | { status: 'invalid'; problems: string[] }
+  | { status: 'complete'; run: StoredCaseRun };
+
+/** Reads a case run folder back; `runDir` is where messages name files from. */
+export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promise<CaseRunRead> {
+  const labelFor = (file: string) => labelOf(runDir, join(folder.dir, file));
+  const read = <Schema extends z.ZodType>(file: string, schema: Schema) =>
+    readJsonArtifact(join(folder.dir, file), schema, labelFor(file));
+  const grading = await read(caseRunFiles.grading, gradingSchema);
+  if (grading.status === 'absent') return { status: 'absent' };
+  const [timing, trace, toolSummary, contextManifest] = await Promise.all([
+    read(caseRunFiles.timing, timingSchema),
+    read(caseRunFiles.trace, traceSchema),
+    read(caseRunFiles.toolSummary, toolSummarySchema),
+    read(caseRunFiles.contextManifest, contextManifestSchema),
+  ]);
+  const problemOf = (file: string, result: ArtifactRead<unknown>) =>
+    result.status === 'invalid' ? [result.problem] : result.status === 'absent' ? [`${labelFor(file)}: missing`] : [];
+  if (
+    grading.status === 'ok' &&
+    timing.status === 'ok' &&
+    trace.status === 'ok' &&
+    toolSummary.status === 'ok' &&
+    contextManifest.status === 'ok'
+  ) {
+    const artifacts = { grading: grading.value, timing: timing.value, trace: trace.value };
+    return { status: 'complete', run: { ...folder, ...artifacts, contextManifest: contextManifest.value } };
+  }
+  const problems = [
+    ...problemOf(caseRunFiles.grading, grading),
+    ...problemOf(caseRunFiles.timing, timing),
+    ...problemOf(caseRunFiles.trace, trace),
+    ...problemOf(caseRunFiles.toolSummary, toolSummary),
+    ...problemOf(caseRunFiles.contextManifest, contextManifest),
+  ];
+  return { status: 'invalid', problems };
+}
+
+/** How a stored case run ended, from its grading.json. */
+export function statusOf(grading: Grading): RunResult['status'] {
+  if (!grading.agent_error) return 'ok';
+  return grading.agent_error.code === 'agent_timeout' ? 'timeout' : 'error';
+}
+
+/** A stored case run as the outcome a run reports. */
+export function outcomeOf(skill: string, stored: StoredCaseRun): CaseRunOutcome {
+  const { grading } = stored;
+  return {
+    skill,
+    caseId: grading.case_id,
+    arm: stored.arm,
+    runNumber: stored.runNumber,
+    caseDir: stored.dir,
+    status: statusOf(grading),
+    grading,
+    durationMs: stored.timing.duration_ms,
+    skillEdited: grading.skill_edited !== undefined,
+    ...(grading.agent_error ? { error: grading.agent_error } : {}),
+  };
+}
+
+/**
+ * A stored case run replayed as if its agent had just finished (the `replay` runner of
+ * `skeval grade`): its response, trace and how it ended.
+ */
+export async function replayCaseRun(stored: StoredCaseRun, runDir: string): Promise<RunResult> {
+  const path = join(stored.dir, caseRunFiles.response);
+  const response = await readTextArtifact(path, labelOf(runDir, path));
+  const finalText = response.status === 'ok' ? response.value.replace(/\n$/, '') : stored.trace.final_text;
+  const error = stored.grading.agent_error;
+  return {
+    status: statusOf(stored.grading),
+    finalText,
+    trace: stored.trace,
+    durationMs: stored.trace.duration_ms,
+    ...(error ? { error } : {}),
+  };
+}

@@ -1,0 +1,102 @@
+import { join } from 'node:path';
+import type { LoadedCase } from '@skeval/evals';
+import { type Benchmark, type RunSummary, runSummarySchema } from '@skeval/schema';
+import { renderBenchmark } from '../reporters/benchmark-markdown.js';
+import { buildBenchmark } from './benchmark.js';
+import { listCaseRunFolders, runFiles } from './layout.js';
+import { type ArtifactRead, readJsonArtifact } from './read-artifact.js';
+import { readCaseRun, type StoredCaseRun, statusOf } from './read-case-run.js';
+import { writeFileAtomic, writeJsonAtomic } from './write-atomic.js';
+
+/** Every finished case run of a run folder, and what could not be read back (each located). */
+export interface RunFolderContents {
+  runs: StoredCaseRun[];
+  /** Case runs whose artifacts do not read back: `eval-2/timing.json: … must be a number, got a string`. */
+  problems: string[];
+}
+
+/** Reads every case run folder of a run; folders of case runs that never finished are left out. */
+export async function readRunFolder(runDir: string): Promise<RunFolderContents> {
+  const runs: StoredCaseRun[] = [];
+  const problems: string[] = [];
+  for (const folder of await listCaseRunFolders(runDir)) {
+    const read = await readCaseRun(folder, runDir);
+    if (read.status === 'complete') runs.push(read.run);
+    else if (read.status === 'invalid') problems.push(...read.problems);
+  }
+  runs.sort(
+    (a, b) =>
+      a.grading.case_id.localeCompare(b.grading.case_id, undefined, { numeric: true }) ||
+      a.arm.localeCompare(b.arm) ||
+      a.runNumber - b.runNumber,
+  );
+  return { runs, problems };
+}
+
+/** `summary.json` of a run folder, read back and checked. */
+export function readRunSummary(runDir: string): Promise<ArtifactRead<RunSummary>> {
+  return readJsonArtifact(join(runDir, runFiles.summary), runSummarySchema, runFiles.summary);
+}
+
+export interface SummarizeRunFolderOptions {
+  runDir: string;
+  skill: { name: string; dir: string };
+  cases: readonly LoadedCase[];
+  runId: string;
+  agent: string;
+  model: string | null;
+  judge: string | null;
+  interrupted: boolean;
+  seed?: number;
+}
+
+/**
+ * Writes what a run folder says as a whole — benchmark.json, benchmark.md and summary.json —
+ * from the case runs on disk, so every session of a resumed run and every re-grade count, and
+ * the three files always agree.
+ */
+export async function summarizeRunFolder(
+  options: SummarizeRunFolderOptions,
+): Promise<RunFolderContents & { benchmark: Benchmark }> {
+  const contents = await readRunFolder(options.runDir);
+  const { runs } = contents;
+  const benchmark = buildBenchmark({
+    skill: options.skill,
+    cases: options.cases,
+    runs,
+    executorModel: options.model,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+  });
+  const summary: RunSummary = {
+    version: 1,
+    skill: options.skill.name,
+    skill_path: options.skill.dir,
+    run_id: options.runId,
+    agent: options.agent,
+    model: options.model,
+    judge: options.judge,
+    interrupted: options.interrupted,
+    arms: [...new Set(runs.map((run) => run.arm))].sort(),
+    runs_per_configuration: Math.max(1, ...runs.map((run) => run.runNumber)),
+    cases: runs.map((run) => {
+      const { passed, failed, errored, skipped, total, pass_rate } = run.grading.summary;
+      const error = run.grading.agent_error;
+      return {
+        id: run.grading.case_id,
+        arm: run.arm,
+        run_number: run.runNumber,
+        status: statusOf(run.grading),
+        ...{ passed, failed, errored, skipped, total, pass_rate },
+        duration_ms: run.timing.duration_ms,
+        skill_edited: run.grading.skill_edited !== undefined,
+        ...(error ? { error } : {}),
+      };
+    }),
+  };
+  await Promise.all([
+    writeJsonAtomic(join(options.runDir, runFiles.benchmark), benchmark),
+    writeFileAtomic(join(options.runDir, runFiles.benchmarkMarkdown), renderBenchmark(benchmark)),
+    writeJsonAtomic(join(options.runDir, runFiles.summary), summary),
+  ]);
+  return { ...contents, benchmark };
+}

@@ -1,0 +1,60 @@
+import type { EvalsIssue } from '@skeval/evals';
+import type { Benchmark } from '@skeval/schema';
+import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
+
+/** One skill's run folder after a run or a re-grade. */
+export interface SkillRun {
+  skill: string;
+  skillDir: string;
+  runDir: string;
+  outcomes: CaseRunOutcome[];
+  /** benchmark.json as written at the end. */
+  benchmark?: Benchmark;
+  /** Case runs on disk whose artifacts do not read back, each located (`eval-2/timing.json: …`). */
+  problems: string[];
+}
+
+/** Assertion and case-run counts over a whole run. */
+export interface RunTotals {
+  cases: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  skipped: number;
+  agentErrors: number;
+  skillEdits: number;
+}
+
+/** What `runEvals` and `gradeRun` return: the run folders, what could not run, and the totals. */
+export interface RunReport {
+  runs: SkillRun[];
+  /** Skills whose evals file is invalid: not run, every issue located. */
+  invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
+  interrupted: boolean;
+  totals: RunTotals;
+}
+
+/** The totals of the case runs of some run folders. */
+export function totalsOf(runs: readonly SkillRun[]): RunTotals {
+  const outcomes = runs.flatMap((run) => run.outcomes);
+  const sum = (pick: (outcome: CaseRunOutcome) => number) =>
+    outcomes.reduce((total, outcome) => total + pick(outcome), 0);
+  return {
+    cases: outcomes.length,
+    passed: sum((outcome) => outcome.grading.summary.passed),
+    failed: sum((outcome) => outcome.grading.summary.failed),
+    errored: sum((outcome) => outcome.grading.summary.errored),
+    skipped: sum((outcome) => outcome.grading.summary.skipped),
+    agentErrors: outcomes.filter((outcome) => outcome.status !== 'ok').length,
+    skillEdits: outcomes.filter((outcome) => outcome.skillEdited).length,
+  };
+}
+
+/** Case runs in report order: by case id (numbers as numbers), arm, repetition. */
+export function byCaseOrder(a: CaseRunOutcome, b: CaseRunOutcome): number {
+  return (
+    a.caseId.localeCompare(b.caseId, undefined, { numeric: true }) ||
+    a.arm.localeCompare(b.arm) ||
+    a.runNumber - b.runNumber
+  );
+}
