@@ -33,9 +33,9 @@ export { type RunFolderContents, readRunFolder, readRunSummary } from './run-fol
 export { writeFileAtomic, writeJsonAtomic } from './run-folder/write-atomic.js';
 export { createClaudeCodeRunner, parseClaudeCodeStream } from './runners/claude-code.js';
 export type { CliRunnerOptions } from './runners/cli-runner.js';
-export { type AgentName, agentNames, type CreateRunnerOptions, createRunner } from './runners/create-runner.js';
 export { createCodexRunner, parseCodexStream } from './runners/codex.js';
 export { type CommandRunnerOptions, createCommandRunner, parseCommandOutput } from './runners/command.js';
+export { type AgentName, agentNames, type CreateRunnerOptions, createRunner } from './runners/create-runner.js';
 export { createPiRunner, parsePiStream } from './runners/pi.js';
 export { createSdkRunner, type SdkRunnerOptions } from './runners/sdk.js';
 export type { AgentRunner, InstalledSkill, RunnerContext, RunResult } from './runners/types.js';

@@ -17,7 +17,7 @@ export function renderRunSummary(result: RunEvalsResult, judgeSkipReason?: strin
       const { passed, failed, errored, skipped } = outcome.grading.summary;
       const flags = [
         outcome.skillEdited ? 'skill edited' : '',
-        outcome.error ? outcome.error.message.split('\n')[0]!.slice(0, 80) : '',
+        outcome.error ? (outcome.error.message.split('\n')[0] ?? '').slice(0, 80) : '',
       ]
         .filter(Boolean)
         .join('; ');

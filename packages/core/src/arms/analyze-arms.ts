@@ -128,8 +128,8 @@ export function analyzeArms(
 
   const assertions: ArmAnalysis['assertions'] = [];
   for (const caseId of caseIds) {
-    const sample = runs.find((run) => run.caseId === caseId)!;
-    sample.texts.forEach((text, index) => {
+    const sample = runs.find((run) => run.caseId === caseId);
+    sample?.texts.forEach((text, index) => {
       const rate = (arm: Configuration) => {
         const values = runsOf(arm, caseId)
           .filter(valid)

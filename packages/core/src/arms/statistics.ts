@@ -47,12 +47,13 @@ export function bootstrapMeanInterval(
   for (let sample = 0; sample < resamples; sample += 1) {
     let sum = 0;
     for (let draw = 0; draw < differences.length; draw += 1)
-      sum += differences[Math.floor(random() * differences.length)]!;
+      sum += differences[Math.floor(random() * differences.length)] ?? 0;
     means[sample] = sum / differences.length;
   }
   means.sort();
   const tail = (1 - (options.level ?? 0.95)) / 2;
-  const at = (quantile: number) => means[Math.min(resamples - 1, Math.max(0, Math.round(quantile * (resamples - 1))))]!;
+  const at = (quantile: number) =>
+    means[Math.min(resamples - 1, Math.max(0, Math.round(quantile * (resamples - 1))))] ?? estimate;
   return { estimate, low: at(tail), high: at(1 - tail), resamples, seed };
 }
 

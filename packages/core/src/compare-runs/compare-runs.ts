@@ -67,14 +67,18 @@ export async function compareRuns(options: CompareRunsOptions): Promise<CompareR
       change: rateBefore !== null && rateAfter !== null ? rateAfter - rateBefore : null,
     };
   });
-  const common = cases.filter((entry) => entry.change !== null);
+  const common = cases.flatMap((entry) =>
+    entry.before !== null && entry.after !== null && entry.change !== null
+      ? [{ ...entry, before: entry.before, after: entry.after, change: entry.change }]
+      : [],
+  );
   const interval = bootstrapMeanInterval(
-    common.map((entry) => entry.change!),
+    common.map((entry) => entry.change),
     options.seed === undefined ? {} : { seed: options.seed },
   );
   const change = {
-    pass_rate: mean(common.map((entry) => entry.change!)),
-    ci95: [interval.low, interval.high] as [number, number],
+    pass_rate: mean(common.map((entry) => entry.change)),
+    ci95: [interval.low, interval.high] satisfies [number, number],
     cases: common.length,
     resamples: interval.resamples,
     seed: interval.seed,
@@ -89,8 +93,8 @@ export async function compareRuns(options: CompareRunsOptions): Promise<CompareR
   return {
     arm,
     cases,
-    newFailures: common.filter((entry) => entry.before === 1 && entry.after! < 1).map((entry) => entry.eval_id),
-    fixed: common.filter((entry) => entry.before! < 1 && entry.after === 1).map((entry) => entry.eval_id),
+    newFailures: common.filter((entry) => entry.before === 1 && entry.after < 1).map((entry) => entry.eval_id),
+    fixed: common.filter((entry) => entry.before < 1 && entry.after === 1).map((entry) => entry.eval_id),
     onlyBefore: cases.filter((entry) => entry.after === null && entry.before !== null).map((entry) => entry.eval_id),
     onlyAfter: cases.filter((entry) => entry.before === null && entry.after !== null).map((entry) => entry.eval_id),
     change,

@@ -1,14 +1,9 @@
 import type { LoadedCase } from '@skeval/evals';
-import {
-  type JudgeClaim,
-  type JudgeFile,
-  judgeCase,
-  skipClaims,
-} from '@skeval/judge';
+import { type JudgeClaim, type JudgeFile, judgeCase, skipClaims } from '@skeval/judge';
 import type { AssertionResult, GraderResult, Grading, NormalizedAssertion, Trace } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
-import type { JudgeSetup } from './judge-setup.js';
 import { createWorkspaceReader, resolveGrader, runGrader, type WorkspaceReader } from '@skeval/scripts';
+import type { JudgeSetup } from './judge-setup.js';
 
 export interface GradeCaseRunOptions {
   evalCase: LoadedCase;
@@ -44,26 +39,21 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
   const assertions = evalCase.assertions;
   if (run.status !== 'ok') {
     const reason = `not graded: the agent run ${run.status === 'timeout' ? 'timed out' : 'failed'} (${run.error?.message ?? 'no detail'})`;
-    assertions.forEach((assertion, index) =>
-      rows.set(
-        index,
-        row(assertion, 'error', reason, assertion.spec.mode === 'judge' ? 'judge' : assertion.spec.grader),
-      ),
-    );
+    assertions.forEach((assertion, index) => rows.set(index, row(assertion, 'error', reason, gradedBy(assertion))));
     return finish(evalCase, assertions, rows, undefined, run.error);
   }
   const workspace = createWorkspaceReader(options.workspaceDir);
-  const claims: Array<{ index: number; claim: JudgeClaim }> = [];
+  const claims: Array<{ index: number; assertion: NormalizedAssertion; claim: JudgeClaim }> = [];
   for (const [index, assertion] of assertions.entries()) {
     const started = Date.now();
     if (assertion.spec.mode === 'judge') {
-      claims.push({ index, claim: { id: `a${index + 1}`, text: assertion.spec.claim } });
+      claims.push({ index, assertion, claim: { id: `a${index + 1}`, text: assertion.spec.claim } });
       continue;
     }
     const { grader, config, fallbackClaim } = assertion.spec;
     const resolved = resolveGrader(grader, { from: options.skill.dir });
     if (resolved.kind === 'missing') {
-      if (fallbackClaim) claims.push({ index, claim: { id: `a${index + 1}`, text: fallbackClaim } });
+      if (fallbackClaim) claims.push({ index, assertion, claim: { id: `a${index + 1}`, text: fallbackClaim } });
       else rows.set(index, row(assertion, 'error', resolved.message, grader));
       continue;
     }
@@ -90,7 +80,7 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
     } catch (error) {
       const message = SkevalError.isInstance(error)
         ? `${error.code}: ${error.message}`
-        : `grader_failed: ${(error as Error).message}`;
+        : `grader_failed: ${error instanceof Error ? error.message : String(error)}`;
       rows.set(index, row(assertion, 'error', message, grader, Date.now() - started));
     }
   }
@@ -99,9 +89,7 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
     const claimList = claims.map((entry) => entry.claim);
     if (!options.judge.model) {
       const verdicts = skipClaims(claimList, options.judge.skipReason ?? 'no judge model is configured');
-      verdicts.forEach((verdict, at) =>
-        rows.set(claims[at]!.index, row(assertions[claims[at]!.index]!, 'skipped', verdict.evidence, 'judge')),
-      );
+      settleClaims(claims, verdicts, rows);
     } else {
       const result = await judgeCase(
         {
@@ -118,9 +106,7 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
           ...(options.signal ? { signal: options.signal } : {}),
         },
       );
-      result.verdicts.forEach((verdict, at) =>
-        rows.set(claims[at]!.index, row(assertions[claims[at]!.index]!, verdict.status, verdict.evidence, 'judge')),
-      );
+      settleClaims(claims, result.verdicts, rows);
       judgeInfo = {
         model: result.model,
         calls: result.calls,
@@ -136,6 +122,18 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
     }
   }
   return finish(evalCase, assertions, rows, judgeInfo);
+}
+
+/** Each judged claim's row, from the verdict at its position; a claim without one is an `error`. */
+function settleClaims(
+  claims: ReadonlyArray<{ index: number; assertion: NormalizedAssertion }>,
+  verdicts: ReadonlyArray<{ status: AssertionResult['status']; evidence: string }>,
+  rows: Map<number, AssertionResult>,
+): void {
+  claims.forEach((entry, at) => {
+    const verdict = verdicts[at] ?? { status: 'error', evidence: 'the judge gave no verdict for this claim' };
+    rows.set(entry.index, row(entry.assertion, verdict.status, verdict.evidence, 'judge'));
+  });
 }
 
 function judgeFiles(workspace: WorkspaceReader, outputs: string[]): JudgeFile[] {
@@ -159,11 +157,17 @@ function fromGraderResult(
   durationMs: number,
 ): AssertionResult {
   const passed = result.score >= 0.5;
+  const [only, ...others] = result.assertions;
   const evidence =
-    result.assertions.length === 1
-      ? (result.assertions[0]!.evidence ?? (result.assertions[0]!.passed ? 'passed' : 'failed'))
+    only && others.length === 0
+      ? (only.evidence ?? (only.passed ? 'passed' : 'failed'))
       : `score ${result.score}: ${result.assertions.map((entry) => `${entry.passed ? '✓' : '✗'} ${entry.text}${entry.evidence ? ` (${entry.evidence})` : ''}`).join('; ')}`;
   return row(assertion, passed ? 'pass' : 'fail', evidence, grader, durationMs);
+}
+
+/** Who decides an assertion: the judge, or a grader by name. */
+function gradedBy(assertion: NormalizedAssertion): string {
+  return assertion.spec.mode === 'judge' ? 'judge' : assertion.spec.grader;
 }
 
 function row(
@@ -192,7 +196,10 @@ function finish(
   judge?: Grading['judge'],
   agentError?: { code: string; message: string },
 ): Grading {
-  const results = assertions.map((_, index) => rows.get(index)!);
+  // Every assertion has a row by now; one without would be a bug, and is never a pass.
+  const results = assertions.map(
+    (assertion, index) => rows.get(index) ?? row(assertion, 'error', 'not graded', gradedBy(assertion)),
+  );
   const count = (status: AssertionResult['status']) => results.filter((result) => result.status === status).length;
   const total = results.length;
   const passed = count('pass');

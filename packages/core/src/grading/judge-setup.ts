@@ -1,4 +1,10 @@
-import { createModel, createResponseCache, type LanguageModel, type ResponseCache, resolveJudgeModel } from '@skeval/judge';
+import {
+  createModel,
+  createResponseCache,
+  type LanguageModel,
+  type ResponseCache,
+  resolveJudgeModel,
+} from '@skeval/judge';
 
 export interface JudgeSetup {
   /** The judge model, or undefined when none is configured (judged assertions are then `skipped`). */
@@ -23,5 +29,8 @@ export function resolveJudgeSetup(options: {
   const { cwd, env } = options;
   const resolution = resolveJudgeModel({ ...(options.judge ? { flag: options.judge } : {}), cwd, env });
   if ('hint' in resolution) return { skipReason: resolution.hint };
-  return { model: createModel(resolution.spec, { env }), cache: options.cache === false ? false : createResponseCache() };
+  return {
+    model: createModel(resolution.spec, { env }),
+    cache: options.cache === false ? false : createResponseCache(),
+  };
 }

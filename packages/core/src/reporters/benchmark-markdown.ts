@@ -1,9 +1,9 @@
-import type { ArmAnalysis, Benchmark } from '@skeval/schema';
+import type { Benchmark } from '@skeval/schema';
 
 const percent = (value: number | null | undefined) =>
   value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`;
 const points = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} pts`;
-const label: Record<string, string> = { with_skill: 'WITH', without_skill: 'WITHOUT', old_skill: 'OLD SKILL' };
+const label = { with_skill: 'WITH', without_skill: 'WITHOUT', old_skill: 'OLD SKILL' } as const;
 
 /**
  * A readable summary of a benchmark with two arms, in Markdown (it reads as plain text in a
@@ -11,18 +11,22 @@ const label: Record<string, string> = { with_skill: 'WITH', without_skill: 'WITH
  * the effect of reading the skill, then the flagged assertions and flaky cases.
  */
 export function renderBenchmark(benchmark: Benchmark): string {
-  const analysis = benchmark.skeval as (ArmAnalysis & { version: 1 }) | undefined;
+  const analysis = benchmark.skeval;
   const lines = [`# ${benchmark.metadata.skill_name}: benchmark`, ''];
   if (!analysis) {
-    const summary = benchmark.run_summary.with_skill as { pass_rate?: { mean: number } } | undefined;
+    const summary = benchmark.run_summary.with_skill;
     lines.push(
       `${benchmark.runs.length} case runs, mean pass rate ${percent(summary?.pass_rate?.mean ?? null)} (one arm: no comparison).`,
     );
     return `${lines.join('\n')}\n`;
   }
-  const target = analysis.arms[analysis.target]!;
-  const base = analysis.arms[analysis.baseline]!;
-  const [with_, without] = [label[analysis.target]!, label[analysis.baseline]!];
+  const target = analysis.arms[analysis.target];
+  const base = analysis.arms[analysis.baseline];
+  const [with_, without] = [label[analysis.target], label[analysis.baseline]];
+  if (!target || !base) {
+    lines.push(`The comparison names arms it has no numbers for (${analysis.target}, ${analysis.baseline}).`);
+    return `${lines.join('\n')}\n`;
+  }
   lines.push(
     `${benchmark.metadata.runs_per_configuration} run(s) per case and arm; Δ = ${with_} − ${without} (baseline: ${analysis.baseline}).`,
     '',

@@ -95,7 +95,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.cases ? { cases: options.cases } : {}),
   });
-  const runnable = discovered.filter((skill) => skill.load.evals);
+  const runnable = discovered.flatMap((skill) => (skill.load.evals ? [{ skill, evals: skill.load.evals }] : []));
   const invalid = discovered
     .filter((skill) => !skill.load.evals)
     .map((skill) => ({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors }));
@@ -125,30 +125,32 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     })),
   );
   const oldSkill = options.baseline ? resolve(cwd, options.baseline) : undefined;
-  const installFor = (skill: DiscoveredSkill, arm: Configuration): SkillToInstall[] => [
-    ...(arm === 'with_skill' ? [{ name: skill.name, dir: skill.dir, description: skill.description }] : []),
-    ...(arm === 'old_skill' ? [{ name: skill.name, dir: oldSkill!, description: skill.description }] : []),
-    ...extras,
-  ];
+  const installFor = (skill: DiscoveredSkill, arm: Configuration): SkillToInstall[] => {
+    const dir = arm === 'with_skill' ? skill.dir : arm === 'old_skill' ? oldSkill : undefined;
+    return [...(dir ? [{ name: skill.name, dir, description: skill.description }] : []), ...extras];
+  };
   const limit = pLimit(options.concurrency ?? 4);
   const pendingRemovals: Array<Promise<void>> = [];
-  const runs: SkillRun[] = runnable.map((skill) => ({
-    skill: skill.name,
-    skillDir: skill.dir,
-    runDir: runDirOf(skill, runId, options, cwd),
-    outcomes: [],
-    problems: [],
-  }));
-  const plan = runnable.flatMap((skill, at) =>
-    skill.load.evals!.cases.flatMap((evalCase) =>
+  const skillRuns = runnable.map(({ skill, evals }) => {
+    const run: SkillRun = {
+      skill: skill.name,
+      skillDir: skill.dir,
+      runDir: runDirOf(skill, runId, options, cwd),
+      outcomes: [],
+      problems: [],
+    };
+    return { skill, evals, run };
+  });
+  const plan = skillRuns.flatMap(({ skill, evals, run }) =>
+    evals.cases.flatMap((evalCase) =>
       Array.from({ length: repetitions }, (_, repetition) =>
-        arms.map((arm) => ({ skill, at, evalCase, arm, runNumber: repetition + 1 })),
+        arms.map((arm) => ({ skill, run, evalCase, arm, runNumber: repetition + 1 })),
       ).flat(),
     ),
   );
-  const tasks = plan.map(({ skill, at, evalCase, arm, runNumber }) =>
+  const tasks = plan.map(({ skill, run, evalCase, arm, runNumber }) =>
     limit(async () => {
-      const caseDir = caseDirOf(runs[at]!.runDir, evalCase.id, nested ? { arm, runNumber } : undefined);
+      const caseDir = caseDirOf(run.runDir, evalCase.id, nested ? { arm, runNumber } : undefined);
       if (interrupted)
         return options.onProgress?.({
           type: 'case-skipped',
@@ -158,9 +160,9 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         });
       if (options.resume) {
         const folder = { folder: caseFolderName(evalCase.id), dir: caseDir, arm, runNumber };
-        const stored = await readCaseRun(folder, runs[at]!.runDir);
+        const stored = await readCaseRun(folder, run.runDir);
         if (stored.status === 'complete') {
-          runs[at]!.outcomes.push(outcomeOf(skill.name, stored.run));
+          run.outcomes.push(outcomeOf(skill.name, stored.run));
           return options.onProgress?.({
             type: 'case-skipped',
             skill: skill.name,
@@ -194,7 +196,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         signal: hardStop.signal,
         pendingRemovals,
       });
-      runs[at]!.outcomes.push(outcome);
+      run.outcomes.push(outcome);
       options.onProgress?.({ type: 'case-end', outcome });
     }),
   );
@@ -202,14 +204,13 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   await Promise.all(pendingRemovals);
   options.signal?.removeEventListener('abort', onStop);
 
-  for (const [at, run] of runs.entries()) {
+  for (const { skill, evals, run } of skillRuns) {
     run.outcomes.sort(byCaseOrder);
-    const skill = runnable[at];
-    if (!skill?.load.evals || (run.outcomes.length === 0 && !existsSync(run.runDir))) continue;
+    if (run.outcomes.length === 0 && !existsSync(run.runDir)) continue;
     const written = await summarizeRunFolder({
       runDir: run.runDir,
       skill,
-      cases: skill.load.evals.cases,
+      cases: evals.cases,
       runId,
       agent: options.runner.name,
       model: options.runner.model ?? null,
@@ -219,6 +220,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     run.benchmark = written.benchmark;
     run.problems = written.problems;
   }
+  const runs = skillRuns.map((entry) => entry.run);
   return { runs, invalid, interrupted, totals: totalsOf(runs) };
 }
 

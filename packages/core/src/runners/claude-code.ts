@@ -1,18 +1,9 @@
+import * as z from 'zod';
+import { claudeCodeEventSchema } from './claude-code-events.js';
 import { type CliRunnerOptions, createCliRunner } from './cli-runner.js';
-import { jsonLines } from './run-process.js';
+import { readStreamEvents } from './stream-events.js';
 import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner } from './types.js';
-
-type Block = {
-  type?: string;
-  text?: string;
-  id?: string;
-  name?: string;
-  input?: unknown;
-  tool_use_id?: string;
-  content?: unknown;
-  is_error?: boolean;
-};
 
 /** Reads Claude Code's `--output-format stream-json --verbose` lines into a trace. */
 export function parseClaudeCodeStream(
@@ -21,27 +12,26 @@ export function parseClaudeCodeStream(
   fallbackDurationMs: number,
   skills: Array<{ name: string; path: string }> = [],
 ) {
-  const events = jsonLines(stdout);
+  const events = readStreamEvents(stdout, claudeCodeEventSchema);
   const init = events.find((event) => event.type === 'system' && event.subtype === 'init');
-  const trace = createTraceBuilder('claude-code', typeof init?.model === 'string' ? init.model : null);
+  const trace = createTraceBuilder('claude-code', init?.type === 'system' ? (init.model ?? null) : null);
   let finalText = '';
   let durationMs = fallbackDurationMs;
   let failure: string | undefined;
+  let anonymous = 0;
+  const nextAnonymousId = () => {
+    anonymous += 1;
+    return `tool-${anonymous}`;
+  };
   for (const event of events) {
-    const message = event.message as { content?: unknown } | undefined;
-    const blocks: Block[] = Array.isArray(message?.content) ? (message!.content as Block[]) : [];
     if (event.type === 'assistant') {
+      const blocks = event.message.content;
       const text = blocks
         .filter((block) => block.type === 'text')
         .map((block) => block.text ?? '')
         .join('');
       const uses = blocks.filter((block) => block.type === 'tool_use');
-      for (const use of uses)
-        trace.toolCall(
-          use.id ?? `tool-${Math.random()}`,
-          use.name ?? 'unknown',
-          (use.input ?? {}) as Record<string, unknown>,
-        );
+      for (const use of uses) trace.toolCall(use.id ?? nextAnonymousId(), use.name ?? 'unknown', use.input ?? {});
       if (text || uses.length)
         trace.message(
           'assistant',
@@ -49,15 +39,15 @@ export function parseClaudeCodeStream(
           uses.map((use) => use.id ?? ''),
         );
     } else if (event.type === 'user') {
-      for (const result of blocks.filter((block) => block.type === 'tool_result')) {
+      for (const result of event.message.content.filter((block) => block.type === 'tool_result')) {
         trace.toolResult(result.tool_use_id ?? '', contentText(result.content), result.is_error === true);
       }
     } else if (event.type === 'result') {
-      if (typeof event.result === 'string') finalText = event.result;
-      if (typeof event.duration_ms === 'number') durationMs = event.duration_ms;
-      if (typeof event.num_turns === 'number') trace.setTurns(event.num_turns);
-      if (typeof event.total_cost_usd === 'number') trace.cost(event.total_cost_usd);
-      const usage = event.usage as Record<string, number> | undefined;
+      if (event.result !== undefined) finalText = event.result;
+      if (event.duration_ms !== undefined) durationMs = event.duration_ms;
+      if (event.num_turns !== undefined) trace.setTurns(event.num_turns);
+      if (event.total_cost_usd !== undefined) trace.cost(event.total_cost_usd);
+      const { usage } = event;
       if (usage) {
         const cached = (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
         trace.setUsage(
@@ -66,7 +56,7 @@ export function parseClaudeCodeStream(
           usage.cache_read_input_tokens ?? 0,
         );
       }
-      if (event.is_error === true || (typeof event.subtype === 'string' && event.subtype !== 'success'))
+      if (event.is_error === true || (event.subtype !== undefined && event.subtype !== 'success'))
         failure = `Claude Code ended with ${String(event.subtype)}`;
     }
   }
@@ -78,14 +68,19 @@ export function parseClaudeCodeStream(
   };
 }
 
+const textPartSchema = z.looseObject({ text: z.string() });
+
+/** A tool result's content: a string, or parts of which the text ones are kept. */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content))
+  if (Array.isArray(content)) {
     return content
-      .map((part) =>
-        typeof part === 'object' && part && 'text' in part ? String((part as { text: unknown }).text) : '',
-      )
+      .map((part) => {
+        const parsed = textPartSchema.safeParse(part);
+        return parsed.success ? parsed.data.text : '';
+      })
       .join('');
+  }
   return content === undefined ? '' : JSON.stringify(content);
 }
 

@@ -1,23 +1,8 @@
 import { type CliRunnerOptions, createCliRunner } from './cli-runner.js';
-import { jsonLines } from './run-process.js';
+import { type CodexItem, codexEventSchema } from './codex-events.js';
+import { readStreamEvents } from './stream-events.js';
 import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner } from './types.js';
-
-type Item = {
-  id?: string;
-  type?: string;
-  text?: string;
-  command?: string;
-  aggregated_output?: string;
-  exit_code?: number | null;
-  status?: string;
-  changes?: Array<{ path?: string; kind?: string }>;
-  server?: string;
-  tool?: string;
-  arguments?: unknown;
-  result?: unknown;
-  error?: unknown;
-};
 
 /** Reads `codex exec --json` lines (thread, turn and item events) into a trace. */
 export function parseCodexStream(
@@ -30,33 +15,32 @@ export function parseCodexStream(
   const trace = createTraceBuilder('codex', model ?? null);
   let finalText = '';
   let failure: string | undefined;
-  for (const event of jsonLines(stdout)) {
-    const item = event.item as Item | undefined;
+  for (const event of readStreamEvents(stdout, codexEventSchema)) {
     switch (event.type) {
       case 'turn.started':
         trace.turn();
         break;
       case 'turn.completed': {
-        const usage = event.usage as Record<string, number> | undefined;
+        const { usage } = event;
         if (usage) trace.usage(usage.input_tokens ?? 0, usage.output_tokens ?? 0, usage.cached_input_tokens ?? 0);
         break;
       }
       case 'turn.failed':
-        failure = `Codex turn failed: ${JSON.stringify((event.error as { message?: string } | undefined)?.message ?? event.error ?? '')}`;
+        failure = `Codex turn failed: ${JSON.stringify(event.error?.message ?? '')}`;
         break;
       case 'error':
-        failure = `Codex error: ${String(event.message ?? '')}`;
+        failure = `Codex error: ${event.message ?? ''}`;
         break;
       case 'item.started':
       case 'item.completed':
-        if (item) readItem(item, event.type === 'item.completed');
+        readItem(event.item, event.type === 'item.completed');
         break;
       default:
         break; // events Skeval does not use
     }
   }
 
-  function readItem(item: Item, completed: boolean) {
+  function readItem(item: CodexItem, completed: boolean) {
     const id = item.id ?? '';
     if (item.type === 'agent_message' && completed) {
       finalText = item.text ?? '';
@@ -82,12 +66,9 @@ export function parseCodexStream(
       trace.toolCall(id, 'file_change', { changes: item.changes ?? [] }, { kind, paths });
       if (completed) trace.toolResult(id, item.status ?? '', item.status === 'failed');
     } else if (item.type === 'mcp_tool_call') {
-      trace.toolCall(
-        id,
-        `mcp__${item.server ?? 'server'}__${item.tool ?? 'tool'}`,
-        (item.arguments ?? {}) as Record<string, unknown>,
-        { kind: 'mcp' },
-      );
+      trace.toolCall(id, `mcp__${item.server ?? 'server'}__${item.tool ?? 'tool'}`, item.arguments ?? {}, {
+        kind: 'mcp',
+      });
       if (completed) trace.toolResult(id, JSON.stringify(item.result ?? item.error ?? ''), item.status === 'failed');
     } else if (item.type === 'reasoning' && completed && item.text) {
       trace.message('assistant', `[reasoning] ${item.text}`);

@@ -4,7 +4,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
-import { jsonLines, processVerdict, runProcess } from './run-process.js';
+import { commandEventSchema } from './command-events.js';
+import { processVerdict, runProcess } from './run-process.js';
+import { countLines, readStreamEvents } from './stream-events.js';
 import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner, RunResult } from './types.js';
 
@@ -25,8 +27,6 @@ export interface CommandRunnerOptions {
   model?: string;
 }
 
-const traceTypes = new Set(['message', 'tool_call', 'tool_result', 'usage', 'final']);
-
 /**
  * Any program as the agent. It runs in the workspace with `SKEVAL_PROMPT`, `SKEVAL_WORKSPACE`
  * and `SKEVAL_SKILLS` (JSON: name, description, path) in its environment. Its stdout is the
@@ -41,12 +41,15 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
       message: 'the command runner needs a command, for example --agent-command "node agent.mjs {prompt_file}"',
     });
   // execa is loaded when the first case runs, so commands that never run an agent start faster.
-  let template: Promise<string[]> | undefined;
+  let template: Promise<{ file: string; args: string[] }> | undefined;
   const parseTemplate = async () => {
     const { parseCommandString } = await import('execa');
-    return parseCommandString(options.command).map((token) =>
+    const [file, ...args] = parseCommandString(options.command).map((token) =>
       !token.includes('{') && !isAbsolute(token) && existsSync(join(base, token)) ? resolve(base, token) : token,
     );
+    if (file === undefined)
+      throw new SkevalError({ code: 'usage', message: `--agent-command ${options.command}: no program` });
+    return { file, args };
   };
   // One folder for this runner's prompt files, made on first use: a file per case run, removed after it.
   let promptDir: Promise<string> | undefined;
@@ -63,10 +66,13 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
           .replaceAll('{prompt_file}', promptFile)
           .replaceAll('{workspace}', context.workspaceDir)
           .replaceAll('{prompt}', context.prompt);
-      const [file, ...args] = (await (template ??= parseTemplate())).map(fill);
+      template ??= parseTemplate();
+      const command = await template;
+      const file = fill(command.file);
+      const args = command.args.map(fill);
       try {
         const outcome = await runProcess({
-          file: file!,
+          file,
           args,
           cwd: context.workspaceDir,
           env: {
@@ -87,7 +93,7 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
           context.skills,
           options.model,
         );
-        return { ...processVerdict(outcome, file!), ...parsed, durationMs: outcome.durationMs };
+        return { ...processVerdict(outcome, file), ...parsed, durationMs: outcome.durationMs };
       } finally {
         await rm(promptFile, { force: true });
       }
@@ -103,10 +109,8 @@ export function parseCommandOutput(
   skills: Array<{ name: string; path: string }>,
   model?: string,
 ) {
-  const lines = stdout.split('\n').filter((line) => line.trim() !== '');
-  const events = jsonLines(stdout);
-  const isTrace =
-    lines.length > 0 && events.length === lines.length && events.every((event) => traceTypes.has(String(event.type)));
+  const events = readStreamEvents(stdout, commandEventSchema);
+  const isTrace = events.length > 0 && events.length === countLines(stdout);
   const trace = createTraceBuilder('command', model ?? null);
   if (!isTrace) {
     const finalText = stdout.trim();
@@ -116,30 +120,21 @@ export function parseCommandOutput(
   let finalText = '';
   for (const event of events) {
     if (event.type === 'message') {
-      trace.message(event.role === 'user' ? 'user' : 'assistant', String(event.text ?? ''));
-      if (event.role !== 'user') finalText = String(event.text ?? '');
+      trace.message(event.role === 'user' ? 'user' : 'assistant', event.text ?? '');
+      if (event.role !== 'user') finalText = event.text ?? '';
     } else if (event.type === 'tool_call') {
-      const args = (event.arguments ?? {}) as Record<string, unknown>;
-      trace.toolCall(String(event.id ?? ''), String(event.name ?? 'tool'), args, {
-        ...(typeof event.kind === 'string' ? { kind: event.kind as never } : {}),
-        ...(typeof event.command === 'string' ? { command: event.command } : {}),
-        ...(Array.isArray(event.paths) ? { paths: event.paths.map(String) } : {}),
+      trace.toolCall(event.id ?? '', event.name ?? 'tool', event.arguments ?? {}, {
+        ...(event.kind ? { kind: event.kind } : {}),
+        ...(event.command === undefined ? {} : { command: event.command }),
+        ...(event.paths ? { paths: event.paths } : {}),
       });
     } else if (event.type === 'tool_result') {
-      trace.toolResult(
-        String(event.id ?? ''),
-        String(event.output ?? ''),
-        event.is_error === true,
-        typeof event.exit_code === 'number' ? { exitCode: event.exit_code } : {},
-      );
+      const exit = event.exit_code === undefined ? {} : { exitCode: event.exit_code };
+      trace.toolResult(event.id ?? '', event.output ?? '', event.is_error === true, exit);
     } else if (event.type === 'usage') {
-      trace.usage(
-        Number(event.input_tokens ?? 0),
-        Number(event.output_tokens ?? 0),
-        Number(event.cached_input_tokens ?? 0),
-      );
-      if (typeof event.cost_usd === 'number') trace.cost(event.cost_usd);
-    } else if (event.type === 'final') finalText = String(event.text ?? '');
+      trace.usage(event.input_tokens ?? 0, event.output_tokens ?? 0, event.cached_input_tokens ?? 0);
+      if (event.cost_usd !== undefined) trace.cost(event.cost_usd);
+    } else finalText = event.text ?? '';
   }
   return { finalText, trace: trace.finish(finalText, durationMs, workspaceDir, skills) };
 }

@@ -1,16 +1,8 @@
 import { type CliRunnerOptions, createCliRunner } from './cli-runner.js';
-import { jsonLines } from './run-process.js';
+import { piEventSchema } from './pi-events.js';
+import { readStreamEvents } from './stream-events.js';
 import { createTraceBuilder } from './trace-builder.js';
 import type { AgentRunner } from './types.js';
-
-type PiBlock = { type?: string; text?: string; id?: string; name?: string; arguments?: unknown };
-type PiMessage = {
-  role?: string;
-  content?: PiBlock[] | string;
-  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; cost?: { total?: number } };
-  stopReason?: string;
-  errorMessage?: string;
-};
 
 /** Reads `pi -p --mode json` event lines into a trace. */
 export function parsePiStream(
@@ -25,21 +17,18 @@ export function parsePiStream(
   let failure: string | undefined;
   let cost = 0;
   let costKnown = false;
-  for (const event of jsonLines(stdout)) {
+  for (const event of readStreamEvents(stdout, piEventSchema)) {
     if (event.type === 'turn_start') trace.turn();
     else if (event.type === 'message_end') {
-      const message = event.message as PiMessage | undefined;
-      if (message?.role !== 'assistant') continue;
-      const blocks = Array.isArray(message.content)
-        ? message.content
-        : [{ type: 'text', text: String(message.content ?? '') }];
+      const { message } = event;
+      if (message.role !== 'assistant') continue;
+      const blocks = Array.isArray(message.content) ? message.content : [{ type: 'text', text: message.content ?? '' }];
       const text = blocks
         .filter((block) => block.type === 'text')
         .map((block) => block.text ?? '')
         .join('');
       const calls = blocks.filter((block) => block.type === 'toolCall');
-      for (const call of calls)
-        trace.toolCall(call.id ?? '', call.name ?? 'unknown', (call.arguments ?? {}) as Record<string, unknown>);
+      for (const call of calls) trace.toolCall(call.id ?? '', call.name ?? 'unknown', call.arguments ?? {});
       trace.message(
         'assistant',
         text,
@@ -62,10 +51,9 @@ export function parsePiStream(
         failure = `pi stopped: ${message.errorMessage ?? message.stopReason}`;
     } else if (event.type === 'tool_execution_start') {
       const id = String(event.toolCallId ?? '');
-      trace.toolCall(id, String(event.toolName ?? 'unknown'), (event.args ?? {}) as Record<string, unknown>);
+      trace.toolCall(id, event.toolName ?? 'unknown', event.args ?? {});
     } else if (event.type === 'tool_execution_end') {
-      const result = event.result as { content?: PiBlock[] } | undefined;
-      const output = (result?.content ?? []).map((block) => block.text ?? '').join('');
+      const output = (event.result?.content ?? []).map((block) => block.text ?? '').join('');
       trace.toolResult(String(event.toolCallId ?? ''), output, event.isError === true);
     }
   }

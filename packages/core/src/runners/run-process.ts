@@ -117,19 +117,3 @@ export function processVerdict(
     };
   return { status: 'ok' };
 }
-
-/** The JSON objects among the lines of a stream; lines that are not JSON are skipped. */
-export function jsonLines(text: string): Array<Record<string, unknown>> {
-  const events: Array<Record<string, unknown>> = [];
-  for (const line of text.split('\n')) {
-    const trimmed = line.trim();
-    if (!trimmed.startsWith('{')) continue;
-    try {
-      const value: unknown = JSON.parse(trimmed);
-      if (value && typeof value === 'object' && !Array.isArray(value)) events.push(value as Record<string, unknown>);
-    } catch {
-      // a partial or foreign line: not an event
-    }
-  }
-  return events;
-}

@@ -124,7 +124,7 @@ export async function runSdkTool(
         return { output: `no tool named ${name}`, isError: true };
     }
   } catch (error) {
-    return { output: (error as Error).message, isError: true };
+    return { output: error instanceof Error ? error.message : String(error), isError: true };
   }
 }
 

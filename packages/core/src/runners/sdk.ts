@@ -103,7 +103,7 @@ export function createSdkRunner(options: SdkRunnerOptions): AgentRunner {
       } catch (error) {
         failure = SkevalError.isInstance(error)
           ? { code: error.code, message: error.message }
-          : { code: 'agent_failed', message: (error as Error).message };
+          : { code: 'agent_failed', message: error instanceof Error ? error.message : String(error) };
       }
       trace.cost(estimateCost(usage, model.provider, model.model));
       const durationMs = Date.now() - started;

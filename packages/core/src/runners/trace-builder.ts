@@ -19,11 +19,15 @@ export function toolKind(name: string): ToolKind {
   return kindsByName.find(([pattern]) => pattern.test(name))?.[1] ?? 'other';
 }
 
+const pathKeys = ['file_path', 'path', 'notebook_path', 'filePath', 'target', 'filename'];
+
 /** The paths a call's arguments name, whatever the agent calls the field. */
 export function toolPaths(args: Record<string, unknown>): string[] {
   const paths: string[] = [];
-  for (const key of ['file_path', 'path', 'notebook_path', 'filePath', 'target', 'filename'])
-    if (typeof args[key] === 'string') paths.push(args[key] as string);
+  for (const key of pathKeys) {
+    const value = args[key];
+    if (typeof value === 'string') paths.push(value);
+  }
   if (Array.isArray(args.paths)) paths.push(...args.paths.filter((path): path is string => typeof path === 'string'));
   return paths;
 }

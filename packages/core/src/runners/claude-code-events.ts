@@ -1,0 +1,55 @@
+import * as z from 'zod';
+
+// Claude Code's `--output-format stream-json --verbose` events, only the fields Skeval reads;
+// anything else in an event is kept out of the way by looseObject.
+
+const toolArgumentsSchema = z.record(z.string(), z.unknown()).catch({});
+
+/** A block of an assistant or user message. */
+const contentBlockSchema = z.looseObject({
+  type: z.string(),
+  text: z.string().optional().catch(undefined),
+  id: z.string().optional().catch(undefined),
+  name: z.string().optional().catch(undefined),
+  input: toolArgumentsSchema.optional(),
+  tool_use_id: z.string().optional().catch(undefined),
+  content: z.unknown().optional(),
+  is_error: z.boolean().optional().catch(undefined),
+});
+export type ClaudeContentBlock = z.infer<typeof contentBlockSchema>;
+
+const messageEventSchema = z.looseObject({
+  type: z.enum(['assistant', 'user']),
+  message: z.looseObject({ content: z.array(contentBlockSchema).catch([]) }),
+});
+
+const count = z.number().nonnegative().optional().catch(undefined);
+
+const resultEventSchema = z.looseObject({
+  type: z.literal('result'),
+  subtype: z.string().optional().catch(undefined),
+  is_error: z.boolean().optional().catch(undefined),
+  result: z.string().optional().catch(undefined),
+  duration_ms: count,
+  num_turns: count,
+  total_cost_usd: count,
+  api_error_status: z.number().nullable().optional().catch(undefined),
+  usage: z
+    .looseObject({
+      input_tokens: count,
+      output_tokens: count,
+      cache_read_input_tokens: count,
+      cache_creation_input_tokens: count,
+    })
+    .optional()
+    .catch(undefined),
+});
+
+const systemEventSchema = z.looseObject({
+  type: z.literal('system'),
+  subtype: z.string().optional().catch(undefined),
+  model: z.string().optional().catch(undefined),
+});
+
+export const claudeCodeEventSchema = z.union([messageEventSchema, resultEventSchema, systemEventSchema]);
+export type ClaudeCodeEvent = z.infer<typeof claudeCodeEventSchema>;

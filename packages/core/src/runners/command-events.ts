@@ -1,0 +1,37 @@
+import { toolCallKinds } from '@skeval/schema';
+import * as z from 'zod';
+
+// Skeval's JSON-lines trace format for `--agent command` programs (docs/agents.md): a program
+// that prints only these events gives a full trace; anything else on stdout is the response.
+
+const optionalString = z.string().optional().catch(undefined);
+const count = z.number().nonnegative().optional().catch(undefined);
+const id = z.union([z.string(), z.number()]).transform(String).optional().catch(undefined);
+
+export const commandEventSchema = z.union([
+  z.looseObject({ type: z.literal('message'), role: optionalString, text: optionalString }),
+  z.looseObject({
+    type: z.literal('tool_call'),
+    id,
+    name: optionalString,
+    arguments: z.record(z.string(), z.unknown()).optional().catch(undefined),
+    kind: z.enum(toolCallKinds).optional().catch(undefined),
+    command: optionalString,
+    paths: z.array(z.string()).optional().catch(undefined),
+  }),
+  z.looseObject({
+    type: z.literal('tool_result'),
+    id,
+    output: optionalString,
+    is_error: z.boolean().optional().catch(undefined),
+    exit_code: z.number().optional().catch(undefined),
+  }),
+  z.looseObject({
+    type: z.literal('usage'),
+    input_tokens: count,
+    output_tokens: count,
+    cached_input_tokens: count,
+    cost_usd: count,
+  }),
+  z.looseObject({ type: z.literal('final'), text: optionalString }),
+]);
