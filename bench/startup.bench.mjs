@@ -1,7 +1,7 @@
 // Times the built `skeval-assert` and `skeval` as whole processes against a bare `node -e 0`,
 // interleaved so all see the same machine load. Goals: a built-in grader ≤ 2× bare Node, a custom
-// TypeScript grader ≤ 3× bare Node. The `skeval` commands that run no agent are shown for
-// reference: they load @skeval/core, which loads execa and yaml only when a case runs.
+// TypeScript grader ≤ 3× bare Node, and `skeval assert` ≤ 1.2× `skeval-assert` for the same
+// grader (it loads skeval-assert's bundle alone). The other `skeval` commands are for reference.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +20,7 @@ const commands = {
     '--config',
     '{"value":"Paris"}',
   ],
+  'skeval assert keyword-check (the same, through skeval)': [skeval, 'assert', 'keyword-check', ...answer],
   'skeval validate greeting': [skeval, 'validate', 'greeting'],
   'skeval transpile greeting/evals/evals.json': [skeval, 'transpile', 'greeting/evals/evals.json'],
 };
@@ -49,3 +50,6 @@ for (const [name, values] of Object.entries(samples)) {
   const value = median(values);
   console.log(`${name.padEnd(58)} median ${value.toFixed(1).padStart(6)} ms   ${(value / bare).toFixed(2)}× bare Node`);
 }
+const viaSkeval = median(samples['skeval assert keyword-check (the same, through skeval)']);
+const direct = median(samples['skeval-assert keyword-check (custom TypeScript grader)']);
+console.log(`skeval assert ÷ skeval-assert (keyword-check): ${(viaSkeval / direct).toFixed(2)}× (goal ≤ 1.20×)`);

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 
 /** One option of a command: its flags, its help, how its value is read, its default. */
-export interface OptionSpec {
+interface OptionSpec {
   /** Commander's flags: `--timeout <seconds>`, `--compare`, `--no-cache`, `-q, --quiet`. */
   flags: string;
   description: string;

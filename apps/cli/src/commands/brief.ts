@@ -4,7 +4,7 @@ import type { CommandContext } from '../main.js';
 import { addOptions, collect, type OptionTable, type OptionValues } from '../options.js';
 
 /** `skeval brief`'s options. */
-export const briefOptions = {
+const briefOptions = {
   case: { flags: '--case <id>', description: 'only this case (repeatable)', parse: collect, default: [] },
   json: { flags: '--json', description: 'print the briefs as JSON' },
 } as const satisfies OptionTable;

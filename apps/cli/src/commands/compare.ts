@@ -5,7 +5,7 @@ import type { CommandContext } from '../main.js';
 import { addOptions, invalid, type OptionTable, type OptionValues } from '../options.js';
 
 /** `skeval compare`'s options. */
-export const compareOptions = {
+const compareOptions = {
   maxDrop: {
     flags: '--max-drop <points>',
     description:

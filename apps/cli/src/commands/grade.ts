@@ -5,7 +5,7 @@ import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 import { renderRunSummary } from './render-run.js';
 
 /** `skeval grade`'s options. */
-export const gradeOptions = {
+const gradeOptions = {
   skillPath: {
     flags: '--skill-path <dir>',
     description: 'the skill whose assertions to use (default: the one recorded in summary.json)',

@@ -16,7 +16,7 @@ import { renderRunSummary } from './render-run.js';
 const agents = ['sdk', 'claude-code', 'codex', 'pi', 'command'] as const;
 
 /** `skeval run`'s options: the one place that lists them. */
-export const runOptions = {
+const runOptions = {
   agent: {
     flags: '--agent <name>',
     description: 'the agent (default: command with --agent-command, else claude-code)',

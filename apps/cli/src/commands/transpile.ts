@@ -6,7 +6,7 @@ import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 
 /** `skeval transpile`'s options. */
-export const transpileOptions = {
+const transpileOptions = {
   output: { flags: '-o, --output <file>', description: 'write the plain file here instead of printing it' },
 } as const satisfies OptionTable;
 

@@ -5,7 +5,7 @@ import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 
 /** `skeval validate`'s options. */
-export const validateOptions = {
+const validateOptions = {
   json: { flags: '--json', description: 'print the result as JSON' },
   quiet: { flags: '-q, --quiet', description: 'print errors only, no warnings' },
   lint: { flags: '--lint', description: 'also warn about what makes a valid eval set weak (see docs/lint.md)' },

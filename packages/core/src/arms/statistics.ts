@@ -1,5 +1,5 @@
 /** A small seeded generator (mulberry32): the same seed gives the same numbers on every machine. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

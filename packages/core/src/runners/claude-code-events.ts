@@ -16,7 +16,7 @@ const contentBlockSchema = z.looseObject({
   content: z.unknown().optional(),
   is_error: z.boolean().optional().catch(undefined),
 });
-export type ClaudeContentBlock = z.infer<typeof contentBlockSchema>;
+type ClaudeContentBlock = z.infer<typeof contentBlockSchema>;
 
 const messageEventSchema = z.looseObject({
   type: z.enum(['assistant', 'user']),
@@ -52,4 +52,4 @@ const systemEventSchema = z.looseObject({
 });
 
 export const claudeCodeEventSchema = z.union([messageEventSchema, resultEventSchema, systemEventSchema]);
-export type ClaudeCodeEvent = z.infer<typeof claudeCodeEventSchema>;
+type ClaudeCodeEvent = z.infer<typeof claudeCodeEventSchema>;

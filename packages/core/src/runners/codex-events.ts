@@ -41,4 +41,4 @@ export const codexEventSchema = z.union([
   z.looseObject({ type: z.literal('error'), message: optionalString }),
   z.looseObject({ type: z.enum(['thread.started', 'turn.started']) }),
 ]);
-export type CodexEvent = z.infer<typeof codexEventSchema>;
+type CodexEvent = z.infer<typeof codexEventSchema>;

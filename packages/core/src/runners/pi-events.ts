@@ -54,4 +54,4 @@ export const piEventSchema = z.union([
   }),
   z.looseObject({ type: z.literal('turn_start') }),
 ]);
-export type PiEvent = z.infer<typeof piEventSchema>;
+type PiEvent = z.infer<typeof piEventSchema>;

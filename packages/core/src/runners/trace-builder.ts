@@ -15,14 +15,14 @@ const kindsByName: Array<[RegExp, ToolKind]> = [
 ];
 
 /** Skeval's kind for a tool name, so graders read every agent alike. */
-export function toolKind(name: string): ToolKind {
+function toolKind(name: string): ToolKind {
   return kindsByName.find(([pattern]) => pattern.test(name))?.[1] ?? 'other';
 }
 
 const pathKeys = ['file_path', 'path', 'notebook_path', 'filePath', 'target', 'filename'];
 
 /** The paths a call's arguments name, whatever the agent calls the field. */
-export function toolPaths(args: Record<string, unknown>): string[] {
+function toolPaths(args: Record<string, unknown>): string[] {
   const paths: string[] = [];
   for (const key of pathKeys) {
     const value = args[key];
@@ -33,9 +33,9 @@ export function toolPaths(args: Record<string, unknown>): string[] {
 }
 
 /** Tool outputs in a trace are cut to this many characters, with a marker, so trace.json stays bounded. */
-export const maxToolOutputChars = 16_000;
+const maxToolOutputChars = 16_000;
 
-export function boundText(text: string, limit = maxToolOutputChars): { text: string; truncated: boolean } {
+function boundText(text: string, limit = maxToolOutputChars): { text: string; truncated: boolean } {
   if (text.length <= limit) return { text, truncated: false };
   return { text: `${text.slice(0, limit)}\n[… ${text.length - limit} more characters cut by Skeval]`, truncated: true };
 }
@@ -135,10 +135,9 @@ export function createTraceBuilder(agent: string, model?: string | null) {
   };
 }
 
-export type TraceBuilder = ReturnType<typeof createTraceBuilder>;
 
 /** Names of the installed skills whose SKILL.md some call read. */
-export function skillsReadIn(
+function skillsReadIn(
   trace: Pick<Trace, 'tool_calls'>,
   skills: Array<{ name: string; path: string }>,
 ): string[] {
