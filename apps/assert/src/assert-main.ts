@@ -89,8 +89,7 @@ export async function assertMain(argv: string[], io: AssertIo, programName = 'sk
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    const message = (error as Error).message;
-    io.stderr(`${programName}: ${message}\n`);
+    io.stderr(`${programName}: ${messageOf(error)}\n`);
     return 2;
   }
 }
@@ -98,7 +97,7 @@ export async function assertMain(argv: string[], io: AssertIo, programName = 'sk
 async function readRequest(flags: AssertFlags, cwd: string) {
   const config =
     flags.configFile === undefined ? flags.config : await readJson(resolve(cwd, flags.configFile), '--config-file');
-  if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
+  if (config !== undefined && !isJsonObject(config)) {
     throw new SkevalError({ code: 'usage', message: 'the config must be a JSON object' });
   }
   if (flags.file !== undefined) {
@@ -111,7 +110,7 @@ async function readRequest(flags: AssertFlags, cwd: string) {
       ...(expected_output === undefined ? {} : { expectedOutput: expected_output }),
       ...(workspace_path === undefined ? {} : { workspacePath: resolve(cwd, workspace_path) }),
       ...(trace === undefined ? {} : { trace }),
-      ...(config === undefined ? {} : { config: config as Record<string, unknown> }),
+      ...(config === undefined ? {} : { config }),
     };
   }
   if (flags.agentOutput === undefined)
@@ -124,7 +123,7 @@ async function readRequest(flags: AssertFlags, cwd: string) {
     ...(flags.agentInput === undefined ? {} : { input: flags.agentInput }),
     ...(flags.expectedOutput === undefined ? {} : { expectedOutput: flags.expectedOutput }),
     ...(flags.workspace === undefined ? {} : { workspacePath: resolve(cwd, flags.workspace) }),
-    ...(config === undefined ? {} : { config: config as Record<string, unknown> }),
+    ...(config === undefined ? {} : { config }),
   };
 }
 
@@ -140,25 +139,38 @@ async function readJson(path: string, flag: string): Promise<unknown> {
   } catch (error) {
     throw new SkevalError({
       code: 'usage',
-      message: `${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      message: `${flag}: cannot read ${path}: ${errorCode(error) ?? messageOf(error)}`,
     });
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new SkevalError({ code: 'usage', message: `${flag}: ${path} is not JSON: ${(error as Error).message}` });
+    throw new SkevalError({ code: 'usage', message: `${flag}: ${path} is not JSON: ${messageOf(error)}` });
   }
 }
 
 function parseJsonObject(value: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(value);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
+    if (isJsonObject(parsed)) return parsed;
   } catch {
     // reported below
   }
   throw new InvalidArgumentError('expected a JSON object, for example \'{"value": "Paris"}\'');
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What a caught value says: its message when it is an `Error`. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The `code` of a failed filesystem call (`ENOENT`, `EACCES`, …), when it has one. */
+function errorCode(error: unknown): unknown {
+  return error instanceof Error && 'code' in error ? error.code : undefined;
 }
 
 function parsePositiveInteger(value: string): number {

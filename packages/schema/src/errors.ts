@@ -77,6 +77,6 @@ export class SkevalError extends Error {
 
   /** True for any `SkevalError`, including one created by another copy of this package. */
   static isInstance(value: unknown): value is SkevalError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+    return typeof value === 'object' && value !== null && Reflect.get(value, marker) === true;
   }
 }

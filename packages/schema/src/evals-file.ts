@@ -51,7 +51,13 @@ export const setupSchema = z.discriminatedUnion('kind', [
 ]);
 export type Setup = z.infer<typeof setupSchema>;
 export type SetupKind = keyof typeof setupSchemas;
-export const setupKinds = Object.keys(setupSchemas) as SetupKind[];
+
+/** Whether a value names a way to prepare the workspace (`empty`, `seeded` or `fixture`). */
+export function isSetupKind(value: unknown): value is SetupKind {
+  return typeof value === 'string' && Object.hasOwn(setupSchemas, value);
+}
+
+export const setupKinds: SetupKind[] = Object.keys(setupSchemas).filter(isSetupKind);
 
 export const caseIdSchema = z.union([z.number().int(), z.string().min(1)]);
 

@@ -1,9 +1,18 @@
 import type { GraderResult } from './assert-io.js';
 
+type Assertion = GraderResult['assertions'][number];
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isScore = (value: unknown): value is number => typeof value === 'number' && value >= 0 && value <= 1;
-const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
+const optionalScore = (value: unknown): value is number | undefined => value === undefined || isScore(value);
+const optionalString = (value: unknown): value is string | undefined =>
+  value === undefined || typeof value === 'string';
+const isV4Assertion = (entry: unknown): entry is { text: string; passed: boolean; evidence?: string } =>
+  isRecord(entry) &&
+  typeof entry.text === 'string' &&
+  typeof entry.passed === 'boolean' &&
+  optionalString(entry.evidence);
 
 /**
  * Reads a grader's result in either contract: agentv's v4 `{ score, assertions }`, or its v5
@@ -16,41 +25,35 @@ const optionalString = (value: unknown) => value === undefined || typeof value =
  */
 export function parseGraderResult(value: unknown): GraderResult | undefined {
   if (!isRecord(value)) return undefined;
-  if (isScore(value.score) && Array.isArray(value.assertions)) {
-    const assertions = value.assertions;
-    const valid = assertions.every(
-      (entry) =>
-        isRecord(entry) &&
-        typeof entry.text === 'string' &&
-        typeof entry.passed === 'boolean' &&
-        optionalString(entry.evidence),
-    );
-    if (valid && (value.details === undefined || isRecord(value.details))) {
-      return {
-        score: value.score,
-        assertions: assertions.map((entry) => {
-          const { text, passed, evidence } = entry as { text: string; passed: boolean; evidence?: string };
-          return evidence === undefined ? { text, passed } : { text, passed, evidence };
-        }),
-        ...(value.details === undefined ? {} : { details: value.details as Record<string, unknown> }),
-      };
-    }
+  const { score, assertions, details } = value;
+  if (
+    isScore(score) &&
+    Array.isArray(assertions) &&
+    assertions.every(isV4Assertion) &&
+    (details === undefined || isRecord(details))
+  ) {
+    return {
+      score,
+      assertions: assertions.map(({ text, passed, evidence }) =>
+        evidence === undefined ? { text, passed } : { text, passed, evidence },
+      ),
+      ...(details === undefined ? {} : { details }),
+    };
   }
   return parseV5(value);
 }
 
 function parseV5(value: Record<string, unknown>): GraderResult | undefined {
   const { pass, score, reason, checks } = value;
-  if (typeof pass !== 'boolean' || (score !== undefined && !isScore(score)) || !optionalString(reason))
-    return undefined;
+  if (typeof pass !== 'boolean' || !optionalScore(score) || !optionalString(reason)) return undefined;
   if (checks !== undefined && !(Array.isArray(checks) && checks.every(isRecord))) return undefined;
-  const assertions = [];
-  for (const [index, check] of ((checks ?? []) as Array<Record<string, unknown>>).entries()) {
+  const assertions: Assertion[] = [];
+  for (const [index, check] of (checks ?? []).entries()) {
     const text = check.text ?? check.name ?? check.description ?? `check ${index + 1}`;
     const passed = check.pass ?? check.passed ?? false;
     const evidence = check.reason ?? check.evidence ?? check.message;
     if (typeof text !== 'string' || typeof passed !== 'boolean' || !optionalString(evidence)) return undefined;
-    assertions.push(evidence === undefined ? { text, passed } : { text, passed, evidence: evidence as string });
+    assertions.push(evidence === undefined ? { text, passed } : { text, passed, evidence });
   }
   if (assertions.length === 0)
     assertions.push(
@@ -58,5 +61,5 @@ function parseV5(value: Record<string, unknown>): GraderResult | undefined {
         ? { text: 'grader verdict', passed: pass }
         : { text: reason, passed: pass, evidence: reason },
     );
-  return { score: (score as number | undefined) ?? (pass ? 1 : 0), assertions };
+  return { score: score ?? (pass ? 1 : 0), assertions };
 }

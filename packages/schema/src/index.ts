@@ -30,6 +30,7 @@ export {
   intentKinds,
   intentMethods,
   intentSchemas,
+  isIntentKind,
   outputIntentSchemas,
   safetyIntentSchemas,
   workspaceIntentSchemas,
@@ -37,6 +38,7 @@ export {
 export {
   type LegacyScriptAssertion,
   legacyScriptAssertionSchema,
+  legacyScriptSchemas,
   regexTargetSchema,
 } from './assertions/legacy-script.js';
 export {
@@ -65,6 +67,7 @@ export {
   evalsFileSchema,
   type FileInput,
   fileInputSchema,
+  isSetupKind,
   knownCaseKeys,
   knownTopLevelKeys,
   type Setup,
@@ -89,7 +92,7 @@ export {
   verdictStatusSchema,
 } from './grading.js';
 export { buildJsonSchema, type JsonSchemaFileName, jsonSchemaSources, renderJsonSchema } from './json-schema.js';
-export { graderNamePattern, type LegacyScriptType, legacyScriptTypes } from './names.js';
+export { graderNamePattern, isLegacyScriptType, type LegacyScriptType, legacyScriptTypes } from './names.js';
 export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
 export {
   type ContextManifest,

@@ -7,3 +7,8 @@ export const graderNamePattern = /^[a-zA-Z0-9_-]+$/;
 /** arc-skill-eval's three script assertion types. */
 export const legacyScriptTypes = ['file-exists', 'regex-match', 'json-valid'] as const;
 export type LegacyScriptType = (typeof legacyScriptTypes)[number];
+
+/** Whether a value is one of the three script assertion types. */
+export function isLegacyScriptType(value: unknown): value is LegacyScriptType {
+  return legacyScriptTypes.some((type) => type === value);
+}

@@ -12,16 +12,19 @@ export function describeAssertion(assertion: NormalizedAssertion, graders: Reado
   if (spec.mode === 'judge') return spec.claim;
   const config = spec.config;
   const bounds = (unit: string) =>
-    [config.min === undefined ? '' : `at least ${config.min}`, config.max === undefined ? '' : `at most ${config.max}`]
+    `${[
+      config.min === undefined ? '' : `at least ${config.min}`,
+      config.max === undefined ? '' : `at most ${config.max}`,
+    ]
       .filter(Boolean)
-      .join(' and ') + ` ${unit}`;
+      .join(' and ')} ${unit}`;
   switch (spec.grader) {
     case 'file-exists':
     case 'workspace-file-exists':
       return `[check] the file ${config.path} exists in the workspace`;
     case 'regex-match': {
-      const target = config.target as { file?: string } | string | undefined;
-      return typeof target === 'object' && target?.file
+      const { target } = config;
+      return typeof target === 'object' && target !== null && 'file' in target && target.file
         ? `[check] ${target.file} matches ${pattern(config)}`
         : `[check] the response matches ${pattern(config)}`;
     }
@@ -56,7 +59,7 @@ export function describeAssertion(assertion: NormalizedAssertion, graders: Reado
     case 'behavior-tool-not-called':
       return `[behavior] the agent never called ${config.tool}${config.argsPattern ? ` with arguments matching ${pattern(config, 'argsPattern')}` : ''}`;
     case 'behavior-tool-order':
-      return `[behavior] the agent called ${(config.tools as string[]).join(config.order === 'any-order' ? ', ' : ' then ')}${config.order === 'any-order' ? ' (in any order)' : ''}`;
+      return `[behavior] the agent called ${(Array.isArray(config.tools) ? config.tools : []).join(config.order === 'any-order' ? ', ' : ' then ')}${config.order === 'any-order' ? ' (in any order)' : ''}`;
     case 'behavior-tool-count':
       return `[behavior] ${bounds(config.tool ? `calls to ${config.tool}` : 'tool calls')}`;
     case 'behavior-skill-read':

@@ -12,21 +12,28 @@ const fileNamePattern = new RegExp(
 const quotedPattern = /"([^"\n]{1,80})"|“([^”\n]{1,80})”|`([^`\n]{1,80})`|(?<![\w])'([^'\n]{1,80})'(?![\w])/g;
 
 /** File names a claim mentions (`report.json`, `src/app.ts`); product names such as `Node.js` are not files. */
-export function fileNamesIn(text: string): string[] {
+function fileNamesIn(text: string): string[] {
   return [...text.matchAll(fileNamePattern)]
-    .map((match) => match[1]!)
-    .filter((name) => !/^[A-Z][a-z]+\.js$/.test(name) && !/^\d+(\.\d+)+$/.test(name));
+    .map((match) => match[1])
+    .filter(
+      (name): name is string => name !== undefined && !/^[A-Z][a-z]+\.js$/.test(name) && !/^\d+(\.\d+)+$/.test(name),
+    );
 }
 
 /** Literal text a claim quotes: "…", “…”, `…` or '…'. */
-export function quotedLiterals(text: string): string[] {
+function quotedLiterals(text: string): string[] {
   return [...text.matchAll(quotedPattern)]
-    .map((match) => (match[1] ?? match[2] ?? match[3] ?? match[4])!)
-    .filter((literal) => literal.trim() !== '');
+    .map(quotedText)
+    .filter((literal): literal is string => literal !== undefined && literal.trim() !== '');
+}
+
+/** The text inside whichever quotes a `quotedPattern` match used. */
+function quotedText(match: RegExpMatchArray): string | undefined {
+  return match[1] ?? match[2] ?? match[3] ?? match[4];
 }
 
 /** Whether the claim is about JSON being valid, which `json-valid` checks exactly. */
-export function mentionsJsonValidity(text: string): boolean {
+function mentionsJsonValidity(text: string): boolean {
   return /\b(?:valid|parseable|parsable|well[- ]formed|syntactically correct)\s+JSON\b|\bJSON\b[^.]{0,30}\b(?:parses|is valid|validates)\b/i.test(
     text,
   );
@@ -60,12 +67,12 @@ const checkPrefixes: Record<string, (argument: string) => Record<string, unknown
 };
 
 function prefixedCheck(text: string): { reason: string; suggestion: Record<string, unknown> } | undefined {
-  const match = /^\s*([a-z_-]+):(?!\/\/)\s*(\S.*)$/s.exec(text);
-  const make = match ? checkPrefixes[match[1]!.toLowerCase()] : undefined;
-  if (!match || !make) return undefined;
+  const [, prefix, argument] = /^\s*([a-z_-]+):(?!\/\/)\s*(\S.*)$/s.exec(text) ?? [];
+  const make = prefix === undefined ? undefined : checkPrefixes[prefix.toLowerCase()];
+  if (argument === undefined || !make) return undefined;
   return {
-    reason: `this \`${match[1]}:\` check, written as a string the judge would read as prose`,
-    suggestion: make(match[2]!.trim()),
+    reason: `this \`${prefix}:\` check, written as a string the judge would read as prose`,
+    suggestion: make(argument.trim()),
   };
 }
 
@@ -91,7 +98,7 @@ function fileCheck(text: string): ScriptableCheck | undefined {
     /\s/.test(quoted.trim()) ? ' '.repeat(quoted.length) : quoted,
   );
   const files = [...outsideCommands.matchAll(fileNamePattern)]
-    .map((match) => ({ name: match[1]!, index: match.index }))
+    .flatMap((match) => (match[1] === undefined ? [] : [{ name: match[1], index: match.index }]))
     .filter(({ name }) => fileNamesIn(name).length > 0);
   // The verbs are looked for with the file names blanked out (`save_report.py` is not "save").
   const prose = files.reduce(
@@ -100,8 +107,9 @@ function fileCheck(text: string): ScriptableCheck | undefined {
     outsideCommands,
   );
   const verb = creationVerb.exec(prose);
-  if (!verb || files.length === 0 || negation.test(prose)) return undefined;
-  const file = files.find((candidate) => candidate.index > verb.index) ?? files.at(-1)!;
+  if (!verb || negation.test(prose)) return undefined;
+  const file = files.find((candidate) => candidate.index > verb.index) ?? files.at(-1);
+  if (!file) return undefined;
   return {
     reason: `whether ${file.name} exists`,
     suggestion: { kind: 'workspace', method: 'file-exists', path: file.name },
@@ -113,10 +121,11 @@ function literalCheck(text: string): ScriptableCheck | undefined {
   const prose = text.replace(quotedPattern, ' ');
   if (!containmentVerb.test(prose) && !runVerb.test(prose)) return undefined;
   for (const match of text.matchAll(quotedPattern)) {
-    const literal = (match[1] ?? match[2] ?? match[3] ?? match[4])!;
+    const literal = quotedText(match);
     const before = text.slice(0, match.index);
     // A lone lowercase word ("start") is found in too many answers to be a check.
-    if (literal.trim() === '' || placeholderLiteral.test(literal) || /^[a-z]+$/.test(literal)) continue;
+    if (literal === undefined || literal.trim() === '' || placeholderLiteral.test(literal) || /^[a-z]+$/.test(literal))
+      continue;
     if (
       negatedContainment.test(before) ||
       /\b(?:avoids?|avoiding|without|omits?|excludes?|never uses?)\s+(?:the\s+|any\s+)?$/i.test(before)
@@ -173,7 +182,7 @@ const maxVagueWords = 7;
  * Something concrete a judge can look for: quoted text, code, a file name, a number, a URL, an
  * identifier or a proper noun (a capitalised word past the first).
  */
-export function concreteAnchors(text: string): string[] {
+function concreteAnchors(text: string): string[] {
   const anchors = [...quotedLiterals(text), ...fileNamesIn(text)];
   for (const match of text.matchAll(
     /https?:\/\/\S+|\b\d[\d.,%]*\b|--?[a-z][\w-]+|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\b\w+\(\)|\B\/[\w./-]+|\b[A-Z]{2,}\b|\b\w+=\S+|\b\w+\/\w+\b|\([^)]*,[^)]*\)/g,

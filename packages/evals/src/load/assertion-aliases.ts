@@ -8,27 +8,27 @@ export interface AssertionAlias {
   toIntent(source: Record<string, unknown>): Record<string, unknown>;
 }
 
-const valueOf = (source: Record<string, unknown>) => source.value ?? source.values;
+const valueField = (source: Record<string, unknown>) => source.value ?? source.values;
 
 const contains: AssertionAlias = {
   kind: 'output',
   method: 'contains',
-  toIntent: (source) => ({ value: valueOf(source) }),
+  toIntent: (source) => ({ value: valueField(source) }),
 };
 const containsAny: AssertionAlias = {
   kind: 'output',
   method: 'contains',
-  toIntent: (source) => ({ value: valueOf(source), match: 'any' }),
+  toIntent: (source) => ({ value: valueField(source), match: 'any' }),
 };
 const icontains: AssertionAlias = {
   kind: 'output',
   method: 'icontains',
-  toIntent: (source) => ({ value: valueOf(source) }),
+  toIntent: (source) => ({ value: valueField(source) }),
 };
 const notContains: AssertionAlias = {
   kind: 'output',
   method: 'not-contains',
-  toIntent: (source) => ({ value: valueOf(source) }),
+  toIntent: (source) => ({ value: valueField(source) }),
 };
 const regex: AssertionAlias = {
   kind: 'output',

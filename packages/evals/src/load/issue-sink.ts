@@ -38,8 +38,7 @@ export function createIssueSink(lines: LineIndex, document?: JsonDocument): Issu
       if (result.success) return result.data;
       for (const issue of result.error.issues) {
         const issuePath = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
-        const isPathEscape =
-          issue.code === 'custom' && (issue.params as { skeval?: string } | undefined)?.skeval === 'path_escape';
+        const isPathEscape = issue.code === 'custom' && issue.params?.skeval === 'path_escape';
         add(
           'error',
           isPathEscape ? 'path-escape' : 'invalid-value',

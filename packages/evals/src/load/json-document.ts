@@ -14,7 +14,7 @@ export interface JsonDocument {
   duplicateKeys(): Array<{ path: Array<string | number>; key: string; offset: number }>;
 }
 
-export interface JsonSyntaxProblem {
+interface JsonSyntaxProblem {
   kind: 'json-syntax' | 'json-comment' | 'trailing-comma' | 'too-deep';
   message: string;
   offset: number;
@@ -23,7 +23,7 @@ export interface JsonSyntaxProblem {
 export type ParsedJson = { ok: true; document: JsonDocument } | { ok: false; problems: JsonSyntaxProblem[] };
 
 /** Deeper nesting than this is refused before parsing, so no input can exhaust the stack. */
-export const maxJsonDepth = 100;
+const maxJsonDepth = 100;
 const maxReportedSyntaxProblems = 25;
 
 export function parseJsonDocument(text: string): ParsedJson {
@@ -117,7 +117,7 @@ function describeSyntaxError(text: string, error: ParseError): JsonSyntaxProblem
 
 function previousNonSpace(text: string, offset: number): number {
   let index = offset - 1;
-  while (index >= 0 && /\s/.test(text[index]!)) index -= 1;
+  while (index >= 0 && /\s/.test(text.charAt(index))) index -= 1;
   return index;
 }
 
@@ -149,7 +149,7 @@ function createDocument(root: Node): JsonDocument {
             if (valueNode) visit(valueNode, [...path, key]);
           }
         } else if (node.type === 'array') {
-          (node.children ?? []).forEach((child, index) => visit(child, [...path, index]));
+          for (const [index, child] of (node.children ?? []).entries()) visit(child, [...path, index]);
         }
       };
       visit(root, []);

@@ -6,9 +6,11 @@ import {
   intentKinds,
   intentMethods,
   intentSchemas,
+  isIntentKind,
+  isLegacyScriptType,
   jsonTypeName,
   legacyScriptAssertionSchema,
-  legacyScriptTypes,
+  legacyScriptSchemas,
   type NormalizedAssertion,
   proseFields,
 } from '@skeval/schema';
@@ -73,15 +75,11 @@ function readTyped(value: Record<string, unknown>, place: Place): NormalizedAsse
     );
     return undefined;
   }
-  if ((legacyScriptTypes as readonly string[]).includes(type)) {
+  if (isLegacyScriptType(type)) {
     const data = sink.check(legacyScriptAssertionSchema, value, path);
     if (!data) return undefined;
     if (!checkRegexFields(type, value, place)) return undefined;
-    warnUnknownKeys(
-      value,
-      place,
-      legacyScriptAssertionSchema.options.find((option) => option.shape.type.value === type)!.shape,
-    );
+    warnUnknownKeys(value, place, legacyScriptSchemas[type].shape);
     return build(place, undefined, { mode: 'grader', grader: type, config: configOf(value) }, value);
   }
   const alias = assertionAliases[type];
@@ -102,11 +100,11 @@ function readTyped(value: Record<string, unknown>, place: Place): NormalizedAsse
     const args = alias.toIntent(value);
     const candidate =
       alias.kind === 'legacy' ? { type: alias.method, ...args } : { kind: alias.kind, method: alias.method, ...args };
-    const schema =
-      alias.kind === 'legacy' ? legacyScriptAssertionSchema : intentSchemas[alias.kind][alias.method as never];
+    const schema: z.ZodType | undefined =
+      alias.kind === 'legacy' ? legacyScriptAssertionSchema : intentSchemaOf(alias.kind, alias.method);
     const readAs = alias.kind === 'legacy' ? `\`${alias.method}\`` : `\`${alias.kind}\`/\`${alias.method}\``;
     const prose = proseOf(value);
-    if (prose && !(schema as z.ZodType).safeParse(candidate).success) {
+    if (prose && schema?.safeParse(candidate).success !== true) {
       sink.warning(
         'read-as',
         [...path, 'type'],
@@ -135,7 +133,7 @@ function readTyped(value: Record<string, unknown>, place: Place): NormalizedAsse
 function readIntent(value: Record<string, unknown>, place: Place): NormalizedAssertion | undefined {
   const { path, sink } = place;
   const { kind, method } = value;
-  if (typeof kind !== 'string' || !(intentKinds as string[]).includes(kind)) {
+  if (!isIntentKind(kind)) {
     const name = typeof method === 'string' ? method : typeof kind === 'string' ? kind : undefined;
     if (name === undefined || !graderNamePattern.test(name)) {
       sink.error(
@@ -153,7 +151,7 @@ function readIntent(value: Record<string, unknown>, place: Place): NormalizedAss
       'kind',
     );
   }
-  const methods = intentMethods(kind as IntentKind);
+  const methods = intentMethods(kind);
   if (typeof method !== 'string') {
     sink.error(
       'unknown-intent',
@@ -179,7 +177,7 @@ function readIntent(value: Record<string, unknown>, place: Place): NormalizedAss
       'method',
     );
   }
-  return readKnownIntent(value, kind as IntentKind, method, place, value);
+  return readKnownIntent(value, kind, method, place, value);
 }
 
 function readKnownIntent(
@@ -189,18 +187,34 @@ function readKnownIntent(
   place: Place,
   source: Record<string, unknown>,
 ): NormalizedAssertion | undefined {
-  const schemas: Record<string, z.ZodObject> = intentSchemas[kind];
-  const schema = schemas[method]!;
+  const schema = intentSchemaOf(kind, method);
+  // Callers pass a method of `kind` (checked, or fixed in the alias table): none is unknown here.
+  if (!schema) throw new Error(`no intent \`${kind}\`/\`${method}\``);
   const data = place.sink.check(schema, { ...intent, kind, method }, place.path);
   if (!data) return undefined;
   const grader = intentGraderName(kind, method);
   if (!checkRegexFields(grader, intent, place)) return undefined;
   if (intent === source) warnUnknownKeys(source, place, schema.shape);
   if (kind === 'output' && method === 'judge') {
-    const claim = [intent.prompt, intent.rubric, intent.text, intent.description].find(isProse)!;
+    const claim = [intent.prompt, intent.rubric, intent.text, intent.description].find(isProse);
+    if (claim === undefined) {
+      // The schema wants one of these present; one made only of spaces passes it but is no claim.
+      place.sink.error(
+        'invalid-value',
+        [...place.path, 'prompt'],
+        '`output`/`judge` needs the claim to judge in `prompt` (or `text`)',
+      );
+      return undefined;
+    }
     return build(place, claim, { mode: 'judge', claim }, source);
   }
   return build(place, proseOf(source)?.text, { mode: 'grader', grader, config: configOf(intent) }, source);
+}
+
+/** The schema of one intent, or undefined when `kind` has no such method. */
+function intentSchemaOf(kind: IntentKind, method: string): z.ZodObject | undefined {
+  const schemas: Readonly<Record<string, z.ZodObject>> = intentSchemas[kind];
+  return Object.hasOwn(schemas, method) ? schemas[method] : undefined;
 }
 
 function readGraderReference(

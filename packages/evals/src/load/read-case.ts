@@ -1,6 +1,7 @@
 import {
   evalCaseSchema,
   explainUnsafeRelativePath,
+  isSetupKind,
   jsonTypeName,
   knownCaseKeys,
   type NormalizedAssertion,
@@ -31,7 +32,7 @@ export function readCase(value: unknown, index: number, sink: IssueSink): Omit<L
     return undefined;
   }
   const errorsBefore = countErrors(sink);
-  readPrompt(value, path, sink);
+  const prompt = readPrompt(value, path, sink);
   if (value.id !== undefined && !isValidId(value.id)) {
     sink.error(
       'invalid-value',
@@ -65,15 +66,15 @@ export function readCase(value: unknown, index: number, sink: IssueSink): Omit<L
     if (!hint)
       sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
   }
-  if (countErrors(sink) > errorsBefore || !fields) return undefined;
+  if (countErrors(sink) > errorsBefore || !fields || prompt === undefined) return undefined;
   const name = nameKeys
     .map((key) => value[key])
     .find((candidate): candidate is string => typeof candidate === 'string' && candidate !== '');
   return {
-    ...(value.id === undefined ? {} : { rawId: value.id as string | number }),
+    ...(isValidId(value.id) ? { rawId: value.id } : {}),
     index,
     name: name ?? '',
-    prompt: value.prompt as string,
+    prompt,
     ...(fields.expected_output === undefined ? {} : { expectedOutput: fields.expected_output }),
     ...(fields.description === undefined ? {} : { description: fields.description }),
     files: files ?? [],
@@ -88,11 +89,12 @@ function countErrors(sink: IssueSink): number {
   return sink.issues.filter((issue) => issue.severity === 'error').length;
 }
 
-function isValidId(id: unknown): boolean {
+function isValidId(id: unknown): id is string | number {
   return (typeof id === 'number' && Number.isInteger(id)) || (typeof id === 'string' && id.trim() !== '');
 }
 
-function readPrompt(value: Record<string, unknown>, path: JsonPath, sink: IssueSink): void {
+/** The case's prompt, or undefined (with the error reported) when it is missing, not a string or empty. */
+function readPrompt(value: Record<string, unknown>, path: JsonPath, sink: IssueSink): string | undefined {
   const { prompt } = value;
   if (prompt === undefined) {
     const alias = promptAliases.find((key) => typeof value[key] === 'string');
@@ -102,7 +104,10 @@ function readPrompt(value: Record<string, unknown>, path: JsonPath, sink: IssueS
     sink.error('invalid-value', [...path, 'prompt'], `\`prompt\` must be a string, got ${jsonTypeName(prompt)}`);
   } else if (prompt.trim() === '') {
     sink.error('prompt-missing', [...path, 'prompt'], '`prompt` is empty; write the task the agent is given');
+  } else {
+    return prompt;
   }
+  return undefined;
 }
 
 function readFiles(value: unknown, path: JsonPath, sink: IssueSink): CaseFile[] | undefined {
@@ -156,7 +161,7 @@ function readSetup(value: unknown, path: JsonPath, sink: IssueSink): Setup | und
     return undefined;
   }
   const { kind } = value;
-  if (typeof kind !== 'string' || !(setupKinds as string[]).includes(kind)) {
+  if (!isSetupKind(kind)) {
     const what = kind === undefined ? 'has no `kind`' : `has an unknown \`kind\` ${JSON.stringify(kind)}`;
     sink.warning(
       'unknown-setup',
@@ -165,12 +170,12 @@ function readSetup(value: unknown, path: JsonPath, sink: IssueSink): Setup | und
     );
     return undefined;
   }
-  const schema = setupSchemas[kind as keyof typeof setupSchemas];
+  const schema = setupSchemas[kind];
   const setup = sink.check(schema, value, path);
   if (setup) {
     for (const key of unknownKeys(value, Object.keys(schema.shape))) {
       sink.warning('unknown-key', [...path, key], `unknown setup key \`${key}\` is kept but not used`, { key: true });
     }
   }
-  return setup as Setup | undefined;
+  return setup;
 }

@@ -24,17 +24,19 @@ export function checkRegexFields(
 ): boolean {
   let ok = true;
   for (const { field, flags: flagsField, list } of regexFieldsByGrader[grader] ?? []) {
-    const flags = flagsField && typeof value[flagsField] === 'string' ? (value[flagsField] as string) : '';
-    if (flags && !compiles('', flags)) {
+    const flagsValue = flagsField ? value[flagsField] : undefined;
+    const flags = typeof flagsValue === 'string' ? flagsValue : '';
+    if (flagsField && flags && !compiles('', flags)) {
       place.sink.error(
         'invalid-regex',
-        [...place.path, flagsField!],
+        [...place.path, flagsField],
         `invalid regular expression flags ${JSON.stringify(flags)}: ${compileError('', flags)}`,
       );
       ok = false;
       continue;
     }
-    const patterns = list ? (Array.isArray(value[field]) ? (value[field] as unknown[]) : []) : [value[field]];
+    const fieldValue = value[field];
+    const patterns: unknown[] = list ? (Array.isArray(fieldValue) ? fieldValue : []) : [fieldValue];
     patterns.forEach((pattern, index) => {
       if (typeof pattern !== 'string') return;
       const error = compileError(pattern, flags);
@@ -60,6 +62,6 @@ function compileError(pattern: string, flags: string): string | undefined {
     new RegExp(pattern, flags);
     return undefined;
   } catch (error) {
-    return (error as Error).message;
+    return error instanceof Error ? error.message : String(error);
   }
 }

@@ -27,8 +27,7 @@ export function decodeSource(source: string | Uint8Array): DecodedSource {
 /** The offset of the first byte that does not belong to a well-formed UTF-8 sequence. */
 function findInvalidUtf8(bytes: Uint8Array): number {
   let index = 0;
-  while (index < bytes.length) {
-    const lead = bytes[index]!;
+  for (let lead = bytes[index]; lead !== undefined; lead = bytes[index]) {
     const length =
       lead < 0x80
         ? 1
@@ -61,13 +60,17 @@ export function createLineIndex(text: string): LineIndex {
   return {
     locate(offset) {
       let low = 0;
+      let lowStart = 0;
       let high = lineStarts.length - 1;
       while (low < high) {
         const middle = (low + high + 1) >> 1;
-        if (lineStarts[middle]! <= offset) low = middle;
-        else high = middle - 1;
+        const middleStart = lineStarts[middle];
+        if (middleStart !== undefined && middleStart <= offset) {
+          low = middle;
+          lowStart = middleStart;
+        } else high = middle - 1;
       }
-      return { line: low + 1, column: offset - lineStarts[low]! + 1 };
+      return { line: low + 1, column: offset - lowStart + 1 };
     },
   };
 }

@@ -84,19 +84,21 @@ function gitignoreOf(root: string) {
 
 function select(skills: DiscoveredSkill[], options: DiscoverSkillsOptions): DiscoveredSkill[] {
   let chosen = skills;
-  if (options.skills?.length) {
-    const unknown = options.skills.filter((name) => !skills.some((skill) => skill.name === name));
+  const wantedSkills = options.skills;
+  if (wantedSkills?.length) {
+    const unknown = wantedSkills.filter((name) => !skills.some((skill) => skill.name === name));
     if (unknown.length) {
       throw new SkevalError({
         code: 'usage',
         message: `--skill ${unknown.join(', ')} matches no skill; found: ${skills.map((skill) => skill.name).join(', ')}`,
       });
     }
-    chosen = skills.filter((skill) => options.skills!.includes(skill.name));
+    chosen = skills.filter((skill) => wantedSkills.includes(skill.name));
   }
-  if (options.cases?.length) {
+  const wantedCases = options.cases;
+  if (wantedCases?.length) {
     const ids = new Set(chosen.flatMap((skill) => skill.load.evals?.cases.map((testCase) => testCase.id) ?? []));
-    const unknown = options.cases.filter((id) => !ids.has(id));
+    const unknown = wantedCases.filter((id) => !ids.has(id));
     if (unknown.length)
       throw new SkevalError({
         code: 'usage',
@@ -110,7 +112,7 @@ function select(skills: DiscoveredSkill[], options: DiscoverSkillsOptions): Disc
               ...skill.load,
               evals: {
                 ...skill.load.evals,
-                cases: skill.load.evals.cases.filter((testCase) => options.cases!.includes(testCase.id)),
+                cases: skill.load.evals.cases.filter((testCase) => wantedCases.includes(testCase.id)),
               },
             },
           }

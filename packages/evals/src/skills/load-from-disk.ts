@@ -27,7 +27,11 @@ export async function loadEvalsFileFromDisk(
       graderExists: (name) => resolveGrader(name, { from: skillDir }).kind !== 'missing',
     });
   } catch (error) {
-    return fileProblem(fileName, 'invalid-value', `cannot read the file: ${(error as Error).message}`);
+    return fileProblem(
+      fileName,
+      'invalid-value',
+      `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -14,19 +14,20 @@ export async function readSkillManifest(skillDir: string): Promise<SkillManifest
 
 /** The manifest of a SKILL.md already read: its front matter's name (else the folder's) and description. */
 export async function parseSkillManifest(text: string, skillDir: string): Promise<SkillManifest> {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  let front: Record<string, unknown> = {};
-  if (match) {
+  const frontText = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1];
+  let front: { name?: unknown; description?: unknown } = {};
+  if (frontText !== undefined) {
     try {
       const { parse } = await import('yaml');
-      const parsed: unknown = parse(match[1]!);
-      if (parsed && typeof parsed === 'object') front = parsed as Record<string, unknown>;
+      const parsed: unknown = parse(frontText);
+      if (parsed && typeof parsed === 'object') front = parsed;
     } catch {
       // a front matter that is not YAML leaves the folder's name and no description
     }
   }
+  const { name, description } = front;
   return {
-    name: typeof front.name === 'string' && front.name.trim() ? front.name.trim() : basename(skillDir),
-    description: typeof front.description === 'string' ? front.description.trim() : '',
+    name: typeof name === 'string' && name.trim() ? name.trim() : basename(skillDir),
+    description: typeof description === 'string' ? description.trim() : '',
   };
 }

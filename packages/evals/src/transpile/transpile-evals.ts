@@ -111,7 +111,9 @@ function transpileCase(evalCase: LoadedCase, context: TranspileContext): PlainEv
   for (const assertion of evalCase.assertions) {
     if (assertion.mustPass)
       context.notes.push(`${where(assertion.list, assertion.index)}: \`mustPass\` is not carried over`);
-    (lists[assertion.list] ??= []).push(assertionInstruction(assertion, evalCase, context));
+    const list = lists[assertion.list] ?? [];
+    lists[assertion.list] = list;
+    list.push(assertionInstruction(assertion, evalCase, context));
   }
   return {
     id: evalCase.rawId ?? (/^\d+$/.test(evalCase.id) ? Number(evalCase.id) : evalCase.id),

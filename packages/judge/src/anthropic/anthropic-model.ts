@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { callProvider, extractJson, type ProviderModelOptions } from '../model/provider-call.js';
+import { callProvider, extractJson, isJsonObject, type ProviderModelOptions } from '../model/provider-call.js';
 import type {
   FinishReason,
   GenerateRequest,
@@ -39,18 +39,19 @@ export function createAnthropicModel(options: ProviderModelOptions): LanguageMod
         });
       }
       const sdk = client;
+      const { responseSchema } = request;
       const tools = [
         ...(request.tools ?? []).map((tool) => ({
           name: tool.name,
           description: tool.description,
-          input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
+          input_schema: toInputSchema(tool.inputSchema),
         })),
-        ...(request.responseSchema
+        ...(responseSchema
           ? [
               {
-                name: request.responseSchema.name,
-                description: request.responseSchema.description,
-                input_schema: request.responseSchema.schema as Anthropic.Tool.InputSchema,
+                name: responseSchema.name,
+                description: responseSchema.description,
+                input_schema: toInputSchema(responseSchema.schema),
               },
             ]
           : []),
@@ -63,9 +64,7 @@ export function createAnthropicModel(options: ProviderModelOptions): LanguageMod
             system: request.system,
             messages: toAnthropicMessages(request.messages),
             ...(tools.length ? { tools } : {}),
-            ...(request.responseSchema
-              ? { tool_choice: { type: 'tool' as const, name: request.responseSchema.name } }
-              : {}),
+            ...(responseSchema ? { tool_choice: { type: 'tool' as const, name: responseSchema.name } } : {}),
             ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
           },
           { signal },
@@ -73,21 +72,19 @@ export function createAnthropicModel(options: ProviderModelOptions): LanguageMod
       );
       const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
       const toolUses = message.content.flatMap((block) => (block.type === 'tool_use' ? [block] : []));
-      const structured = request.responseSchema
-        ? toolUses.find((block) => block.name === request.responseSchema!.name)
-        : undefined;
+      const structured = responseSchema ? toolUses.find((block) => block.name === responseSchema.name) : undefined;
       const toolCalls: ModelToolCall[] = toolUses
         .filter((block) => block !== structured)
         .map((block) => ({
           id: block.id,
           name: block.name,
-          arguments: (block.input ?? {}) as Record<string, unknown>,
+          arguments: isJsonObject(block.input) ? block.input : {},
         }));
       return {
         text,
         toolCalls,
         // A model that wrote its JSON as text instead of calling the tool is read tolerantly.
-        ...(structured ? { json: structured.input } : request.responseSchema ? { json: extractJson(text) } : {}),
+        ...(structured ? { json: structured.input } : responseSchema ? { json: extractJson(text) } : {}),
         usage: {
           inputTokens:
             message.usage.input_tokens +
@@ -100,6 +97,11 @@ export function createAnthropicModel(options: ProviderModelOptions): LanguageMod
       };
     },
   };
+}
+
+/** Tool input is always an object, and the Messages API wants its schema to say so. */
+function toInputSchema(schema: Record<string, unknown>): Anthropic.Tool.InputSchema {
+  return { ...schema, type: 'object' };
 }
 
 function toAnthropicMessages(messages: ModelMessage[]): Anthropic.MessageParam[] {

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 export interface ResponseCache {
   /** The key of a request: a hash of the provider, the model and the full request. */
   keyOf(parts: { provider: string; model: string; request: unknown }): string;
-  get<T>(key: string): T | undefined;
+  /** The stored value, as JSON read back: the caller checks its shape. Undefined when there is none. */
+  get(key: string): unknown;
   /** Stores a response; call it only for responses that were valid. */
   set(key: string, value: unknown): void;
 }
@@ -24,9 +25,9 @@ export function createResponseCache(dir: string = defaultResponseCacheDir()): Re
       createHash('sha256')
         .update(JSON.stringify([1, provider, model, request]))
         .digest('hex'),
-    get<T>(key: string) {
+    get(key) {
       try {
-        return JSON.parse(readFileSync(pathOf(key), 'utf8')) as T;
+        return JSON.parse(readFileSync(pathOf(key), 'utf8'));
       } catch {
         return undefined;
       }

@@ -1,6 +1,7 @@
 import { SkevalError } from '@skeval/schema';
+import * as z from 'zod';
 import type { ResponseCache } from '../cache/response-cache.js';
-import type { GenerateRequest, GenerateResult, LanguageModel } from '../model/types.js';
+import type { GenerateRequest, LanguageModel } from '../model/types.js';
 import { withRetries } from '../model/with-retries.js';
 import { estimateCost, type ModelPrice } from '../pricing/price-table.js';
 import { buildJudgePrompt, verdictSchema, verdictToolName } from './build-prompt.js';
@@ -18,6 +19,18 @@ export interface JudgeCaseOptions {
   prices?: Readonly<Record<string, ModelPrice>>;
   signal?: AbortSignal;
 }
+
+/**
+ * A cached answer, as read back: what grading uses of a `GenerateResult`. An entry of another
+ * shape (damaged, or written by an older version) is a miss.
+ */
+const cachedAnswerSchema = z.object({
+  text: z.string(),
+  json: z.unknown().optional(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cachedInputTokens: z.number() }),
+  finishReason: z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'other']),
+});
+type JudgeAnswer = z.infer<typeof cachedAnswerSchema>;
 
 const charsPerToken = 4;
 const outputTokensPerClaim = 200;
@@ -104,7 +117,7 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
     responseSchema: {
       name: verdictToolName,
       description: 'Record one verdict per claim.',
-      schema: verdictSchema as unknown as Record<string, unknown>,
+      schema: verdictSchema,
     },
     maxTokens: maxTokensFor(claims.length),
     temperature: 0,
@@ -113,8 +126,8 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
   const { signal: _signal, ...cacheable } = request;
   const cache = options.cache || undefined;
   const key = cache?.keyOf({ provider: model.provider, model: model.model, request: cacheable });
-  const hit = key ? cache!.get<GenerateResult>(key) : undefined;
-  let answer: GenerateResult;
+  const hit = cache && key ? readCachedAnswer(cache, key) : undefined;
+  let answer: JudgeAnswer;
   if (hit) answer = hit;
   else {
     try {
@@ -124,7 +137,11 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
-      const message = SkevalError.isInstance(error) ? `${error.code}: ${error.message}` : (error as Error).message;
+      const message = SkevalError.isInstance(error)
+        ? `${error.code}: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
       const verdicts = claims.map(
         (claim): JudgeVerdict => ({
           id: claim.id,
@@ -143,8 +160,13 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
         verdict.evidence = `${verdict.evidence} (the judge's answer was cut at the ${request.maxTokens}-token limit)`;
     }
   }
-  if (!hit && key && read.valid) cache!.set(key, answer);
+  if (!hit && cache && key && read.valid) cache.set(key, answer);
   return { verdicts: read.verdicts, notes: read.notes, usage: answer.usage, cached: Boolean(hit) };
+}
+
+function readCachedAnswer(cache: ResponseCache, key: string): JudgeAnswer | undefined {
+  const parsed = cachedAnswerSchema.safeParse(cache.get(key));
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** Verdicts for claims that will not be judged, with the reason (for example: no judge configured). */

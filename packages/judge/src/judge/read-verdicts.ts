@@ -1,12 +1,26 @@
+import * as z from 'zod';
 import type { JudgeCaseInput, JudgeClaim, JudgeVerdict } from './types.js';
 
-interface Entry {
-  id: string;
-  verdict: 'pass' | 'fail';
-  evidence: string;
-  quote: string | null;
-  source: string | null;
-}
+/** The judge's answer, read leniently: only `verdicts` counts, and its entries are checked one by one. */
+const judgeAnswerSchema = z.object({ verdicts: z.array(z.unknown()) });
+
+/** Enough of an entry to match it to a claim: any object, whose `id` is compared as a string. */
+const verdictIdSchema = z.object({ id: z.unknown().optional() });
+
+const evidenceProblem = '`evidence` is missing or empty';
+
+/** A well-formed entry; each message says what is wrong, and the first field that fails is the one reported. */
+const verdictEntrySchema = z.object({
+  verdict: z.enum(['pass', 'fail'], {
+    error: (issue) => `\`verdict\` is ${JSON.stringify(issue.input)}, not "pass" or "fail"`,
+  }),
+  evidence: z
+    .string({ error: evidenceProblem })
+    .refine((evidence) => evidence.trim() !== '', { error: evidenceProblem }),
+  quote: z.string({ error: '`quote` is not a string' }).nullish(),
+  source: z.string({ error: '`source` is not a string' }).nullish(),
+});
+type Entry = z.infer<typeof verdictEntrySchema>;
 
 /**
  * Checks the judge's answer entry by entry. A claim with no entry, two entries or a malformed
@@ -19,8 +33,8 @@ export function readVerdicts(
   input: JudgeCaseInput,
   answerText: string,
 ): { verdicts: JudgeVerdict[]; notes: string[]; valid: boolean } {
-  const list = answer !== null && typeof answer === 'object' ? (answer as { verdicts?: unknown }).verdicts : undefined;
-  if (!Array.isArray(list)) {
+  const parsed = judgeAnswerSchema.safeParse(answer);
+  if (!parsed.success) {
     const seen = answerText.trim() ? `: ${JSON.stringify(answerText.trim().slice(0, 160))}` : '';
     const evidence = `the judge did not answer with the verdict JSON${seen}`;
     return {
@@ -29,51 +43,38 @@ export function readVerdicts(
       valid: false,
     };
   }
+  const entries = parsed.data.verdicts.map((entry) => ({ entry, id: idOf(entry) }));
   const asked = new Set(claims.map((claim) => claim.id));
-  const notes = list
-    .filter((entry) => !(entry && typeof entry === 'object' && asked.has(String((entry as { id?: unknown }).id))))
-    .map((entry) => `ignored a verdict for an id that was not asked: ${JSON.stringify(entry).slice(0, 120)}`);
-  let valid = notes.length === 0;
-  const verdicts = claims.map((claim): JudgeVerdict => {
-    const entries = list.filter(
-      (entry) => entry && typeof entry === 'object' && String((entry as { id?: unknown }).id) === claim.id,
-    );
-    if (entries.length === 0)
-      return (
-        (valid = false),
-        { id: claim.id, status: 'error', passed: false, evidence: 'the judge gave no verdict for this claim' }
-      );
-    if (entries.length > 1)
-      return (
-        (valid = false),
-        {
-          id: claim.id,
-          status: 'error',
-          passed: false,
-          evidence: `the judge gave ${entries.length} verdicts for this claim`,
-        }
-      );
-    const problem = malformed(entries[0]);
-    if (problem)
-      return (
-        (valid = false),
-        { id: claim.id, status: 'error', passed: false, evidence: `the judge's verdict is malformed: ${problem}` }
-      );
-    return settle(claim, entries[0] as Entry, input);
-  });
+  const notes = entries
+    .filter(({ id }) => id === undefined || !asked.has(id))
+    .map(({ entry }) => `ignored a verdict for an id that was not asked: ${JSON.stringify(entry).slice(0, 120)}`);
+  const verdicts = claims.map((claim) =>
+    verdictFor(
+      claim,
+      entries.filter(({ id }) => id === claim.id).map(({ entry }) => entry),
+      input,
+    ),
+  );
+  // Only a missing, repeated or malformed entry gives `error`: such an answer is not one to keep.
+  const valid = notes.length === 0 && verdicts.every((verdict) => verdict.status !== 'error');
   return { verdicts, notes, valid };
 }
 
-function malformed(entry: unknown): string | undefined {
-  const value = entry as Record<string, unknown>;
-  if (value.verdict !== 'pass' && value.verdict !== 'fail')
-    return `\`verdict\` is ${JSON.stringify(value.verdict)}, not "pass" or "fail"`;
-  if (typeof value.evidence !== 'string' || value.evidence.trim() === '') return '`evidence` is missing or empty';
-  if (value.quote !== undefined && value.quote !== null && typeof value.quote !== 'string')
-    return '`quote` is not a string';
-  if (value.source !== undefined && value.source !== null && typeof value.source !== 'string')
-    return '`source` is not a string';
-  return undefined;
+function idOf(entry: unknown): string | undefined {
+  const parsed = verdictIdSchema.safeParse(entry);
+  return parsed.success ? String(parsed.data.id) : undefined;
+}
+
+function verdictFor(claim: JudgeClaim, entries: unknown[], input: JudgeCaseInput): JudgeVerdict {
+  const failed = (evidence: string): JudgeVerdict => ({ id: claim.id, status: 'error', passed: false, evidence });
+  if (entries.length === 0) return failed('the judge gave no verdict for this claim');
+  if (entries.length > 1) return failed(`the judge gave ${entries.length} verdicts for this claim`);
+  const parsed = verdictEntrySchema.safeParse(entries[0]);
+  if (!parsed.success) {
+    const problem = parsed.error.issues[0]?.message ?? 'it does not fit the verdict schema';
+    return failed(`the judge's verdict is malformed: ${problem}`);
+  }
+  return settle(claim, parsed.data, input);
 }
 
 function settle(claim: JudgeClaim, entry: Entry, input: JudgeCaseInput): JudgeVerdict {
@@ -106,7 +107,7 @@ export function normalizeForQuote(text: string): string {
     .trim();
 }
 
-function findQuote(quote: string, source: string | null, input: JudgeCaseInput): string | undefined {
+function findQuote(quote: string, source: string | null | undefined, input: JudgeCaseInput): string | undefined {
   const needle = normalizeForQuote(quote.replace(/^["'“‘…]+|["'”’…]+$/g, '').replace(/^\.\.\.|\.\.\.$/g, ''));
   if (needle === '') return undefined;
   const places: Array<[string, string]> = [

@@ -1,4 +1,14 @@
 import { SkevalError } from '@skeval/schema';
+import * as z from 'zod';
+
+/** The fields both SDKs' errors carry. Anything can be thrown, so a field of another type counts as absent. */
+const providerFailureSchema = z.object({
+  status: z.number().optional().catch(undefined),
+  name: z.string().optional().catch(undefined),
+  message: z.string().optional().catch(undefined),
+  error: z.unknown().optional(),
+});
+type ProviderFailure = z.infer<typeof providerFailureSchema>;
 
 /**
  * Turns what a provider SDK threw into a typed `SkevalError`. Both SDKs throw errors with a
@@ -10,15 +20,10 @@ export function toProviderError(
 ): SkevalError {
   if (SkevalError.isInstance(error)) return error;
   const where = `${context.provider}:${context.model}`;
-  const details = error as {
-    status?: number;
-    name?: string;
-    constructor?: { name?: string };
-    message?: string;
-    error?: unknown;
-    code?: string;
-  };
-  const name = details.constructor?.name ?? details.name ?? '';
+  const parsed = providerFailureSchema.safeParse(error);
+  const details: ProviderFailure = parsed.success ? parsed.data : {};
+  const className = typeof error === 'object' && error !== null ? error.constructor?.name : undefined;
+  const name = className ?? details.name ?? '';
   const message = details.message ?? String(error);
   if (context.timedOut || name === 'APIConnectionTimeoutError') {
     return new SkevalError({

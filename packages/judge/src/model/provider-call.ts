@@ -1,4 +1,3 @@
-import type { SkevalError } from '@skeval/schema';
 import { toProviderError } from './errors.js';
 
 export interface ProviderModelOptions {
@@ -26,10 +25,15 @@ export async function callProvider<T>(
   try {
     return await call(combined);
   } catch (error) {
-    throw toProviderError(error, { ...identity, timedOut: timeout.signal.aborted }) as SkevalError;
+    throw toProviderError(error, { ...identity, timedOut: timeout.signal.aborted });
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Whether a value is a JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { callProvider, extractJson, type ProviderModelOptions } from '../model/provider-call.js';
+import { callProvider, extractJson, isJsonObject, type ProviderModelOptions } from '../model/provider-call.js';
 import type { FinishReason, GenerateRequest, GenerateResult, LanguageModel, ModelMessage } from '../model/types.js';
 
 export interface OpenAIModelOptions extends ProviderModelOptions {
@@ -108,9 +108,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
 
 function parseArguments(text: string): Record<string, unknown> {
   const value = extractJson(text);
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : { _unparsed: text };
+  return isJsonObject(value) ? value : { _unparsed: text };
 }
 
 function toOpenAIMessages(messages: ModelMessage[]): OpenAI.ChatCompletionMessageParam[] {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import * as z from 'zod';
 
 export interface ResolveJudgeModelOptions {
   /** `--judge` on the command line. */
@@ -34,7 +35,7 @@ export function resolveJudgeModel(options: ResolveJudgeModelOptions = {}): Judge
   if (options.config) return { spec: options.config, source: 'the Skeval config' };
   const project = findProjectPiSettings(options.cwd ?? process.cwd());
   const fromProject = project ? readPiSettings(project) : undefined;
-  if (fromProject) return { spec: fromProject, source: project! };
+  if (project && fromProject) return { spec: fromProject, source: project };
   const userSettings = join(options.home ?? homedir(), '.pi', 'agent', 'settings.json');
   const fromUser = readPiSettings(userSettings);
   if (fromUser) return { spec: fromUser, source: userSettings };
@@ -62,12 +63,19 @@ function findProjectPiSettings(cwd: string): string | undefined {
   }
 }
 
+/** What pi's settings.json says about the model; the rest of the file is not read, and a field of another type is absent. */
+const piSettingsSchema = z.object({
+  defaultProvider: z.string().optional().catch(undefined),
+  defaultModel: z.string().optional().catch(undefined),
+});
+
 function readPiSettings(path: string): string | undefined {
   try {
-    const settings = JSON.parse(readFileSync(path, 'utf8')) as { defaultProvider?: unknown; defaultModel?: unknown };
-    const { defaultProvider: provider, defaultModel: model } = settings;
-    if (typeof provider === 'string' && provider && typeof model === 'string' && model) return `${provider}:${model}`;
-    if (typeof model === 'string' && model.includes(':')) return model;
+    const settings = piSettingsSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    if (!settings.success) return undefined;
+    const { defaultProvider: provider, defaultModel: model } = settings.data;
+    if (provider && model) return `${provider}:${model}`;
+    if (model?.includes(':')) return model;
   } catch {
     // absent or unreadable: the next source decides
   }

@@ -153,7 +153,13 @@ export const intentSchemas = {
 } as const;
 
 export type IntentKind = keyof typeof intentSchemas;
-export const intentKinds = Object.keys(intentSchemas) as IntentKind[];
+
+/** Whether a value names an intent kind (`output`, `workspace`, `behavior` or `safety`). */
+export function isIntentKind(value: unknown): value is IntentKind {
+  return typeof value === 'string' && Object.hasOwn(intentSchemas, value);
+}
+
+export const intentKinds: IntentKind[] = Object.keys(intentSchemas).filter(isIntentKind);
 
 /** The methods of one intent kind. */
 export function intentMethods(kind: IntentKind): string[] {

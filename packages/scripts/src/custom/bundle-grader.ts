@@ -8,9 +8,17 @@ import { SkevalError } from '@skeval/schema';
 // Bumped when the generated entry changes, so old bundles are not reused.
 const bundleFormat = 1;
 
+type Esbuild = typeof import('esbuild');
+
+interface ManifestInput {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
 interface Manifest {
   format: number;
-  inputs: Array<{ path: string; size: number; mtimeMs: number }>;
+  inputs: ManifestInput[];
 }
 
 /** Where compiled graders are kept: `$XDG_CACHE_HOME/skeval/graders`, else `~/.cache/skeval/graders`. */
@@ -37,10 +45,10 @@ export async function bundleGrader(
   if (isFresh(join(cacheDir, `${key}.json`))) return cached;
 
   // esbuild is CommonJS: depending on the loader its API is on the namespace or on `default`.
-  const loaded = await import('esbuild');
-  const esbuild = (
-    typeof loaded.build === 'function' ? loaded : (loaded as unknown as { default: typeof loaded }).default
-  ) as typeof loaded;
+  const loaded: Partial<Esbuild> & { default?: Esbuild } = await import('esbuild');
+  const build = loaded.build ?? loaded.default?.build;
+  if (!build)
+    throw new SkevalError({ code: 'grader_failed', message: 'esbuild was found, but not its `build` function' });
   // `run` grades the payload on stdin; `describe` prints the grader's description and exits.
   const entry = (
     mode === 'run'
@@ -62,54 +70,43 @@ export async function bundleGrader(
           `process.exit(0);`,
         ]
   ).join('\n');
-  let result;
-  try {
-    result = await esbuild.build({
-      stdin: { contents: entry, resolveDir: dirname(file), sourcefile: 'skeval-grader-entry.mjs', loader: 'js' },
-      absWorkingDir: dirname(file),
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      metafile: true,
-      logLevel: 'silent',
-      external: ['*.node'],
-      // CommonJS dependencies bundled into ESM still call require().
-      banner: {
-        js: "import { createRequire as __skevalCreateRequire } from 'node:module'; const require = __skevalCreateRequire(import.meta.url);",
-      },
-      define: { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) },
-      plugins: [
-        {
-          // A grader may do its work at the top level (agentv-style scripts do): its module is
-          // kept whole even in a package that declares `sideEffects: false`.
-          name: 'keep-grader-module',
-          setup(build) {
-            build.onResolve({ filter: /.*/ }, (args) =>
-              resolve(args.resolveDir, args.path) === file ? { path: file, sideEffects: true } : undefined,
-            );
-          },
+  const result = await build({
+    stdin: { contents: entry, resolveDir: dirname(file), sourcefile: 'skeval-grader-entry.mjs', loader: 'js' },
+    absWorkingDir: dirname(file),
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    metafile: true,
+    logLevel: 'silent',
+    external: ['*.node'],
+    // CommonJS dependencies bundled into ESM still call require().
+    banner: {
+      js: "import { createRequire as __skevalCreateRequire } from 'node:module'; const require = __skevalCreateRequire(import.meta.url);",
+    },
+    define: { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) },
+    plugins: [
+      {
+        // A grader may do its work at the top level (agentv-style scripts do): its module is
+        // kept whole even in a package that declares `sideEffects: false`.
+        name: 'keep-grader-module',
+        setup(pluginBuild) {
+          pluginBuild.onResolve({ filter: /.*/ }, (args) =>
+            resolve(args.resolveDir, args.path) === file ? { path: file, sideEffects: true } : undefined,
+          );
         },
-      ],
-    });
-  } catch (error) {
-    const messages =
-      (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> })
-        .errors ?? [];
-    const detail = messages
-      .map((message) =>
-        message.location
-          ? `${message.location.file}:${message.location.line}:${message.location.column}: ${message.text}`
-          : message.text,
-      )
-      .join('; ');
+      },
+    ],
+  }).catch((error: unknown) => {
+    const detail = describeBuildErrors(error);
+    const reason = error instanceof Error ? error.message : String(error);
     throw new SkevalError({
       code: 'grader_failed',
-      message: `cannot compile the grader ${graderFile}: ${detail || (error as Error).message}`,
+      message: `cannot compile the grader ${graderFile}: ${detail || reason}`,
       cause: error,
     });
-  }
+  });
   // The files that ended up in the bundle (tree-shaken ones are left out) decide its freshness.
   const [output] = Object.values(result.metafile.outputs);
   const inputs = Object.entries(output?.inputs ?? {})
@@ -120,7 +117,10 @@ export async function bundleGrader(
     .map(([input]) => resolve(dirname(file), input));
   if (!inputs.includes(file)) inputs.push(file);
   const manifest: Manifest = { format: bundleFormat, inputs: inputs.map(describeInput) };
-  writeAtomically(cached, result.outputFiles[0]!.contents);
+  const [bundled] = result.outputFiles;
+  if (!bundled)
+    throw new SkevalError({ code: 'grader_failed', message: `esbuild wrote no bundle for the grader ${graderFile}` });
+  writeAtomically(cached, bundled.contents);
   writeAtomically(join(cacheDir, `${key}.json`), JSON.stringify(manifest));
   return cached;
 }
@@ -142,10 +142,40 @@ function describeInput(path: string) {
   return { path, size: stats.size, mtimeMs: stats.mtimeMs };
 }
 
+/**
+ * esbuild's errors from a failed build, each located where esbuild knows the place; empty for
+ * anything else thrown.
+ */
+function describeBuildErrors(error: unknown): string {
+  const { errors }: { errors?: unknown } = typeof error === 'object' && error !== null ? error : {};
+  return Array.isArray(errors) ? errors.map(describeBuildMessage).join('; ') : '';
+}
+
+function describeBuildMessage(message: unknown): string {
+  if (typeof message !== 'object' || message === null) return String(message);
+  const { text, location }: { text?: unknown; location?: unknown } = message;
+  if (typeof location !== 'object' || location === null) return String(text);
+  const { file, line, column }: { file?: unknown; line?: unknown; column?: unknown } = location;
+  return `${file}:${line}:${column}: ${text}`;
+}
+
+function isManifestInput(value: unknown): value is ManifestInput {
+  if (typeof value !== 'object' || value === null) return false;
+  const { path, size, mtimeMs }: Partial<Record<keyof ManifestInput, unknown>> = value;
+  return typeof path === 'string' && typeof size === 'number' && typeof mtimeMs === 'number';
+}
+
+/** A manifest as this code writes it; anything else (an older format, a damaged file) is not fresh. */
+function isManifest(value: unknown): value is Manifest {
+  if (typeof value !== 'object' || value === null) return false;
+  const { format, inputs }: Partial<Record<keyof Manifest, unknown>> = value;
+  return typeof format === 'number' && Array.isArray(inputs) && inputs.every(isManifestInput);
+}
+
 function isFresh(manifestPath: string): boolean {
   try {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
-    if (manifest.format !== bundleFormat) return false;
+    const manifest: unknown = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    if (!isManifest(manifest) || manifest.format !== bundleFormat) return false;
     return manifest.inputs.every((input) => {
       const stats = statSync(input.path);
       return stats.size === input.size && stats.mtimeMs === input.mtimeMs;

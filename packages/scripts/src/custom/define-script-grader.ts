@@ -31,5 +31,5 @@ export function defineScriptGrader(definition: ScriptGrader): ScriptGrader {
 }
 
 export function isScriptGrader(value: unknown): value is ScriptGrader {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+  return typeof value === 'object' && value !== null && Reflect.get(value, marker) === true;
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import { type GraderPayload, type GraderResult, parseGraderResult, SkevalError } from '@skeval/schema';
 import { bundleGrader } from './bundle-grader.js';
@@ -49,11 +49,7 @@ export async function runCustomGrader(options: RunCustomGraderOptions): Promise<
     let stop: string | undefined;
     const kill = (reason: string) => {
       stop ??= reason;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
+      killGroup(child);
     };
     const timer = setTimeout(() => kill(`timed out after ${timeoutMs} ms`), timeoutMs);
     const onAbort = () => kill('was interrupted');
@@ -77,9 +73,9 @@ export async function runCustomGrader(options: RunCustomGraderOptions): Promise<
   });
 
   const tail = outcome.stderr.trim() ? `; stderr: ${outcome.stderr.trim().slice(-1000)}` : '';
-  const fail = (code: 'grader_failed' | 'grader_timeout', message: string): never => {
+  function fail(code: 'grader_failed' | 'grader_timeout', message: string): never {
     throw new SkevalError({ code, message: `grader ${file} ${message}${tail}`, details: { stderr: outcome.stderr } });
-  };
+  }
   if (outcome.stop) fail(outcome.stop.startsWith('timed out') ? 'grader_timeout' : 'grader_failed', outcome.stop);
   if (outcome.code !== 0)
     fail('grader_failed', outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`);
@@ -97,7 +93,7 @@ export async function runCustomGrader(options: RunCustomGraderOptions): Promise<
       'grader_failed',
       `printed JSON that is neither { "score", "assertions" } nor { "pass", "checks" }: ${JSON.stringify(text.slice(0, 200))}`,
     );
-  return result!;
+  return result;
 }
 
 /**
@@ -124,13 +120,7 @@ export async function describeCustomGrader(
       detached: true,
     });
     let stdout = '';
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, options.timeoutMs ?? 10_000);
+    const timer = setTimeout(() => killGroup(child), options.timeoutMs ?? 10_000);
     child.stdout.on('data', (chunk: Buffer) => {
       if (stdout.length < 65_536) stdout += chunk.toString('utf8');
     });
@@ -139,11 +129,25 @@ export async function describeCustomGrader(
       clearTimeout(timer);
       try {
         const line = stdout.trim().split('\n').at(-1) ?? '';
-        const value = JSON.parse(line) as { description?: unknown };
-        done(typeof value.description === 'string' ? value.description : null);
+        const value: unknown = JSON.parse(line);
+        const description = typeof value === 'object' && value !== null ? Reflect.get(value, 'description') : undefined;
+        done(typeof description === 'string' ? description : null);
       } catch {
         done(null);
       }
     });
   });
+}
+
+/** Stops a grader with whatever it started (its process group), else the process alone when the group is gone. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+      return;
+    } catch {
+      // no such group: the process alone is stopped below
+    }
+  }
+  child.kill('SIGKILL');
 }

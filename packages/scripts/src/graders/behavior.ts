@@ -1,5 +1,5 @@
 import { behaviorIntentSchemas, SkevalError, type ToolCall } from '@skeval/schema';
-import type { RegexRunner } from '../regex/regex-runner.js';
+import { type RegexRunner, runRegexEach } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, requireTrace, verdict } from '../registry/grader.js';
 import { describePattern, quote, settle } from './evidence.js';
 
@@ -21,22 +21,33 @@ export function tally(calls: ToolCall[]): string {
   return [...counts].map(([name, count]) => `${name}×${count}`).join(', ');
 }
 
-/** Indexes (into `calls`) of the calls to `tool` whose arguments match `pattern`, if one is given. */
+/** A tool call with its index in the trace, which evidence cites. */
+interface IndexedCall {
+  call: ToolCall;
+  index: number;
+}
+
+/** The shell commands of a trace's calls, each with its call. */
+export function shellCommands(calls: ToolCall[]): Array<IndexedCall & { command: string }> {
+  return calls.flatMap((call, index) => (call.command === undefined ? [] : [{ call, index, command: call.command }]));
+}
+
+/** The calls to `tool` whose arguments match `pattern`, if one is given. */
 async function matchingCalls(
   calls: ToolCall[],
   tool: string,
   regex: RegexRunner,
   pattern?: string,
   flags?: string,
-): Promise<number[]> {
+): Promise<IndexedCall[]> {
   const candidates = calls.map((call, index) => ({ call, index })).filter(({ call }) => isCallTo(call, tool));
-  if (pattern === undefined) return candidates.map(({ index }) => index);
-  const outcomes = await regex.run(
-    candidates.map(({ call }) => ({ pattern, flags, text: JSON.stringify(call.arguments) })),
-  );
-  return candidates
-    .filter((_, at) => settle(outcomes[at]!, pattern, flags).status === 'match')
-    .map(({ index }) => index);
+  if (pattern === undefined) return candidates;
+  const outcomes = await runRegexEach(regex, candidates, ({ call }) => ({
+    pattern,
+    flags,
+    text: JSON.stringify(call.arguments),
+  }));
+  return outcomes.filter(({ outcome }) => settle(outcome, pattern, flags).status === 'match').map(({ item }) => item);
 }
 
 function describeTool(tool: string, pattern?: string, flags?: string): string {
@@ -59,7 +70,8 @@ function toolCallGrader(name: 'behavior-tool-called' | 'behavior-tool-not-called
       const { tool, argsPattern, flags } = context.config;
       const hits = await matchingCalls(calls, tool, context.regex, argsPattern, flags);
       const text = `${mustCall ? 'called' : 'did not call'} ${describeTool(tool, argsPattern, flags)}`;
-      if (hits.length === 0)
+      const [first] = hits;
+      if (!first)
         return verdict(
           text,
           !mustCall,
@@ -69,14 +81,14 @@ function toolCallGrader(name: 'behavior-tool-called' | 'behavior-tool-not-called
         return verdict(
           text,
           true,
-          `${hits.length} matching call${hits.length === 1 ? '' : 's'}; first ${describeCall(calls[hits[0]!]!, hits[0]!)}`,
+          `${hits.length} matching call${hits.length === 1 ? '' : 's'}; first ${describeCall(first.call, first.index)}`,
         );
       return verdict(
         text,
         false,
         `called it ${hits.length} time${hits.length === 1 ? '' : 's'}: ${hits
           .slice(0, 3)
-          .map((index) => describeCall(calls[index]!, index))
+          .map(({ call, index }) => describeCall(call, index))
           .join('; ')}`,
       );
     },
@@ -159,7 +171,8 @@ export const behaviorSkillRead = defineBuiltInGrader({
         (call.kind === 'skill' && JSON.stringify(call.arguments).includes(skill)) ||
         [...(call.paths ?? []), call.command ?? '', JSON.stringify(call.arguments)].some(mentions),
     );
-    if (index !== -1) return verdict(text, true, `read at ${describeCall(trace.tool_calls[index]!, index)}`);
+    const reading = trace.tool_calls[index];
+    if (reading) return verdict(text, true, `read at ${describeCall(reading, index)}`);
     if (trace.skills_read?.includes(skill))
       return verdict(text, true, `the agent reported reading the skill \`${skill}\``);
     return verdict(
@@ -182,12 +195,15 @@ function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run'
     async grade(context) {
       const calls = requireTrace(context, name).tool_calls;
       const { pattern, flags } = context.config;
-      const shell = calls.map((call, index) => ({ call, index })).filter(({ call }) => call.command !== undefined);
-      const outcomes = await context.regex.run(shell.map(({ call }) => ({ pattern, flags, text: call.command! })));
-      const hits = shell.filter((_, at) => settle(outcomes[at]!, pattern, flags).status === 'match');
+      const shell = shellCommands(calls);
+      const outcomes = await runRegexEach(context.regex, shell, ({ command }) => ({ pattern, flags, text: command }));
+      const hits = outcomes
+        .filter(({ outcome }) => settle(outcome, pattern, flags).status === 'match')
+        .map(({ item }) => item);
       const text = `${mustRun ? 'ran' : 'did not run'} a command matching ${describePattern(pattern, flags)}`;
       const searched = `${shell.length} shell command${shell.length === 1 ? '' : 's'}`;
-      if (hits.length === 0)
+      const [first] = hits;
+      if (!first)
         return verdict(
           text,
           !mustRun,
@@ -195,7 +211,7 @@ function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run'
             shell.length
               ? `: ${shell
                   .slice(0, 5)
-                  .map(({ call }) => quote(call.command!, 60))
+                  .map(({ command }) => quote(command, 60))
                   .join(', ')}`
               : ''
           }`,
@@ -203,7 +219,7 @@ function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run'
       return verdict(
         text,
         mustRun,
-        `${hits.length} of ${searched} matched; first ${describeCall(hits[0]!.call, hits[0]!.index)}`,
+        `${hits.length} of ${searched} matched; first ${describeCall(first.call, first.index)}`,
       );
     },
   });
@@ -220,20 +236,15 @@ export const behaviorBudget = defineBuiltInGrader({
   grade(context) {
     const trace = requireTrace(context, 'behavior-budget');
     const { maxTokens, maxDurationMs, maxToolCalls, maxCostUsd } = context.config;
-    const cost = trace.usage.cost_usd;
-    if (maxCostUsd !== undefined && (cost === undefined || cost === null)) {
-      throw new SkevalError({
-        code: 'grader_failed',
-        message: 'the run has no known cost (the model is not in the price table), so `maxCostUsd` cannot be checked',
-      });
-    }
     const checks = [
       maxTokens === undefined ? undefined : { label: 'tokens', value: trace.usage.total_tokens, limit: maxTokens },
       maxDurationMs === undefined ? undefined : { label: 'ms', value: trace.duration_ms, limit: maxDurationMs },
       maxToolCalls === undefined
         ? undefined
         : { label: 'tool calls', value: trace.tool_calls.length, limit: maxToolCalls },
-      maxCostUsd === undefined ? undefined : { label: 'USD', value: cost!, limit: maxCostUsd },
+      maxCostUsd === undefined
+        ? undefined
+        : { label: 'USD', value: knownCost(trace.usage.cost_usd), limit: maxCostUsd },
     ].filter((check) => check !== undefined);
     const over = checks.filter((check) => check.value > check.limit);
     const text = `within budget (${checks.map((check) => `≤ ${check.limit} ${check.label}`).join(', ')})`;
@@ -246,3 +257,13 @@ export const behaviorBudget = defineBuiltInGrader({
     );
   },
 });
+
+function knownCost(cost: number | null | undefined): number {
+  if (cost === undefined || cost === null) {
+    throw new SkevalError({
+      code: 'grader_failed',
+      message: 'the run has no known cost (the model is not in the price table), so `maxCostUsd` cannot be checked',
+    });
+  }
+  return cost;
+}

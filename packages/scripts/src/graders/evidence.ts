@@ -63,6 +63,11 @@ export function unreadable(file: WorkspaceText): string | undefined {
   }
 }
 
+/** What a caught value says: its message when it is an `Error`. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A regex outcome that failed to run is an undecided verdict, never a pass or a fail. */
 export function settle(
   outcome: RegexOutcome,

@@ -1,7 +1,7 @@
 import { type GraderResult, outputIntentSchemas } from '@skeval/schema';
-import type { RegexRunner } from '../regex/regex-runner.js';
+import { type RegexRunner, runRegex } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, verdict } from '../registry/grader.js';
-import { describePattern, describeSearched, inContext, position, quote, settle } from './evidence.js';
+import { describePattern, describeSearched, inContext, messageOf, position, quote, settle } from './evidence.js';
 
 const listOf = (value: string | string[]) => (Array.isArray(value) ? value : [value]);
 
@@ -21,8 +21,8 @@ export async function gradeResponseRegex(
   flags?: string,
 ): Promise<GraderResult> {
   const text = `response matches ${describePattern(pattern, flags)}`;
-  const [outcome] = await regex.run([{ pattern, flags, text: output }]);
-  const found = settle(outcome!, pattern, flags);
+  const outcome = await runRegex(regex, { pattern, flags, text: output });
+  const found = settle(outcome, pattern, flags);
   if (found.status === 'no-match')
     return verdict(text, false, `no match in ${describeSearched('the response', output)}`);
   return verdict(
@@ -150,11 +150,7 @@ export const outputJsonValid = defineBuiltInGrader({
       const value: unknown = JSON.parse(output);
       return verdict(text, true, `the response parses as ${describeJsonValue(value)}`);
     } catch (error) {
-      return verdict(
-        text,
-        false,
-        `the response is not JSON: ${(error as Error).message} (${output.length} characters)`,
-      );
+      return verdict(text, false, `the response is not JSON: ${messageOf(error)} (${output.length} characters)`);
     }
   },
 });
@@ -164,7 +160,7 @@ export function describeJsonValue(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (value === null) return 'null';
   if (typeof value === 'object') {
-    const keys = Object.keys(value as object);
+    const keys = Object.keys(value);
     return `an object with ${keys.length} key${keys.length === 1 ? '' : 's'}${keys.length ? ` (${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''})` : ''}`;
   }
   return `a ${typeof value}`;

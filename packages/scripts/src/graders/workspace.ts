@@ -1,10 +1,13 @@
-import { legacyScriptAssertionSchema, SkevalError, workspaceIntentSchemas } from '@skeval/schema';
+import { legacyScriptSchemas, SkevalError, workspaceIntentSchemas } from '@skeval/schema';
+import type { ValidateFunction } from 'ajv';
+import { runRegex } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, type GraderContext, requireWorkspace, verdict } from '../registry/grader.js';
 import { createWorkspaceReader, formatSize } from '../workspace/workspace-reader.js';
 import {
   describePattern,
   describeSearched,
   inContext,
+  messageOf,
   position,
   quote,
   settle,
@@ -46,8 +49,8 @@ async function fileMatches(
       `found at ${position(file.text, index)} of ${path}: ${inContext(file.text, index, (value ?? '').length)}`,
     );
   }
-  const [outcome] = await context.regex.run([{ pattern, flags, text: file.text }]);
-  const found = settle(outcome!, pattern, flags);
+  const outcome = await runRegex(context.regex, { pattern, flags, text: file.text });
+  const found = settle(outcome, pattern, flags);
   if (found.status === 'no-match') return verdict(text, false, `no match in ${searched}`);
   return verdict(
     text,
@@ -76,7 +79,7 @@ async function jsonValid(
   try {
     value = JSON.parse(file.text);
   } catch (error) {
-    return verdict(text, false, `${path} is not valid JSON: ${(error as Error).message}`);
+    return verdict(text, false, `${path} is not valid JSON: ${messageOf(error)}`);
   }
   if (schema === undefined) return verdict(text, true, `${path} parses as ${describeJsonValue(value)}`);
   const errors = await validateAgainstSchema(value, await loadSchema(schema, context));
@@ -89,10 +92,16 @@ async function jsonValid(
   );
 }
 
+/** A JSON Schema as Ajv takes it: an object, or `true`/`false`. */
+type JsonSchema = object | boolean;
+
+const isJsonSchema = (value: unknown): value is JsonSchema =>
+  typeof value === 'boolean' || (typeof value === 'object' && value !== null);
+
 async function loadSchema(
   schema: string | Record<string, unknown>,
   context: GraderContext<unknown>,
-): Promise<Record<string, unknown>> {
+): Promise<JsonSchema> {
   if (typeof schema !== 'string') return schema;
   if (!context.skillDir)
     throw new SkevalError({
@@ -105,27 +114,39 @@ async function loadSchema(
       code: 'invalid_input',
       message: `cannot read the JSON Schema ${schema}: ${unreadable(file)}`,
     });
+  let loaded: unknown;
   try {
-    return JSON.parse(file.text) as Record<string, unknown>;
+    loaded = JSON.parse(file.text);
   } catch (error) {
     throw new SkevalError({
       code: 'invalid_input',
-      message: `the JSON Schema ${schema} is not valid JSON: ${(error as Error).message}`,
+      message: `the JSON Schema ${schema} is not valid JSON: ${messageOf(error)}`,
     });
   }
+  // Ajv's own words for a schema of another type.
+  if (!isJsonSchema(loaded))
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: 'the JSON Schema does not compile: schema must be object or boolean',
+    });
+  return loaded;
 }
 
-async function validateAgainstSchema(value: unknown, schema: Record<string, unknown>): Promise<string[]> {
-  const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
+async function validateAgainstSchema(value: unknown, schema: JsonSchema): Promise<string[]> {
+  const is2020 =
+    typeof schema === 'object' &&
+    '$schema' in schema &&
+    typeof schema.$schema === 'string' &&
+    schema.$schema.includes('2020-12');
   const { default: Ajv } = is2020 ? await import('ajv/dist/2020.js') : await import('ajv');
   const ajv = new Ajv({ allErrors: true, strict: false });
-  let validate;
+  let validate: ValidateFunction;
   try {
     validate = ajv.compile(schema);
   } catch (error) {
     throw new SkevalError({
       code: 'invalid_input',
-      message: `the JSON Schema does not compile: ${(error as Error).message}`,
+      message: `the JSON Schema does not compile: ${messageOf(error)}`,
     });
   }
   if (validate(value)) return [];
@@ -156,32 +177,29 @@ export const workspaceJsonValid = defineBuiltInGrader({
   grade: (context) => jsonValid(context, 'workspace-json-valid'),
 });
 
-const legacy = (type: string) =>
-  legacyScriptAssertionSchema.options.find((option) => option.shape.type.value === type)!;
-
 export const legacyFileExists = defineBuiltInGrader({
   name: 'file-exists',
   description: 'A file exists in the workspace (arc-skill-eval script assertion).',
   reads: ['workspace'],
-  schema: legacy('file-exists'),
-  grade: (context) => fileExists(context as GraderContext<{ path: string }>, 'file-exists'),
+  schema: legacyScriptSchemas['file-exists'],
+  grade: (context) => fileExists(context, 'file-exists'),
 });
 
 export const legacyJsonValid = defineBuiltInGrader({
   name: 'json-valid',
   description: 'A workspace file is valid JSON (arc-skill-eval script assertion).',
   reads: ['workspace'],
-  schema: legacy('json-valid'),
-  grade: (context) => jsonValid(context as GraderContext<{ path: string }>, 'json-valid'),
+  schema: legacyScriptSchemas['json-valid'],
+  grade: (context) => jsonValid(context, 'json-valid'),
 });
 
 export const legacyRegexMatch = defineBuiltInGrader({
   name: 'regex-match',
   description: 'The response, or a workspace file, matches a regular expression (arc-skill-eval script assertion).',
   reads: ['output', 'workspace'],
-  schema: legacy('regex-match'),
+  schema: legacyScriptSchemas['regex-match'],
   async grade(context) {
-    const config = context.config as { pattern: string; flags?: string; target?: 'assistant-text' | { file: string } };
+    const { config } = context;
     const target = config.target ?? 'assistant-text';
     if (target !== 'assistant-text') {
       return fileMatches(

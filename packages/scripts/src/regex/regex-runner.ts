@@ -23,6 +23,9 @@ export interface RegexRunnerOptions {
   timeoutMs?: number;
 }
 
+/** What a job gets when a runner answers fewer jobs than it was given: undecided, never a match. */
+const noOutcome: RegexOutcome = { status: 'error', message: 'the regex runner gave no outcome for this job' };
+
 // Runs in the worker: each job records its index in `progress` before it starts, so the main
 // thread knows which one is stuck when it has to stop the worker.
 const workerSource = `
@@ -59,16 +62,15 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexRunner
   let queue: Pending[] = [];
   let flushScheduled = false;
   let busy = false;
-  let worker: Worker | undefined;
-  let progress: Int32Array | undefined;
+  /** The worker, with the index of the job it is on (see `workerSource`). */
+  let running: { worker: Worker; progress: Int32Array } | undefined;
   let sequence = 0;
 
-  function startWorker(): Worker {
+  function startWorker(): { worker: Worker; progress: Int32Array } {
     const shared = new SharedArrayBuffer(4);
-    progress = new Int32Array(shared);
     const started = new Worker(workerSource, { eval: true, workerData: { progress: shared } });
     started.unref();
-    return started;
+    return { worker: started, progress: new Int32Array(shared) };
   }
 
   function scheduleFlush() {
@@ -92,8 +94,8 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexRunner
 
   /** Runs a batch; returns the jobs still to run when one timed out and the worker was replaced. */
   function runBatch(batch: Pending[]): Promise<Pending[]> {
-    worker ??= startWorker();
-    const active = worker;
+    running ??= startWorker();
+    const { worker: active, progress } = running;
     const texts: string[] = [];
     const textIndex = new Map<string, number>();
     const jobs = batch.map(({ job }) => {
@@ -106,13 +108,13 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexRunner
     });
     const base = sequence;
     sequence += batch.length;
-    Atomics.store(progress!, 0, base - 1);
+    Atomics.store(progress, 0, base - 1);
     return new Promise((resolve) => {
       let watched = -1;
       let watchedSince = Date.now();
       const watchdog = setInterval(
         () => {
-          const current = Atomics.load(progress!, 0);
+          const current = Atomics.load(progress, 0);
           // Until the first job starts the worker is still booting: that is not the pattern's time.
           if (current !== watched || current < base) {
             watched = current;
@@ -123,9 +125,9 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexRunner
           clearInterval(watchdog);
           active.removeAllListeners('message');
           void active.terminate();
-          worker = undefined;
+          running = undefined;
           const stuck = current - base;
-          batch[stuck]!.resolve({ status: 'error', message: `regex timed out after ${timeoutMs} ms` });
+          batch[stuck]?.resolve({ status: 'error', message: `regex timed out after ${timeoutMs} ms` });
           // The worker reports a batch at its end, so the jobs before the stuck one run again.
           resolve([...batch.slice(0, stuck), ...batch.slice(stuck + 1)]);
         },
@@ -133,7 +135,7 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexRunner
       );
       active.once('message', (results: RegexOutcome[]) => {
         clearInterval(watchdog);
-        results.forEach((outcome, index) => batch[index]!.resolve(outcome));
+        for (const [index, pending] of batch.entries()) pending.resolve(results[index] ?? noOutcome);
         resolve([]);
       });
       active.postMessage({ texts, jobs, base });
@@ -147,10 +149,26 @@ export function createRegexRunner(options: RegexRunnerOptions = {}): RegexRunner
       return Promise.all(outcomes);
     },
     async close() {
-      await worker?.terminate();
-      worker = undefined;
+      await running?.worker.terminate();
+      running = undefined;
     },
   };
+}
+
+/** Runs one job. */
+export async function runRegex(runner: RegexRunner, job: RegexJob): Promise<RegexOutcome> {
+  const [outcome = noOutcome] = await runner.run([job]);
+  return outcome;
+}
+
+/** Runs one job per item (in one batch) and pairs each item with its outcome. */
+export async function runRegexEach<Item>(
+  runner: RegexRunner,
+  items: readonly Item[],
+  jobOf: (item: Item) => RegexJob,
+): Promise<Array<{ item: Item; outcome: RegexOutcome }>> {
+  const outcomes = await runner.run(items.map(jobOf));
+  return items.map((item, at) => ({ item, outcome: outcomes[at] ?? noOutcome }));
 }
 
 let shared: RegexRunner | undefined;

@@ -1,9 +1,9 @@
-import { legacyScriptTypes } from '@skeval/schema';
+import { isLegacyScriptType } from '@skeval/schema';
 
 /**
  * Whether a name belongs to a built-in grader, without loading them: the three script types and
  * every `output-`, `workspace-`, `behavior-` and `safety-` name are reserved for built-ins.
  */
 export function isBuiltInGraderName(name: string): boolean {
-  return (legacyScriptTypes as readonly string[]).includes(name) || /^(?:output|workspace|behavior|safety)-/.test(name);
+  return isLegacyScriptType(name) || /^(?:output|workspace|behavior|safety)-/.test(name);
 }

@@ -34,7 +34,7 @@ import {
 } from '../graders/workspace.js';
 import type { BuiltInGrader } from './grader.js';
 
-const all: BuiltInGrader<never>[] = [
+const all: BuiltInGrader[] = [
   legacyFileExists,
   legacyRegexMatch,
   legacyJsonValid,
@@ -61,12 +61,10 @@ const all: BuiltInGrader<never>[] = [
   safetyNoDeniedCommands,
   safetyNoSecrets,
   safetyNoNetwork,
-] as BuiltInGrader<never>[];
+];
 
 /** Every built-in grader by name: evals.json assertions, `skeval assert` and library users all go through it. */
-export const builtInGraders: ReadonlyMap<string, BuiltInGrader> = new Map(
-  all.map((grader) => [grader.name, grader as unknown as BuiltInGrader]),
-);
+export const builtInGraders: ReadonlyMap<string, BuiltInGrader> = new Map(all.map((grader) => [grader.name, grader]));
 
 export function getBuiltInGrader(name: string): BuiltInGrader | undefined {
   return builtInGraders.get(name);

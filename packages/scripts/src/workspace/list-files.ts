@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Listing stops here, so a runaway workspace cannot stall grading. */
@@ -11,9 +11,8 @@ export const maxListedFiles = 10_000;
 export function listFiles(dir: string): { files: string[]; truncated: boolean } {
   const files: string[] = [];
   const pending = [''];
-  while (pending.length > 0) {
-    const relative = pending.pop()!;
-    let entries;
+  for (let relative = pending.pop(); relative !== undefined; relative = pending.pop()) {
+    let entries: Dirent[];
     try {
       entries = readdirSync(join(dir, relative), { withFileTypes: true });
     } catch {

@@ -19,6 +19,12 @@ export type WorkspaceText =
   | { status: 'binary'; path: string; size: number; reason: string }
   | Exclude<WorkspaceEntry, { status: 'file' }>;
 
+/** What a path that is not a readable file resolves to. */
+type NotAFile = Exclude<WorkspaceEntry, { status: 'file' }>;
+
+/** A path opened for reading: a regular file with its descriptor, or what it turned out to be instead. */
+type Opened = { entry: NotAFile } | { entry: Extract<WorkspaceEntry, { status: 'file' }>; fd: number; stats: Stats };
+
 /** Safe, memoized access to one workspace's files, used by every grader that touches files. */
 export interface WorkspaceReader {
   /** The workspace folder, with symlinks resolved. */
@@ -56,9 +62,9 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
    * lstat from the (already resolved) root down, and only a path that goes through a symlink
    * pays for a full realpath: most workspaces have none, and grading reads many files.
    */
-  const resolved = new Map<string, { real: string } | { entry: WorkspaceEntry }>();
+  const resolved = new Map<string, { real: string } | { entry: NotAFile }>();
 
-  function resolveInside(path: string): { real: string } | { entry: WorkspaceEntry } {
+  function resolveInside(path: string): { real: string } | { entry: NotAFile } {
     let result = resolved.get(path);
     if (!result) {
       result = resolveUncached(path);
@@ -67,7 +73,7 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
     return result;
   }
 
-  function resolveUncached(path: string): { real: string } | { entry: WorkspaceEntry } {
+  function resolveUncached(path: string): { real: string } | { entry: NotAFile } {
     const unsafe = explainUnsafeWorkspacePath(path);
     if (unsafe) return { entry: { status: 'refused', path, reason: unsafe } };
     const segments = path.split(/[\\/]/).filter((segment) => segment !== '' && segment !== '.');
@@ -78,7 +84,7 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
       try {
         stats = lstatSync(current);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
+        const code = errorCode(error);
         if (code === 'ENOENT' || code === 'ENOTDIR') return { entry: { status: 'missing', path } };
         return { entry: { status: 'refused', path, reason: `cannot resolve \`${path}\` (${code})` } };
       }
@@ -87,12 +93,12 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
     return { real: current };
   }
 
-  function resolveThroughSymlink(path: string): { real: string } | { entry: WorkspaceEntry } {
+  function resolveThroughSymlink(path: string): { real: string } | { entry: NotAFile } {
     let real: string;
     try {
       real = realpathSync.native(join(root, path));
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errorCode(error);
       if (code === 'ENOENT' || code === 'ENOTDIR') return { entry: { status: 'missing', path } };
       return { entry: { status: 'refused', path, reason: `cannot resolve \`${path}\` (${code})` } };
     }
@@ -108,7 +114,7 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
     return { real };
   }
 
-  function open(path: string): { entry: WorkspaceEntry; fd?: number; stats?: Stats } {
+  function open(path: string): Opened {
     const target = resolveInside(path);
     if ('entry' in target) return { entry: target.entry };
     let fd: number;
@@ -121,7 +127,7 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
         entry: {
           status: 'refused',
           path,
-          reason: `cannot open \`${path}\` (${(error as NodeJS.ErrnoException).code})`,
+          reason: `cannot open \`${path}\` (${errorCode(error)})`,
         },
       };
     }
@@ -144,28 +150,33 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
       const known = entries.get(path) ?? texts.get(path);
       if (known && known.status !== 'text' && known.status !== 'binary') return known;
       if (known) return { status: 'file', path, size: known.size };
-      const { entry, fd } = open(path);
-      if (fd !== undefined) closeSync(fd);
-      entries.set(path, entry);
-      return entry;
+      const opened = open(path);
+      if ('fd' in opened) closeSync(opened.fd);
+      entries.set(path, opened.entry);
+      return opened.entry;
     },
     readText(path) {
       const known = texts.get(path);
       if (known) return known;
-      const { entry, fd, stats } = open(path);
+      const opened = open(path);
       let result: WorkspaceText;
-      if (entry.status !== 'file' || fd === undefined || !stats) result = entry as WorkspaceText;
+      if (!('fd' in opened)) result = opened.entry;
       else {
         try {
-          result = readOpenFile(fd, path, stats.size, maxBytes);
+          result = readOpenFile(opened.fd, path, opened.stats.size, maxBytes);
         } finally {
-          closeSync(fd);
+          closeSync(opened.fd);
         }
       }
       texts.set(path, result);
       return result;
     },
   };
+}
+
+/** The `code` of a failed filesystem call (`ENOENT`, `EACCES`, …), when it has one. */
+function errorCode(error: unknown): unknown {
+  return error instanceof Error && 'code' in error ? error.code : undefined;
 }
 
 function readOpenFile(fd: number, path: string, size: number, maxBytes: number): WorkspaceText {
