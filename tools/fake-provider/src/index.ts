@@ -1,11 +1,28 @@
 export {
   type AnthropicMessageOptions,
+  type AnthropicToolUse,
   anthropicMessage,
   type FakeReply,
   type OpenAICompletionOptions,
   openaiCompletion,
   providerError,
 } from './replies.js';
+export {
+  type ResponsesCustomToolCall,
+  type ResponsesOutputOptions,
+  type ResponsesToolCall,
+  responsesOutput,
+} from './responses-output.js';
+export {
+  type AgentStep,
+  type AnswerStep,
+  type ErrorStep,
+  type FlakyStep,
+  type HangStep,
+  type ScriptAgentOptions,
+  type ScriptedToolUse,
+  scriptAgent,
+} from './script-agent.js';
 export {
   type FakeProvider,
   type RecordedRequest,

@@ -1,3 +1,5 @@
+import type { WireFormat } from './server.js';
+
 /** What the fake server answers to one request. */
 export interface FakeReply {
   /** @default 200 */
@@ -11,11 +13,25 @@ export interface FakeReply {
   hang?: boolean;
   /** Send the first part of the body, then destroy the connection. */
   cutOff?: boolean;
+  /**
+   * End a streamed reply cleanly but without its final event (Responses: no `response.completed`;
+   * Anthropic: no `message_delta`/`message_stop`; Chat Completions: no finish chunk, usage or
+   * `[DONE]`). Real clients must treat that as a dropped stream. Ignored when not streaming.
+   */
+  incomplete?: boolean;
+}
+
+/** One `tool_use` block; ids default to `toolu_01`, `toolu_02`, … in order. */
+export interface AnthropicToolUse {
+  name: string;
+  input: unknown;
+  id?: string;
 }
 
 export interface AnthropicMessageOptions {
   text?: string;
-  toolUse?: { name: string; input: unknown; id?: string };
+  /** One tool call, or several (parallel tool use). */
+  toolUse?: AnthropicToolUse | AnthropicToolUse[];
   stopReason?: 'end_turn' | 'max_tokens' | 'tool_use' | 'stop_sequence';
   usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number };
   model?: string;
@@ -25,12 +41,13 @@ export interface AnthropicMessageOptions {
 export function anthropicMessage(options: AnthropicMessageOptions): Record<string, unknown> {
   const content: unknown[] = [];
   if (options.text !== undefined) content.push({ type: 'text', text: options.text });
-  if (options.toolUse)
+  const toolUses = options.toolUse === undefined ? [] : [options.toolUse].flat();
+  for (const [index, toolUse] of toolUses.entries())
     content.push({
       type: 'tool_use',
-      id: options.toolUse.id ?? 'toolu_01',
-      name: options.toolUse.name,
-      input: options.toolUse.input,
+      id: toolUse.id ?? `toolu_${String(index + 1).padStart(2, '0')}`,
+      name: toolUse.name,
+      input: toolUse.input,
     });
   return {
     id: 'msg_fake',
@@ -38,7 +55,7 @@ export function anthropicMessage(options: AnthropicMessageOptions): Record<strin
     role: 'assistant',
     model: options.model ?? 'claude-sonnet-4-6',
     content,
-    stop_reason: options.stopReason ?? (options.toolUse ? 'tool_use' : 'end_turn'),
+    stop_reason: options.stopReason ?? (toolUses.length > 0 ? 'tool_use' : 'end_turn'),
     stop_sequence: null,
     usage: {
       input_tokens: 100,
@@ -97,8 +114,8 @@ export function openaiCompletion(options: OpenAICompletionOptions): Record<strin
   };
 }
 
-/** An error body in the provider's own shape. */
-export function providerError(format: 'anthropic' | 'openai', type: string, message: string): Record<string, unknown> {
+/** An error body in the provider's own shape (the Responses API uses OpenAI's). */
+export function providerError(format: WireFormat, type: string, message: string): Record<string, unknown> {
   return format === 'anthropic'
     ? { type: 'error', error: { type, message } }
     : { error: { message, type, code: type } };

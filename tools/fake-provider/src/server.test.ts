@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicMessage, openaiCompletion } from './replies.js';
+import { responsesOutput } from './responses-output.js';
 import { type FakeProvider, startFakeProvider } from './server.js';
 
 let fake: FakeProvider;
@@ -35,7 +36,7 @@ describe('the fake provider server', () => {
       ['anthropic', false],
       ['anthropic', true],
     ]);
-    const { authorization, 'x-api-key': apiKey } = fake.requests[0]!.headers;
+    const { authorization, 'x-api-key': apiKey } = fake.requests[0]?.headers ?? {};
     expect([authorization, apiKey]).toContain(apiKey === undefined ? 'Bearer test' : 'test');
   });
 
@@ -77,5 +78,43 @@ describe('the fake provider server', () => {
       OpenAI.APIConnectionTimeoutError,
     );
     await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toThrow();
+  });
+
+  it('ends any streamed format without its final event when the reply is incomplete', async () => {
+    fake.enqueue(
+      { body: anthropicMessage({ text: 'a' }), incomplete: true },
+      { body: openaiCompletion({ content: 'b' }), incomplete: true },
+      { body: responsesOutput({ text: 'c' }), incomplete: true },
+    );
+    const stream = async (path: string) => {
+      const response = await fetch(`${fake.url}${path}`, { method: 'POST', body: JSON.stringify({ stream: true }) });
+      return response.text();
+    };
+    const anthropic = await stream('/v1/messages');
+    expect(anthropic).toContain('event: content_block_stop');
+    expect(anthropic).not.toMatch(/message_delta|message_stop/);
+    const openai = await stream('/v1/chat/completions');
+    expect(openai).toContain('"content":"b"');
+    expect(openai).not.toMatch(/finish_reason":"stop|\[DONE\]/);
+    const responses = await stream('/v1/responses');
+    expect(responses).toMatch(/event: response\.output_item\.done\ndata: .*\n\n$/);
+    expect(responses).not.toContain('response.completed');
+  });
+
+  it('finds marker strings in every request body', async () => {
+    fake.respondWith(() => ({ body: anthropicMessage({ text: 'ok' }) }));
+    const client = new Anthropic({ apiKey: 'test', baseURL: fake.url, maxRetries: 0 });
+    const marker = 'SKILL-BODY-7f3 "quoted"\nnext line';
+    await client.messages.create({
+      model: 'm',
+      max_tokens: 10,
+      system: marker,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    await client.messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'other' }] });
+    expect(fake.bodiesContain(marker)).toBe(true);
+    expect(fake.bodiesContain('SKILL-BODY-7f3')).toBe(true);
+    expect(fake.bodiesContain('not-sent')).toBe(false);
+    expect(fake.requestText().split('\n')).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
-/** A Messages API body as the SSE events Anthropic streams. */
-export function anthropicEvents(message: Record<string, unknown>): string {
+/** A Messages API body as the SSE events Anthropic streams (`incomplete`: stop after the content blocks). */
+export function anthropicEvents(message: Record<string, unknown>, options: { incomplete?: boolean } = {}): string {
   const content = (message.content as Array<Record<string, unknown>>) ?? [];
   const usage = message.usage as Record<string, number>;
   const events: Array<[string, unknown]> = [
@@ -37,6 +37,7 @@ export function anthropicEvents(message: Record<string, unknown>): string {
     }
     events.push(['content_block_stop', { type: 'content_block_stop', index }]);
   });
+  if (options.incomplete) return serialize(events);
   events.push([
     'message_delta',
     {
@@ -46,11 +47,18 @@ export function anthropicEvents(message: Record<string, unknown>): string {
     },
   ]);
   events.push(['message_stop', { type: 'message_stop' }]);
+  return serialize(events);
+}
+
+function serialize(events: Array<[string, unknown]>): string {
   return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
 }
 
-/** A Chat Completions body as the SSE chunks OpenAI streams (usage in a last chunk). */
-export function openaiEvents(completion: Record<string, unknown>): string {
+/**
+ * A Chat Completions body as the SSE chunks OpenAI streams (usage in a last chunk; `incomplete`:
+ * stop after the deltas, with no finish chunk, usage or `[DONE]`).
+ */
+export function openaiEvents(completion: Record<string, unknown>, options: { incomplete?: boolean } = {}): string {
   const [choice] = completion.choices as Array<{ message: Record<string, unknown>; finish_reason: string }>;
   const base = {
     id: completion.id,
@@ -64,10 +72,11 @@ export function openaiEvents(completion: Record<string, unknown>): string {
   if (typeof choice?.message.content === 'string')
     chunks.push({ ...base, choices: [{ index: 0, delta: { content: choice.message.content }, finish_reason: null }] });
   const toolCalls = (choice?.message.tool_calls as Array<Record<string, unknown>> | undefined) ?? [];
-  toolCalls.forEach((call, index) =>
-    chunks.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, ...call }] }, finish_reason: null }] }),
-  );
+  for (const [index, call] of toolCalls.entries())
+    chunks.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, ...call }] }, finish_reason: null }] });
+  const data = (list: unknown[]) => list.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('');
+  if (options.incomplete) return data(chunks);
   chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: choice?.finish_reason ?? 'stop' }] });
   chunks.push({ ...base, choices: [], usage: completion.usage });
-  return `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`;
+  return `${data(chunks)}data: [DONE]\n\n`;
 }
