@@ -36,10 +36,14 @@ for (const [name, found] of [
   ['`as` casts', casts],
   ['non-null `!`', nonNull],
 ]) {
-  console.log(`${name}: ${found.length} in ${lines} lines = ${rate(found.length).toFixed(1)} per 1,000 lines (limit ${limitPerThousand})`);
+  console.log(
+    `${name}: ${found.length} in ${lines} lines = ${rate(found.length).toFixed(1)} per 1,000 lines (limit ${limitPerThousand})`,
+  );
   if (verbose) for (const place of found) console.log(`  ${place}`);
 }
 if (rate(casts.length) > limitPerThousand || rate(nonNull.length) > limitPerThousand) {
-  console.log('over the limit: type the value (a schema, a guard, a narrowing) instead of asserting it; --list shows where');
+  console.log(
+    'over the limit: type the value (a schema, a guard, a narrowing) instead of asserting it; --list shows where',
+  );
   process.exitCode = 1;
 }

@@ -12,7 +12,6 @@ export { renderBenchmark } from './reporters/benchmark-markdown.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './run/grade-run.js';
 export { type PlanRunOptions, planRun, type RunPlan } from './run/plan-run.js';
 export {
-  defaultAgentEnv,
   type RunEvalsOptions,
   type RunEvalsResult,
   type RunProgressEvent,
@@ -31,14 +30,28 @@ export {
 } from './run-folder/read-case-run.js';
 export { type RunFolderContents, readRunFolder, readRunSummary } from './run-folder/run-summary.js';
 export { writeFileAtomic, writeJsonAtomic } from './run-folder/write-atomic.js';
-export { createClaudeCodeRunner, parseClaudeCodeStream } from './runners/claude-code.js';
-export type { CliRunnerOptions } from './runners/cli-runner.js';
-export { createCodexRunner, parseCodexStream } from './runners/codex.js';
-export { type CommandRunnerOptions, createCommandRunner, parseCommandOutput } from './runners/command.js';
+export { parseClaudeCodeStream } from './runners/claude-code/parse-stream.js';
+export { type ClaudeCodeRunnerOptions, createClaudeCodeRunner } from './runners/claude-code/runner.js';
+export type { CliRunnerOptions, ParsedStream } from './runners/cli-runner.js';
+export { parseCodexStream } from './runners/codex/parse-stream.js';
+export { createCodexRunner } from './runners/codex/runner.js';
+export { type CommandRunnerOptions, createCommandRunner, parseCommandOutput } from './runners/command/runner.js';
 export { type AgentName, agentNames, type CreateRunnerOptions, createRunner } from './runners/create-runner.js';
-export { createPiRunner, parsePiStream } from './runners/pi.js';
-export { createSdkRunner, type SdkRunnerOptions } from './runners/sdk.js';
-export type { AgentRunner, InstalledSkill, RunnerContext, RunResult } from './runners/types.js';
+export { parsePiStream } from './runners/pi/parse-stream.js';
+export { createPiRunner } from './runners/pi/runner.js';
+export type { ProcessOutcome } from './runners/process/run-process.js';
+export { createSdkRunner, type SdkRunnerOptions } from './runners/sdk/runner.js';
+export type {
+  AgentCheck,
+  AgentCommand,
+  AgentRunner,
+  InstalledSkill,
+  RunnerContext,
+  RunResult,
+} from './runners/types.js';
+export { type ChooseSandboxOptions, chooseSandbox } from './sandbox/choose-sandbox.js';
+export type { Sandbox, SandboxKind, SandboxPlan } from './sandbox/sandbox.js';
+export { createRedactor, type Redactor } from './secrets/redactor.js';
 export {
   type CaseWorkspace,
   type PrepareWorkspaceOptions,

@@ -25,6 +25,12 @@ export function createProgress(io: CliIo): (event: RunProgressEvent) => void {
       status();
       return;
     }
+    if (event.type === 'note') {
+      clear();
+      io.stderr(`skeval: note: ${event.message}\n`);
+      status();
+      return;
+    }
     if (event.type === 'case-redo') {
       clear();
       for (const problem of event.problems)

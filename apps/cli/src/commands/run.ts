@@ -28,6 +28,28 @@ const runOptions = {
   },
   agentBin: { flags: '--agent-bin <path>', description: "the agent CLI's executable (default: claude, codex, pi)" },
   model: { flags: '--model <model>', description: "the agent's model, as the agent names it" },
+  permissionMode: {
+    flags: '--permission-mode <mode>',
+    description:
+      'claude-code: its --permission-mode instead of skipping permission prompts (needed as root without a sandbox)',
+  },
+  sandbox: {
+    flags: '--sandbox <kind>',
+    description: 'contain each agent: bwrap (bubblewrap; the default where it works) or none',
+    choices: ['bwrap', 'none'],
+  },
+  network: {
+    flags: '--network <mode>',
+    description: 'on (agents call their model) or none (no network in the sandbox)',
+    choices: ['on', 'none'],
+    default: 'on',
+  },
+  passEnv: {
+    flags: '--pass-env <name>',
+    description: 'pass this environment variable to the agent (repeatable); values that look like keys are redacted',
+    parse: collect,
+    default: [],
+  },
   judge: {
     flags: '--judge <provider:model>',
     description: 'the judge model (default: .pi settings, then ANTHROPIC_API_KEY or OPENAI_API_KEY)',
@@ -121,6 +143,7 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
     ...(flags.agentCommand ? { command: flags.agentCommand } : {}),
     ...(flags.agentBin ? { executable: flags.agentBin } : {}),
     ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.permissionMode ? { permissionMode: flags.permissionMode } : {}),
     cwd: io.cwd,
     env: io.env,
   });
@@ -136,6 +159,10 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
     keepWorkspaces: flags.keepWorkspaces ?? false,
     extraSkills: flags.extraSkill,
     contextMode: flags.contextMode,
+    env: io.env,
+    ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
+    network: flags.network,
+    passEnv: flags.passEnv,
     ...(signal ? { signal } : {}),
     onProgress: createProgress(io),
   });

@@ -5,7 +5,7 @@ import { benchmarkSchema, gradingSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFixture, makeSkill } from '../__fixtures__/make-skill.js';
 import { runEvals } from '../run/run-evals.js';
-import { createCommandRunner } from '../runners/command.js';
+import { createCommandRunner } from '../runners/command/runner.js';
 
 let root: string;
 const cases = 20;
@@ -44,6 +44,7 @@ async function compareRun(
     outputDir: join(root, name),
     ...(extra.extraSkills ? { extraSkills: extra.extraSkills } : {}),
     env: { PATH: process.env.PATH, P_WITH: String(pWith), P_WITHOUT: String(pWithout), COIN_SEED: name, ...extra.env },
+    passEnv: ['P_WITH', 'P_WITHOUT', 'COIN_SEED', ...Object.keys(extra.env ?? {})],
   });
   const runDir = result.runs[0]!.runDir;
   const benchmark = benchmarkSchema.parse(JSON.parse(await readFile(join(runDir, 'benchmark.json'), 'utf8')));
@@ -74,7 +75,10 @@ async function independently(runDir: string) {
   );
   // An independent bootstrap: its own generator (a 48-bit LCG), 20,000 resamples.
   let state = 12345;
-  const random = () => (state = (state * 25214903917 + 11) % 2 ** 48) / 2 ** 48;
+  const random = () => {
+    state = (state * 25214903917 + 11) % 2 ** 48;
+    return state / 2 ** 48;
+  };
   const means = Array.from({ length: 20_000 }, () =>
     average(Array.from({ length: cases }, () => differences[Math.floor(random() * cases)]!)),
   ).sort((a, b) => a - b);

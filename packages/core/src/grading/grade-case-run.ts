@@ -23,6 +23,8 @@ export interface GradeCaseRunOptions {
   env?: NodeJS.ProcessEnv;
   /** Time limit of a custom grader. @default 30000 */
   graderTimeoutMs?: number;
+  /** Applied to everything the judge is sent that the agent produced (the response, file excerpts). */
+  redact?: (text: string) => string;
   signal?: AbortSignal;
 }
 
@@ -35,11 +37,13 @@ const excerptChars = 4000;
  */
 export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Grading> {
   const { evalCase, run } = options;
+  const redact = options.redact ?? ((text: string) => text);
   const rows = new Map<number, AssertionResult>();
   const assertions = evalCase.assertions;
   if (run.status !== 'ok') {
     const reason = `not graded: the agent run ${run.status === 'timeout' ? 'timed out' : 'failed'} (${run.error?.message ?? 'no detail'})`;
-    assertions.forEach((assertion, index) => rows.set(index, row(assertion, 'error', reason, gradedBy(assertion))));
+    for (const [index, assertion] of assertions.entries())
+      rows.set(index, row(assertion, 'error', reason, gradedBy(assertion)));
     return finish(evalCase, assertions, rows, undefined, run.error);
   }
   const workspace = createWorkspaceReader(options.workspaceDir);
@@ -95,8 +99,8 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
         {
           prompt: evalCase.prompt,
           ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
-          response: run.finalText,
-          files: judgeFiles(workspace, options.outputs),
+          response: redact(run.finalText),
+          files: judgeFiles(workspace, options.outputs, redact),
           claims: claimList,
         },
         {
@@ -136,17 +140,17 @@ function settleClaims(
   });
 }
 
-function judgeFiles(workspace: WorkspaceReader, outputs: string[]): JudgeFile[] {
+function judgeFiles(workspace: WorkspaceReader, outputs: string[], redact: (text: string) => string): JudgeFile[] {
   return outputs.map((path) => {
     const file = workspace.readText(path);
     if (file.status === 'text')
       return {
-        path,
+        path: redact(path),
         size: file.size,
-        excerpt: file.text.slice(0, excerptChars),
+        excerpt: redact(file.text.slice(0, excerptChars)),
         ...(file.truncated || file.text.length > excerptChars ? { truncated: true } : {}),
       };
-    return { path, size: 'size' in file ? file.size : 0 };
+    return { path: redact(path), size: 'size' in file ? file.size : 0 };
   });
 }
 

@@ -1,4 +1,4 @@
-import { cp, mkdir, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ContextManifest, Grading, Timing, ToolSummary, Trace } from '@skeval/schema';
 import { caseRunFiles } from './layout.js';
@@ -14,6 +14,8 @@ export interface CaseRunArtifacts {
   /** The workspace and the files the run created or changed in it. */
   workspaceDir: string;
   outputs: string[];
+  /** Applied to the text files copied into `outputs/`, so no secret the agent wrote lands there. */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -28,8 +30,7 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
   await mkdir(outputsDir, { recursive: true });
   for (const path of artifacts.outputs) {
     await mkdir(dirname(join(outputsDir, path)), { recursive: true });
-    const copy = { dereference: false, errorOnExist: false, force: true };
-    await cp(join(artifacts.workspaceDir, path), join(outputsDir, path), copy).catch(() => undefined);
+    await copyOutput(join(artifacts.workspaceDir, path), join(outputsDir, path), artifacts.redact);
   }
   // The folder exists now; the files are independent, grading.json alone must come last.
   const inFolder = { ensureFolder: false };
@@ -46,6 +47,20 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
     writeJsonAtomic(join(caseDir, caseRunFiles.timing), artifacts.timing, inFolder),
   ]);
   await writeJsonAtomic(join(caseDir, caseRunFiles.grading), artifacts.grading, inFolder);
+}
+
+/** Copies one file the run left; a text file is redacted on the way (a binary one is copied as it is). */
+async function copyOutput(from: string, to: string, redact: ((text: string) => string) | undefined): Promise<void> {
+  const copy = { dereference: false, errorOnExist: false, force: true };
+  if (redact) {
+    const content = await readFile(from).catch(() => undefined);
+    if (content && !content.includes(0)) {
+      const text = content.toString('utf8');
+      const redacted = redact(text);
+      if (redacted !== text) return writeFile(to, redacted);
+    }
+  }
+  await cp(from, to, copy).catch(() => undefined);
 }
 
 /** Tool use at a glance: counts by tool and by kind, errors, and the shell commands run. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gradingSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandRunner } from '../runners/command.js';
+import { createCommandRunner } from '../runners/command/runner.js';
 import { gradeRun } from './grade-run.js';
 import { runEvals } from './run-evals.js';
 

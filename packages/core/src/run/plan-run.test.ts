@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { anthropicMessage, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
 import { createModel } from '@skeval/judge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandRunner } from '../runners/command.js';
+import { createCommandRunner } from '../runners/command/runner.js';
 import { planRun } from './plan-run.js';
 import { runEvals } from './run-evals.js';
 

@@ -1,13 +1,21 @@
-import { rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import type { DiscoveredSkill, LoadedCase } from '@skeval/evals';
-import type { Configuration, Grading, Timing } from '@skeval/schema';
+import type { Configuration, ContextManifest, Grading, Timing } from '@skeval/schema';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
 import { writeCaseRun } from '../run-folder/write-case-run.js';
+import { sweepProcesses } from '../runners/process/sweep-processes.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
 import { prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
-import { changedFiles, hashFiles, hashTree, signTree } from '../workspace/tree.js';
+import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
+import { changedFiles, hashFiles, hashTree } from '../workspace/tree.js';
+import { createCaseExec } from './case-exec.js';
+import type { Containment } from './containment.js';
+import { trackTemporaryFolder } from './temporary-folders.js';
 
 export interface RunCaseOptions {
   skill: DiscoveredSkill;
@@ -21,31 +29,54 @@ export interface RunCaseOptions {
   /** @default "isolated" */
   contextMode?: 'isolated' | 'ambient';
   runner: AgentRunner;
+  /** The agent's version, as its check found it. */
+  agentVersion?: string | null;
   judge: JudgeSetup;
   caseDir: string;
   timeoutMs: number;
-  env: NodeJS.ProcessEnv;
+  containment: Containment;
+  /** What the agent must not see (the sandbox hides these). */
+  hidden: string[];
+  /** User-level skills and instruction files of this agent on the machine (kept out of isolated runs). */
+  ambient: string[];
+  /** Folders inside the skill that runs write to (its `evals-runs/`): left out of the edit check. */
+  skillOutputs: string[];
   keepWorkspace: boolean;
   signal?: AbortSignal;
   /** When given, workspace removals are collected here instead of awaited, to be awaited at the end. */
   pendingRemovals?: Array<Promise<void>>;
 }
 
-/** One case run: a fresh workspace, the agent, the grading pass, the artifacts. */
+/** The variable by which a case run's processes are found after it, wherever they went. */
+const markerVariable = 'SKEVAL_CASE_RUN';
+
+/**
+ * One case run: a fresh workspace, home and temporary folder; the agent in its sandbox; every
+ * process it left ended; the grading pass; the artifacts, with every secret redacted.
+ */
 export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> {
-  const { skill, evalCase, runner } = options;
+  const { skill, evalCase, runner, containment } = options;
   const startedAt = new Date();
-  const originalBefore = signTree(skill.dir, ['evals', 'evals-runs']);
+  const fingerprintBefore = fingerprintSkill(skill.dir, options.skillOutputs);
   const arm = options.arm ?? 'with_skill';
   const runNumber = options.runNumber ?? 1;
+  const contextMode = options.contextMode ?? 'isolated';
   const install = options.install ?? [{ name: skill.name, dir: skill.dir }];
-  const workspace = await prepareWorkspace({
-    skill,
-    evalCase,
-    ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}),
-    install,
-  });
+  const caseRoot = await mkdtemp(join(tmpdir(), 'skeval-case-'));
+  const forget = trackTemporaryFolder(caseRoot);
   try {
+    const workspace = await prepareWorkspace({
+      skill,
+      evalCase,
+      ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}),
+      install,
+      tempRoot: caseRoot,
+    });
+    const homeDir = join(caseRoot, 'home');
+    const tmpDir = join(caseRoot, 'tmp');
+    await Promise.all([mkdir(homeDir), mkdir(tmpDir)]);
+    const copiedContext =
+      contextMode === 'ambient' ? await copyAmbientContext(options.ambient, containment, homeDir) : [];
     const descriptions = new Map(
       install.map((entry) => [entry.name, entry.description ?? (entry.name === skill.name ? skill.description : '')]),
     );
@@ -54,24 +85,50 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       path: entry.path,
       description: descriptions.get(entry.name) ?? '',
     }));
-    const run = await runner.run({
+    const marker = randomUUID();
+    const env = { ...containment.baseEnv, HOME: homeDir, TMPDIR: tmpDir, [markerVariable]: marker };
+    const plan = {
       workspaceDir: workspace.dir,
+      homeDir,
+      tmpDir,
+      readable: [],
+      hidden: options.hidden,
+      network: containment.network,
+    };
+    const exec = createCaseExec({
+      sandbox: containment.sandbox,
+      plan,
+      env,
+      timeoutMs: options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const ran = await runner.run({
+      workspaceDir: workspace.dir,
+      homeDir,
+      tmpDir,
       prompt: evalCase.prompt,
       skills: installedSkills,
-      env: options.env,
+      env,
+      userEnv: containment.userEnv,
       timeoutMs: options.timeoutMs,
       arm,
       runNumber,
-      contextMode: options.contextMode ?? 'isolated',
+      contextMode,
+      sandbox: containment.sandbox.kind,
+      exec,
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    // Processes the agent started in sessions of their own outlive its process group.
+    const leftBehind = sweepProcesses(markerVariable, marker);
+    const run = checkBaseline(ran, arm, skill);
     const edited = workspace.installed
       .filter((entry) => hashTree(entry.path) !== entry.hashBefore)
       .map((entry) => entry.name);
-    const originalEdited = signTree(skill.dir, ['evals', 'evals-runs']) !== originalBefore;
+    const originalEdited = fingerprintSkill(skill.dir, options.skillOutputs) !== fingerprintBefore;
     const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map(
       (change) => change.path,
     );
+    const { redactor } = containment;
     const graded = await gradeCaseRun({
       evalCase,
       skill,
@@ -79,55 +136,68 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       workspaceDir: workspace.dir,
       outputs,
       judge: options.judge,
-      env: options.env,
+      env: containment.userEnv,
+      redact: redactor.redact,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const skillEdited = edited.length > 0 || originalEdited;
-    const grading: Grading = skillEdited
-      ? { ...graded, skill_edited: { installed: edited, original: originalEdited } }
-      : graded;
+    const grading: Grading = redactor.redactDeep(
+      skillEdited ? { ...graded, skill_edited: { installed: edited, original: originalEdited } } : graded,
+    );
     const usage = run.trace.usage;
+    const model = run.trace.model ?? runner.model ?? null;
     const timing: Timing = {
       total_tokens: usage.total_tokens,
       duration_ms: run.durationMs,
       total_duration_seconds: Math.round(run.durationMs / 100) / 10,
       executor_start: startedAt.toISOString(),
       executor_end: new Date(startedAt.getTime() + run.durationMs).toISOString(),
-      model: run.trace.model ?? runner.model ?? null,
+      model,
       input_tokens: usage.input_tokens,
       output_tokens: usage.output_tokens,
       cached_input_tokens: usage.cached_input_tokens ?? 0,
       cost_usd: usage.cost_usd ?? null,
       ...(grading.judge ? { judge: grading.judge } : {}),
     };
+    const contextManifest: ContextManifest = {
+      arm,
+      run_number: runNumber,
+      context_mode: contextMode,
+      agent: runner.name,
+      agent_version: options.agentVersion ?? null,
+      model,
+      skills_dir: runner.skillsDir ?? null,
+      skills: installedSkills.map((entry) => ({ name: entry.name, path: entry.path, description: entry.description })),
+      skills_read: run.trace.skills_read ?? [],
+      prompt: evalCase.prompt,
+      input_files: evalCase.files.map((file) => file.path),
+      setup: evalCase.setup ?? null,
+      environment: Object.keys(env)
+        .filter((name) => name !== markerVariable)
+        .sort(),
+      tools: [...new Set(run.trace.tool_calls.map((call) => call.name))],
+      sandbox: {
+        kind: containment.sandbox.kind,
+        reason: containment.sandbox.reason,
+        network: containment.network,
+        hidden: containment.sandbox.kind === 'none' ? [] : options.hidden,
+      },
+      user_context: contextMode === 'isolated' ? { kept_out: options.ambient } : { copied: copiedContext },
+      permission_denials: run.permissionDenials ?? [],
+      processes_ended_after: leftBehind.length,
+      redacted: redactor.names,
+      ...(options.keepWorkspace ? { workspace: workspace.dir } : {}),
+    };
     await writeCaseRun({
       caseDir: options.caseDir,
-      finalText: run.finalText,
-      trace: run.trace,
+      finalText: redactor.redact(run.finalText),
+      trace: redactor.redactDeep(run.trace),
       grading,
       timing,
       workspaceDir: workspace.dir,
       outputs,
-      contextManifest: {
-        arm,
-        run_number: runNumber,
-        context_mode: options.contextMode ?? 'isolated',
-        agent: runner.name,
-        model: runner.model ?? null,
-        skills_dir: runner.skillsDir ?? null,
-        skills: installedSkills.map((entry) => ({
-          name: entry.name,
-          path: entry.path,
-          description: entry.description,
-        })),
-        skills_read: run.trace.skills_read ?? [],
-        prompt: evalCase.prompt,
-        input_files: evalCase.files.map((file) => file.path),
-        setup: evalCase.setup ?? null,
-        environment: Object.keys(options.env).sort(),
-        tools: [...new Set(run.trace.tool_calls.map((call) => call.name))],
-        ...(options.keepWorkspace ? { workspace: workspace.dir } : {}),
-      },
+      redact: redactor.redact,
+      contextManifest,
     });
     return {
       skill: skill.name,
@@ -139,13 +209,48 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       grading,
       durationMs: run.durationMs,
       skillEdited,
-      ...(run.error ? { error: run.error } : {}),
+      ...(run.error ? { error: redactor.redactDeep(run.error) } : {}),
     };
   } finally {
     if (!options.keepWorkspace) {
-      const removal = rm(workspace.dir, { recursive: true, force: true });
+      const removal = rm(caseRoot, { recursive: true, force: true }).then(forget);
       if (options.pendingRemovals) options.pendingRemovals.push(removal);
       else await removal;
-    }
+    } else forget();
   }
+}
+
+/**
+ * A baseline run that read the skill under test is contaminated: it says nothing about the
+ * agent without the skill, so it ends as an error with the reason.
+ */
+function checkBaseline(run: RunResult, arm: Configuration, skill: { name: string; dir: string }): RunResult {
+  if (arm !== 'without_skill' || run.status !== 'ok') return run;
+  const read = run.trace.tool_calls.find((call) => {
+    const haystack = [...(call.paths ?? []), call.command ?? '', JSON.stringify(call.arguments)].join('\n');
+    return haystack.includes(`${skill.name}/SKILL.md`) || haystack.includes(skill.dir);
+  });
+  if (!read) return run;
+  const message = `the without_skill run read the skill under test (${read.name}: ${(read.paths ?? [read.command ?? '']).join(', ')}), so it is no baseline; look for a copy of the skill the agent can reach`;
+  return { ...run, status: 'error', error: { code: 'baseline_contaminated', message } };
+}
+
+/** Ambient runs: the user's skills and instruction files, copied into the agent's own home at the same places. */
+async function copyAmbientContext(
+  paths: readonly string[],
+  containment: Containment,
+  homeDir: string,
+): Promise<string[]> {
+  const userHome = containment.userEnv.HOME;
+  if (!userHome) return [];
+  const copied: string[] = [];
+  for (const path of paths) {
+    const within = relative(userHome, path);
+    if (within.startsWith('..') || within === '') continue;
+    await cp(path, join(homeDir, within), { recursive: true, dereference: true }).then(
+      () => copied.push(path),
+      () => undefined,
+    );
+  }
+  return copied;
 }

@@ -12,7 +12,7 @@ import {
 } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFixture, makeSkill } from '../__fixtures__/make-skill.js';
-import { createCommandRunner } from '../runners/command.js';
+import { createCommandRunner } from '../runners/command/runner.js';
 import { runEvals } from './run-evals.js';
 
 const repoRoot = new URL('../../../../', import.meta.url).pathname;

@@ -1,14 +1,17 @@
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type DiscoveredSkill, discoverSkills, readSkillManifest } from '@skeval/evals';
-import type { Configuration } from '@skeval/schema';
+import { type Configuration, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { caseDirOf, caseFolderName } from '../run-folder/layout.js';
 import { type CaseRunOutcome, outcomeOf, readCaseRun } from '../run-folder/read-case-run.js';
 import { summarizeRunFolder } from '../run-folder/run-summary.js';
 import type { AgentRunner } from '../runners/types.js';
+import { chooseSandbox } from '../sandbox/choose-sandbox.js';
+import type { SandboxKind } from '../sandbox/sandbox.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
+import { createContainment, hiddenPaths } from './containment.js';
 import { runCase } from './run-case.js';
 import { byCaseOrder, type RunReport, type SkillRun, totalsOf } from './run-report.js';
 
@@ -17,7 +20,9 @@ export type RunProgressEvent =
   | { type: 'case-end'; outcome: CaseRunOutcome }
   | { type: 'case-skipped'; skill: string; caseId: string; reason: 'complete' | 'interrupted' }
   /** `--resume` found a case run whose artifacts do not read back: it runs again. */
-  | { type: 'case-redo'; skill: string; caseId: string; problems: string[] };
+  | { type: 'case-redo'; skill: string; caseId: string; problems: string[] }
+  /** Something the user should know before the case runs start: no sandbox, an agent version Skeval does not know. */
+  | { type: 'note'; message: string };
 
 export interface RunEvalsOptions {
   /** A skill folder, or a tree of them. */
@@ -50,8 +55,18 @@ export interface RunEvalsOptions {
   extraSkills?: string[];
   /** `isolated` (default): the agent sees no user or ambient skills, only the ones installed; `ambient`: it may. */
   contextMode?: 'isolated' | 'ambient';
-  /** The environment agents get, explicitly. @default PATH, HOME, LANG, TERM, TMPDIR and the provider keys of this process */
+  /**
+   * Skeval's own environment: agents get the basics of it (PATH, LANG, TERM, …), the keys of the
+   * provider they use and what `passEnv` names, with their own `HOME` and `TMPDIR`; their
+   * configuration is read from its `HOME`. @default process.env
+   */
   env?: NodeJS.ProcessEnv;
+  /** Variables passed to every agent as they are (`--pass-env`); values that look like keys are redacted. */
+  passEnv?: string[];
+  /** `bwrap` insists on bubblewrap; `none` runs agents uncontained. @default bwrap where it works, else none with a note */
+  sandbox?: SandboxKind;
+  /** `none` cuts agents off the network (in the bwrap sandbox). @default "on" */
+  network?: 'on' | 'none';
   /** Aborting stops launching case runs; running ones get `graceMs`, then are stopped. */
   signal?: AbortSignal;
   /** @default 3000 */
@@ -61,27 +76,6 @@ export interface RunEvalsOptions {
 
 /** What a run did: every skill's run folder, the skills that could not run, the totals. */
 export type RunEvalsResult = RunReport;
-
-const passedEnv = [
-  'PATH',
-  'HOME',
-  'LANG',
-  'LC_ALL',
-  'TERM',
-  'TMPDIR',
-  'USER',
-  'SHELL',
-  'ANTHROPIC_API_KEY',
-  'OPENAI_API_KEY',
-  'OPENROUTER_API_KEY',
-  'ANTHROPIC_BASE_URL',
-  'OPENAI_BASE_URL',
-];
-
-/** The default environment for agents: the basics and provider keys of this process, nothing else. */
-export function defaultAgentEnv(from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return Object.fromEntries(passedEnv.flatMap((name) => (from[name] === undefined ? [] : [[name, from[name]]])));
-}
 
 /**
  * Runs every selected case of every discovered skill through the agent, grades each run and
@@ -102,6 +96,25 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const runId = options.resume
     ? basename(resolve(cwd, options.resume))
     : (options.runId ?? new Date().toISOString().replace(/[:.]/g, '-'));
+  const userEnv = options.env ?? process.env;
+  const sandbox = chooseSandbox(options.sandbox ? { requested: options.sandbox } : {});
+  const containment = createContainment({
+    sandbox,
+    ...(options.network ? { network: options.network } : {}),
+    userEnv,
+    ...(options.passEnv ? { passEnv: options.passEnv } : {}),
+  });
+  if (sandbox.kind === 'none' && options.sandbox === undefined)
+    options.onProgress?.({ type: 'note', message: sandbox.reason });
+  const contextMode = options.contextMode ?? 'isolated';
+  for (const { skill } of runnable) refuseOutputInSkill(options, skill, cwd);
+  // The agent is checked once, before any case runs: a missing program fails fast, not per case.
+  const check =
+    runnable.length > 0 && options.runner.check
+      ? await options.runner.check({ env: userEnv, sandbox: sandbox.kind })
+      : undefined;
+  for (const note of check?.notes ?? []) options.onProgress?.({ type: 'note', message: note });
+  const ambient = options.runner.ambientContext?.(userEnv) ?? [];
   const hardStop = new AbortController();
   let interrupted = false;
   const onStop = () => {
@@ -139,16 +152,19 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       outcomes: [],
       problems: [],
     };
-    return { skill, evals, run };
+    const outputBase = outputBaseOf(skill, options, cwd);
+    const extra = [...(oldSkill ? [oldSkill] : []), ...extras.map((entry) => entry.dir)];
+    const hidden = hiddenPaths({ skillDir: skill.dir, outputBase, userEnv, contextMode, extra });
+    return { skill, evals, run, hidden, skillOutputs: [outputBase, join(skill.dir, 'evals-runs')] };
   });
-  const plan = skillRuns.flatMap(({ skill, evals, run }) =>
+  const plan = skillRuns.flatMap(({ skill, evals, run, hidden, skillOutputs }) =>
     evals.cases.flatMap((evalCase) =>
       Array.from({ length: repetitions }, (_, repetition) =>
-        arms.map((arm) => ({ skill, run, evalCase, arm, runNumber: repetition + 1 })),
+        arms.map((arm) => ({ skill, run, hidden, skillOutputs, evalCase, arm, runNumber: repetition + 1 })),
       ).flat(),
     ),
   );
-  const tasks = plan.map(({ skill, run, evalCase, arm, runNumber }) =>
+  const tasks = plan.map(({ skill, run, hidden, skillOutputs, evalCase, arm, runNumber }) =>
     limit(async () => {
       const caseDir = caseDirOf(run.runDir, evalCase.id, nested ? { arm, runNumber } : undefined);
       if (interrupted)
@@ -186,12 +202,16 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         install: installFor(skill, arm),
         arm,
         runNumber,
-        contextMode: options.contextMode ?? 'isolated',
+        contextMode,
         runner: options.runner,
+        agentVersion: check?.version ?? null,
         judge: options.judge,
         caseDir,
         timeoutMs: options.timeoutMs ?? 600_000,
-        env: options.env ?? defaultAgentEnv(),
+        containment,
+        hidden,
+        ambient,
+        skillOutputs,
         keepWorkspace: options.keepWorkspaces ?? false,
         signal: hardStop.signal,
         pendingRemovals,
@@ -224,8 +244,29 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   return { runs, invalid, interrupted, totals: totalsOf(runs) };
 }
 
+/** Where a skill's run folders go: `<outputDir>/<skill>/` or `<skill>/evals-runs/` (or, resuming, the folder given). */
+function outputBaseOf(skill: DiscoveredSkill, options: RunEvalsOptions, cwd: string): string {
+  if (options.resume) return dirname(resolve(cwd, options.resume));
+  return options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
+}
+
 function runDirOf(skill: DiscoveredSkill, runId: string, options: RunEvalsOptions, cwd: string): string {
   if (options.resume) return resolve(cwd, options.resume);
-  const base = options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
+  const base = outputBaseOf(skill, options, cwd);
   return join(base, ...(options.iteration ? [`iteration-${options.iteration}`] : []), runId);
+}
+
+/**
+ * An `--output-dir` inside a skill folder would put run folders (with their answers) where the
+ * skill's own files are, and into every later run's edit check: refused.
+ */
+function refuseOutputInSkill(options: RunEvalsOptions, skill: DiscoveredSkill, cwd: string): void {
+  if (!options.outputDir) return;
+  const within = relative(skill.dir, resolve(cwd, options.outputDir));
+  if (within === '' || !(within.startsWith('..') || isAbsolute(within))) {
+    throw new SkevalError({
+      code: 'usage',
+      message: `--output-dir ${options.outputDir} is inside the skill folder ${skill.dir}; put run folders outside it (the default, <skill>/evals-runs/, is set aside for them)`,
+    });
+  }
 }

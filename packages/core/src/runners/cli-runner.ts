@@ -1,6 +1,8 @@
-import type { Trace } from '@skeval/schema';
-import { processVerdict, runProcess } from './run-process.js';
-import type { AgentRunner, RunnerContext, RunResult } from './types.js';
+import { tmpdir } from 'node:os';
+import { SkevalError, type Trace } from '@skeval/schema';
+import type { SandboxKind } from '../sandbox/sandbox.js';
+import { type ProcessOutcome, runProcess } from './process/run-process.js';
+import type { AgentCheck, AgentCommand, AgentRunner, RunnerContext, RunResult } from './types.js';
 
 export interface CliRunnerOptions {
   /** The program to run (default: the agent's usual command name). */
@@ -8,42 +10,135 @@ export interface CliRunnerOptions {
   model?: string;
 }
 
-/**
- * A runner for an agent CLI: runs `executable args` in the workspace, reads its event stream
- * with `parse`, and turns how it ended (exit code, timeout, a failure event) into the status.
- */
-export function createCliRunner(definition: {
+/** What a runner read from an agent's event stream. */
+export interface ParsedStream {
+  trace: Trace;
+  finalText: string;
+  /** Why the agent failed, as its stream says, when no later success followed. */
+  failure?: string;
+  /** The reason of the last retry the agent reported: what a timeout was waiting on. */
+  lastRetry?: string;
+  permissionDenials?: string[];
+}
+
+/** One agent CLI: how to install it for a case run, run it and read what it printed. */
+export interface CliDefinition {
   name: string;
+  /** The program, by name or path. */
   executable: string;
+  /** How to install the program, for the message when it is missing. */
+  install: string;
   skillsDir: string;
   model?: string;
-  args(context: RunnerContext): string[];
-  parse(
-    stdout: string,
-    context: RunnerContext,
-    durationMs: number,
-  ): { trace: Trace; finalText: string; failure?: string };
-}): AgentRunner {
+  /** Reads the version from what `<executable> --version` printed. */
+  versionPattern: RegExp;
+  /** Whether Skeval was tested with this version (others run, with a note). */
+  testedVersion(version: string): boolean;
+  /** What `testedVersion` accepts, for the note. */
+  testedVersions: string;
+  /** More checks before the first case run (a set-up the agent refuses). */
+  checkSetup?(options: { env: NodeJS.ProcessEnv; sandbox: SandboxKind }): void;
+  ambientContext?(userEnv: NodeJS.ProcessEnv): string[];
+  /** Writes the agent's configuration into the case run's home and says what to run. */
+  prepare(context: RunnerContext): Promise<AgentCommand>;
+  parse(stdout: string, context: RunnerContext, durationMs: number): ParsedStream;
+}
+
+/**
+ * A runner for an agent CLI: checks the program once, prepares the case run's home, runs the
+ * program in the workspace inside the sandbox, reads its event stream, and decides how the run
+ * ended from the stream first (a failure the agent reported, whatever its exit code), then from
+ * how the process ended.
+ */
+export function createCliRunner(definition: CliDefinition): AgentRunner {
   return {
     name: definition.name,
     skillsDir: definition.skillsDir,
     ...(definition.model ? { model: definition.model } : {}),
+    check: (options) => checkProgram(definition, options),
+    ...(definition.ambientContext ? { ambientContext: definition.ambientContext } : {}),
     async run(context): Promise<RunResult> {
-      const outcome = await runProcess({
-        file: definition.executable,
-        args: definition.args(context),
-        cwd: context.workspaceDir,
-        env: context.env,
-        timeoutMs: context.timeoutMs,
-        ...(context.signal ? { signal: context.signal } : {}),
-      });
+      const command = await definition.prepare(context);
+      const outcome = await context.exec(command);
       const parsed = definition.parse(outcome.stdout, context, outcome.durationMs);
-      const verdict = processVerdict(outcome, definition.executable);
-      const ended =
-        verdict.status === 'ok' && parsed.failure
-          ? { status: 'error' as const, error: { code: 'agent_failed', message: parsed.failure } }
-          : verdict;
-      return { ...ended, finalText: parsed.finalText, trace: parsed.trace, durationMs: outcome.durationMs };
+      return {
+        ...verdictOf(outcome, parsed, definition.executable),
+        finalText: parsed.finalText,
+        trace: parsed.trace,
+        durationMs: outcome.durationMs,
+        ...(parsed.permissionDenials?.length ? { permissionDenials: parsed.permissionDenials } : {}),
+      };
     },
   };
+}
+
+async function checkProgram(
+  definition: CliDefinition,
+  options: { env: NodeJS.ProcessEnv; sandbox: SandboxKind },
+): Promise<AgentCheck> {
+  definition.checkSetup?.(options);
+  const outcome = await runProcess({
+    file: definition.executable,
+    args: ['--version'],
+    cwd: tmpdir(),
+    env: { PATH: options.env.PATH, HOME: tmpdir() },
+    timeoutMs: 60_000,
+  });
+  if (outcome.startError) {
+    throw new SkevalError({
+      code: 'usage',
+      message: `--agent ${definition.name}: \`${definition.executable}\` cannot be started (${outcome.startError}); ${definition.install}, or give its path with --agent-bin`,
+    });
+  }
+  const printed = `${outcome.stdout}\n${outcome.stderr}`.trim();
+  const version = definition.versionPattern.exec(printed)?.[1] ?? null;
+  if (outcome.exitCode !== 0 || version === null) {
+    const shown = JSON.stringify(printed.slice(0, 200));
+    return {
+      version,
+      notes: [`\`${definition.executable} --version\` did not print a version Skeval reads: ${shown}`],
+    };
+  }
+  const notes = definition.testedVersion(version)
+    ? []
+    : [
+        `${definition.name} ${version} is not a version Skeval was tested with (${definition.testedVersions}); if runs fail, its flags may have changed`,
+      ];
+  return { version, notes };
+}
+
+/** How a case run ended: the stream's own account first, then the process's. */
+export function verdictOf(
+  outcome: ProcessOutcome,
+  parsed: Pick<ParsedStream, 'failure' | 'lastRetry'>,
+  program: string,
+): { status: RunResult['status']; error?: { code: string; message: string } } {
+  const tail = outcome.stderr.trim() ? `; stderr: ${outcome.stderr.trim().slice(-500)}` : '';
+  if (outcome.timedOut) {
+    const waiting = parsed.lastRetry
+      ? `; it was retrying: ${parsed.lastRetry}`
+      : parsed.failure
+        ? `; it had reported: ${parsed.failure}`
+        : '';
+    const message = `${program} ran past its time limit and was stopped (${outcome.durationMs} ms)${waiting}`;
+    return { status: 'timeout', error: { code: 'agent_timeout', message } };
+  }
+  if (outcome.aborted)
+    return { status: 'error', error: { code: 'interrupted', message: `${program} was interrupted` } };
+  if (outcome.outputTooLarge) {
+    const message = `${program} printed more than the output limit on stdout and was stopped${tail}`;
+    return { status: 'error', error: { code: 'agent_failed', message } };
+  }
+  if (outcome.startError) {
+    return {
+      status: 'error',
+      error: { code: 'agent_failed', message: `${program} could not start: ${outcome.startError}` },
+    };
+  }
+  if (parsed.failure) return { status: 'error', error: { code: 'agent_failed', message: parsed.failure } };
+  if (outcome.exitCode !== 0) {
+    const message = `${program} exited with code ${outcome.exitCode}${tail}`;
+    return { status: 'error', error: { code: 'agent_failed', message } };
+  }
+  return { status: 'ok' };
 }

@@ -1,10 +1,10 @@
 import { createModel } from '@skeval/judge';
 import { SkevalError } from '@skeval/schema';
-import { createClaudeCodeRunner } from './claude-code.js';
-import { createCodexRunner } from './codex.js';
-import { createCommandRunner } from './command.js';
-import { createPiRunner } from './pi.js';
-import { createSdkRunner } from './sdk.js';
+import { createClaudeCodeRunner } from './claude-code/runner.js';
+import { createCodexRunner } from './codex/runner.js';
+import { createCommandRunner } from './command/runner.js';
+import { createPiRunner } from './pi/runner.js';
+import { createSdkRunner } from './sdk/runner.js';
 import type { AgentRunner } from './types.js';
 
 /** The agents Skeval can run, by the name `--agent` takes. */
@@ -20,6 +20,8 @@ export interface CreateRunnerOptions {
   executable?: string;
   /** The agent's model, as the agent names it (`provider:model` for `sdk`). */
   model?: string;
+  /** For `claude-code`: its `--permission-mode` instead of skipping permission prompts. */
+  permissionMode?: string;
   /** Where the command was given: its relative file arguments are read from here. @default process.cwd() */
   cwd?: string;
   /** Where `sdk` finds its provider key. @default process.env */
@@ -51,7 +53,10 @@ export function createRunner(options: CreateRunnerOptions): AgentRunner {
       }
       return createSdkRunner({ model: createModel(options.model, { env: options.env ?? process.env }) });
     case 'claude-code':
-      return createClaudeCodeRunner(cli);
+      return createClaudeCodeRunner({
+        ...cli,
+        ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+      });
     case 'codex':
       return createCodexRunner(cli);
     case 'pi':

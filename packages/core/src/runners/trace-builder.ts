@@ -41,7 +41,8 @@ function boundText(text: string, limit = maxToolOutputChars): { text: string; tr
 }
 
 /** Builds a normalized trace as a runner reads an agent's events. */
-export function createTraceBuilder(agent: string, model?: string | null) {
+export function createTraceBuilder(agent: string, configuredModel?: string | null) {
+  let model = configuredModel ?? null;
   const messages: TraceMessage[] = [];
   const calls = new Map<string, ToolCall>();
   const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 };
@@ -49,10 +50,16 @@ export function createTraceBuilder(agent: string, model?: string | null) {
   let turns = 0;
   let truncated = false;
   return {
+    /** A message; one with no text and no tool calls says nothing and is left out. */
     message(role: TraceMessage['role'], text: string, toolCallIds?: string[]) {
+      if (text === '' && !toolCallIds?.length) return;
       const bounded = boundText(text);
       truncated ||= bounded.truncated;
       messages.push({ role, text: bounded.text, ...(toolCallIds?.length ? { tool_call_ids: toolCallIds } : {}) });
+    },
+    /** The model the agent's stream names; the first one named wins over the configured one. */
+    model(name: string) {
+      if (name && (model === null || model === configuredModel)) model = name;
     },
     toolCall(id: string, name: string, args: Record<string, unknown>, extra: Partial<ToolCall> = {}) {
       const kind = extra.kind ?? toolKind(name);
@@ -116,7 +123,7 @@ export function createTraceBuilder(agent: string, model?: string | null) {
       return {
         version: 1,
         agent,
-        model: model ?? null,
+        model,
         messages,
         tool_calls: toolCalls,
         usage: {
@@ -135,12 +142,8 @@ export function createTraceBuilder(agent: string, model?: string | null) {
   };
 }
 
-
 /** Names of the installed skills whose SKILL.md some call read. */
-function skillsReadIn(
-  trace: Pick<Trace, 'tool_calls'>,
-  skills: Array<{ name: string; path: string }>,
-): string[] {
+function skillsReadIn(trace: Pick<Trace, 'tool_calls'>, skills: Array<{ name: string; path: string }>): string[] {
   return skills
     .filter((skill) =>
       trace.tool_calls.some((call) => {

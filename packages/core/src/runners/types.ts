@@ -1,4 +1,6 @@
 import type { Trace } from '@skeval/schema';
+import type { SandboxKind } from '../sandbox/sandbox.js';
+import type { ProcessOutcome } from './process/run-process.js';
 
 export interface InstalledSkill {
   name: string;
@@ -7,23 +9,41 @@ export interface InstalledSkill {
   path: string;
 }
 
+/** A program a runner starts for a case run. */
+export interface AgentCommand {
+  file: string;
+  args: string[];
+  /** Added to the case run's environment (which already has `HOME` and `TMPDIR` set to the run's own). */
+  env?: NodeJS.ProcessEnv;
+  /** Files outside the workspace the program must read (a prompt file): left visible in the sandbox. */
+  readable?: string[];
+}
+
 /** What a runner gets for one case run. */
 export interface RunnerContext {
   workspaceDir: string;
+  /** The agent's own home for this case run (its `HOME`): its configuration goes here. */
+  homeDir: string;
+  /** The agent's own temporary folder for this case run (its `TMPDIR`). */
+  tmpDir: string;
   prompt: string;
   /** The skills installed for this run (none for a baseline without extras). */
   skills: InstalledSkill[];
-  /** The environment passed to the agent, explicitly. */
+  /** The case run's environment, explicitly: the basics, `HOME`, `TMPDIR`, and what `--pass-env` names. */
   env: NodeJS.ProcessEnv;
+  /** Where Skeval's own user keeps the agent's configuration (the real `HOME` and agent folders). */
+  userEnv: NodeJS.ProcessEnv;
   timeoutMs: number;
   signal?: AbortSignal;
-  /** The agent's model, as the agent spells it. */
-  model?: string;
   /** With --compare or --runs: which arm and which repetition this run is. */
   arm?: 'with_skill' | 'without_skill' | 'old_skill';
   runNumber?: number;
   /** `isolated` (default): only the installed skills; `ambient`: the agent may also load its user's skills. */
   contextMode?: 'isolated' | 'ambient';
+  /** The sandbox `exec` runs programs in. */
+  sandbox: SandboxKind;
+  /** Runs a program in the workspace, inside the case run's sandbox, with its time limit and abort signal. */
+  exec(command: AgentCommand, options?: { timeoutMs?: number; maxOutputBytes?: number }): Promise<ProcessOutcome>;
 }
 
 export interface RunResult {
@@ -33,6 +53,16 @@ export interface RunResult {
   trace: Trace;
   durationMs: number;
   error?: { code: string; message: string };
+  /** Tool calls the agent was refused (permission denials), as the agent reported them. */
+  permissionDenials?: string[];
+}
+
+/** What checking an agent before the first case run found. */
+export interface AgentCheck {
+  /** The program's version as it prints it, when it says. */
+  version: string | null;
+  /** Things the user should know (a version Skeval was not tested with). */
+  notes: string[];
 }
 
 /** One agent, one interface, one normalized trace. */
@@ -42,5 +72,15 @@ export interface AgentRunner {
   skillsDir?: string;
   /** The agent's model for reports. */
   model?: string;
+  /**
+   * Checks, once before the first case run, that the agent can run here: its program exists,
+   * answers with a version, and the set-up makes sense. Throws a `usage` error naming the fix.
+   */
+  check?(options: { env: NodeJS.ProcessEnv; sandbox: SandboxKind }): Promise<AgentCheck>;
+  /**
+   * User-level skills, instruction files, hooks and MCP configuration this agent would read on
+   * this machine: what an isolated run keeps out, for the contamination report.
+   */
+  ambientContext?(userEnv: NodeJS.ProcessEnv): string[];
   run(context: RunnerContext): Promise<RunResult>;
 }

@@ -20,7 +20,10 @@ type ClaudeContentBlock = z.infer<typeof contentBlockSchema>;
 
 const messageEventSchema = z.looseObject({
   type: z.enum(['assistant', 'user']),
-  message: z.looseObject({ content: z.array(contentBlockSchema).catch([]) }),
+  message: z.looseObject({
+    content: z.array(contentBlockSchema).catch([]),
+    model: z.string().optional().catch(undefined),
+  }),
 });
 
 const count = z.number().nonnegative().optional().catch(undefined);
@@ -34,6 +37,10 @@ const resultEventSchema = z.looseObject({
   num_turns: count,
   total_cost_usd: count,
   api_error_status: z.number().nullable().optional().catch(undefined),
+  permission_denials: z
+    .array(z.looseObject({ tool_name: z.string().optional().catch(undefined) }))
+    .optional()
+    .catch(undefined),
   usage: z
     .looseObject({
       input_tokens: count,
@@ -45,11 +52,17 @@ const resultEventSchema = z.looseObject({
     .catch(undefined),
 });
 
+/** `init` (the model), `api_retry` (a request being retried) and `permission_denied` among others. */
 const systemEventSchema = z.looseObject({
   type: z.literal('system'),
   subtype: z.string().optional().catch(undefined),
   model: z.string().optional().catch(undefined),
+  attempt: count,
+  max_retries: count,
+  error_status: z.number().nullable().optional().catch(undefined),
+  error: z.string().optional().catch(undefined),
+  tool_name: z.string().optional().catch(undefined),
+  decision_reason: z.string().optional().catch(undefined),
 });
 
 export const claudeCodeEventSchema = z.union([messageEventSchema, resultEventSchema, systemEventSchema]);
-type ClaudeCodeEvent = z.infer<typeof claudeCodeEventSchema>;

@@ -1,105 +1,113 @@
-import * as z from 'zod';
-import { claudeCodeEventSchema } from './claude-code-events.js';
-import { type CliRunnerOptions, createCliRunner } from './cli-runner.js';
-import { readStreamEvents } from './stream-events.js';
-import { createTraceBuilder } from './trace-builder.js';
-import type { AgentRunner } from './types.js';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SkevalError } from '@skeval/schema';
+import { existingContext, pickEnv, userHomeOf } from '../agent-home/user-paths.js';
+import { type CliRunnerOptions, createCliRunner } from '../cli-runner.js';
+import type { AgentRunner, RunnerContext } from '../types.js';
+import { parseClaudeCodeStream } from './parse-stream.js';
 
-/** Reads Claude Code's `--output-format stream-json --verbose` lines into a trace. */
-export function parseClaudeCodeStream(
-  stdout: string,
-  workspaceDir: string,
-  fallbackDurationMs: number,
-  skills: Array<{ name: string; path: string }> = [],
-) {
-  const events = readStreamEvents(stdout, claudeCodeEventSchema);
-  const init = events.find((event) => event.type === 'system' && event.subtype === 'init');
-  const trace = createTraceBuilder('claude-code', init?.type === 'system' ? (init.model ?? null) : null);
-  let finalText = '';
-  let durationMs = fallbackDurationMs;
-  let failure: string | undefined;
-  let anonymous = 0;
-  const nextAnonymousId = () => {
-    anonymous += 1;
-    return `tool-${anonymous}`;
-  };
-  for (const event of events) {
-    if (event.type === 'assistant') {
-      const blocks = event.message.content;
-      const text = blocks
-        .filter((block) => block.type === 'text')
-        .map((block) => block.text ?? '')
-        .join('');
-      const uses = blocks.filter((block) => block.type === 'tool_use');
-      for (const use of uses) trace.toolCall(use.id ?? nextAnonymousId(), use.name ?? 'unknown', use.input ?? {});
-      if (text || uses.length)
-        trace.message(
-          'assistant',
-          text,
-          uses.map((use) => use.id ?? ''),
-        );
-    } else if (event.type === 'user') {
-      for (const result of event.message.content.filter((block) => block.type === 'tool_result')) {
-        trace.toolResult(result.tool_use_id ?? '', contentText(result.content), result.is_error === true);
-      }
-    } else if (event.type === 'result') {
-      if (event.result !== undefined) finalText = event.result;
-      if (event.duration_ms !== undefined) durationMs = event.duration_ms;
-      if (event.num_turns !== undefined) trace.setTurns(event.num_turns);
-      if (event.total_cost_usd !== undefined) trace.cost(event.total_cost_usd);
-      const { usage } = event;
-      if (usage) {
-        const cached = (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
-        trace.setUsage(
-          (usage.input_tokens ?? 0) + cached,
-          usage.output_tokens ?? 0,
-          usage.cache_read_input_tokens ?? 0,
-        );
-      }
-      if (event.is_error === true || (event.subtype !== undefined && event.subtype !== 'success'))
-        failure = `Claude Code ended with ${String(event.subtype)}`;
-    }
-  }
-  return {
-    trace: trace.finish(finalText, durationMs, workspaceDir, skills),
-    finalText,
-    failure,
-    sawResult: events.some((event) => event.type === 'result'),
-  };
+export interface ClaudeCodeRunnerOptions extends CliRunnerOptions {
+  /**
+   * Claude Code's `--permission-mode` instead of skipping permission prompts; needed to run it as
+   * root outside a sandbox, where it refuses `--dangerously-skip-permissions`.
+   */
+  permissionMode?: string;
 }
 
-const textPartSchema = z.looseObject({ text: z.string() });
-
-/** A tool result's content: a string, or parts of which the text ones are kept. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((part) => {
-        const parsed = textPartSchema.safeParse(part);
-        return parsed.success ? parsed.data.text : '';
-      })
-      .join('');
-  }
-  return content === undefined ? '' : JSON.stringify(content);
+/** The user's Claude Code folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+function userConfigDir(userEnv: NodeJS.ProcessEnv): string | undefined {
+  const home = userHomeOf(userEnv);
+  return userEnv.CLAUDE_CONFIG_DIR || (home ? join(home, '.claude') : undefined);
 }
 
-/** Claude Code, headless: `claude -p <prompt> --output-format stream-json --verbose`, skills in `.claude/skills/`. */
-export function createClaudeCodeRunner(options: CliRunnerOptions = {}): AgentRunner {
+/** Claude Code's own variables that point it at a provider and an account. */
+const isProviderVariable = (name: string) =>
+  name.startsWith('ANTHROPIC_') || ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX'].includes(name);
+
+/**
+ * Claude Code, headless: `claude -p <prompt> --output-format stream-json --verbose`, skills in
+ * `.claude/skills/`. Isolated runs get a fresh config folder (`CLAUDE_CONFIG_DIR`) holding only
+ * the user's credentials, `--setting-sources project` (no user skills, CLAUDE.md, hooks or
+ * commands) and `--strict-mcp-config` (no user MCP servers). In Skeval's sandbox it runs with
+ * `IS_SANDBOX=1`, the switch Claude Code has for containers, so it skips permission prompts as
+ * root too.
+ */
+export function createClaudeCodeRunner(options: ClaudeCodeRunnerOptions = {}): AgentRunner {
+  const executable = options.executable ?? 'claude';
   return createCliRunner({
     name: 'claude-code',
-    executable: options.executable ?? 'claude',
+    executable,
+    install: 'install Claude Code (npm i -g @anthropic-ai/claude-code)',
     skillsDir: '.claude/skills',
     ...(options.model ? { model: options.model } : {}),
-    args: (context) => [
-      '-p',
-      context.prompt,
-      '--output-format',
-      'stream-json',
-      '--verbose',
-      '--dangerously-skip-permissions',
-      ...(options.model ? ['--model', options.model] : []),
-    ],
+    versionPattern: /^(\d+\.\d+\.\d+)/m,
+    testedVersion: (version) => version.startsWith('2.1.'),
+    testedVersions: '2.1.x',
+    checkSetup({ sandbox }) {
+      if (sandbox === 'none' && process.getuid?.() === 0 && options.permissionMode === undefined) {
+        throw new SkevalError({
+          code: 'usage',
+          message:
+            '--agent claude-code: Claude Code refuses to skip its permission prompts as root outside a sandbox; run it in the bwrap sandbox (install bubblewrap: apt-get install -y bubblewrap), or choose its permission mode with --permission-mode acceptEdits, or run Skeval as another user',
+        });
+      }
+    },
+    ambientContext(userEnv) {
+      const config = userConfigDir(userEnv);
+      const home = userHomeOf(userEnv);
+      if (!config) return [];
+      return existingContext([
+        { path: join(config, 'skills'), skills: true },
+        { path: join(config, 'CLAUDE.md') },
+        { path: join(config, 'rules') },
+        { path: join(config, 'commands') },
+        { path: join(config, 'agents') },
+        { path: join(config, 'settings.json') },
+        ...(home ? [{ path: join(home, '.claude.json') }] : []),
+      ]);
+    },
+    async prepare(context: RunnerContext) {
+      const isolated = context.contextMode !== 'ambient';
+      const configDir = isolated ? join(context.homeDir, '.claude') : userConfigDir(context.userEnv);
+      if (isolated && configDir) {
+        await mkdir(configDir, { recursive: true });
+        const userConfig = userConfigDir(context.userEnv);
+        // An account signed in with `claude login` keeps its credentials here; nothing else is copied.
+        if (userConfig)
+          await copyFile(join(userConfig, '.credentials.json'), join(configDir, '.credentials.json')).catch(
+            () => undefined,
+          );
+      }
+      const permissions =
+        options.permissionMode === undefined
+          ? ['--dangerously-skip-permissions']
+          : ['--permission-mode', options.permissionMode];
+      return {
+        file: executable,
+        args: [
+          '-p',
+          context.prompt,
+          '--output-format',
+          'stream-json',
+          '--verbose',
+          '--no-session-persistence',
+          ...(isolated ? ['--setting-sources', 'project', '--strict-mcp-config'] : []),
+          ...permissions,
+          ...(options.model ? ['--model', options.model] : []),
+        ],
+        env: {
+          ...pickEnv(context.userEnv, isProviderVariable),
+          ...(configDir ? { CLAUDE_CONFIG_DIR: configDir } : {}),
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          DISABLE_AUTOUPDATER: '1',
+          ...(isolated ? { CLAUDE_CODE_DISABLE_BUNDLED_SKILLS: '1' } : {}),
+          // Ten retries of a bad key take three minutes; two say the same sooner.
+          CLAUDE_CODE_MAX_RETRIES: context.userEnv.CLAUDE_CODE_MAX_RETRIES ?? '2',
+          API_TIMEOUT_MS: context.userEnv.API_TIMEOUT_MS ?? String(Math.min(context.timeoutMs, 120_000)),
+          ...(context.sandbox === 'bwrap' ? { IS_SANDBOX: '1' } : {}),
+        },
+      };
+    },
     parse: (stdout, context, durationMs) =>
       parseClaudeCodeStream(stdout, context.workspaceDir, durationMs, context.skills),
   });

@@ -1,101 +1,133 @@
-import { type CliRunnerOptions, createCliRunner } from './cli-runner.js';
-import { type CodexItem, codexEventSchema } from './codex-events.js';
-import { readStreamEvents } from './stream-events.js';
-import { createTraceBuilder } from './trace-builder.js';
-import type { AgentRunner } from './types.js';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse, stringify, type TomlTable } from 'smol-toml';
+import { existingContext, pickEnv, userHomeOf } from '../agent-home/user-paths.js';
+import { type CliRunnerOptions, createCliRunner } from '../cli-runner.js';
+import type { AgentRunner, RunnerContext } from '../types.js';
+import { parseCodexStream } from './parse-stream.js';
 
-/** Reads `codex exec --json` lines (thread, turn and item events) into a trace. */
-export function parseCodexStream(
-  stdout: string,
-  workspaceDir: string,
-  durationMs: number,
-  skills: Array<{ name: string; path: string }> = [],
-  model?: string,
-) {
-  const trace = createTraceBuilder('codex', model ?? null);
-  let finalText = '';
-  let failure: string | undefined;
-  for (const event of readStreamEvents(stdout, codexEventSchema)) {
-    switch (event.type) {
-      case 'turn.started':
-        trace.turn();
-        break;
-      case 'turn.completed': {
-        const { usage } = event;
-        if (usage) trace.usage(usage.input_tokens ?? 0, usage.output_tokens ?? 0, usage.cached_input_tokens ?? 0);
-        break;
-      }
-      case 'turn.failed':
-        failure = `Codex turn failed: ${JSON.stringify(event.error?.message ?? '')}`;
-        break;
-      case 'error':
-        failure = `Codex error: ${event.message ?? ''}`;
-        break;
-      case 'item.started':
-      case 'item.completed':
-        readItem(event.item, event.type === 'item.completed');
-        break;
-      default:
-        break; // events Skeval does not use
-    }
-  }
-
-  function readItem(item: CodexItem, completed: boolean) {
-    const id = item.id ?? '';
-    if (item.type === 'agent_message' && completed) {
-      finalText = item.text ?? '';
-      trace.message('assistant', finalText);
-    } else if (item.type === 'command_execution') {
-      trace.toolCall(
-        id,
-        'command_execution',
-        { command: item.command ?? '' },
-        { kind: 'shell', command: item.command ?? '' },
-      );
-      if (completed)
-        trace.toolResult(id, item.aggregated_output ?? '', item.status === 'failed' || (item.exit_code ?? 0) !== 0, {
-          exitCode: item.exit_code ?? null,
-        });
-    } else if (item.type === 'file_change') {
-      const paths = (item.changes ?? []).map((change) => change.path ?? '').filter(Boolean);
-      // A change that only adds files is a write; anything else edits.
-      const kind =
-        (item.changes ?? []).length > 0 && (item.changes ?? []).every((change) => change.kind === 'add')
-          ? 'write'
-          : 'edit';
-      trace.toolCall(id, 'file_change', { changes: item.changes ?? [] }, { kind, paths });
-      if (completed) trace.toolResult(id, item.status ?? '', item.status === 'failed');
-    } else if (item.type === 'mcp_tool_call') {
-      trace.toolCall(id, `mcp__${item.server ?? 'server'}__${item.tool ?? 'tool'}`, item.arguments ?? {}, {
-        kind: 'mcp',
-      });
-      if (completed) trace.toolResult(id, JSON.stringify(item.result ?? item.error ?? ''), item.status === 'failed');
-    } else if (item.type === 'reasoning' && completed && item.text) {
-      trace.message('assistant', `[reasoning] ${item.text}`);
-    }
-  }
-
-  return { trace: trace.finish(finalText, durationMs, workspaceDir, skills), finalText, failure };
+/** The user's Codex folder: `CODEX_HOME`, else `~/.codex`. */
+function userCodexHome(userEnv: NodeJS.ProcessEnv): string | undefined {
+  const home = userHomeOf(userEnv);
+  return userEnv.CODEX_HOME || (home ? join(home, '.codex') : undefined);
 }
 
-/** Codex: `codex exec --json` in the workspace, skills in `.agents/skills/`. */
+const isTable = (value: unknown): value is TomlTable =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+
+/**
+ * The case run's config.toml: the user's model and model providers (and nothing else of theirs:
+ * no MCP servers, no profiles, no skills settings), with bundled skills off and retries bounded
+ * so a dead endpoint fails in seconds rather than minutes.
+ */
+export function isolatedCodexConfig(user: TomlTable, timeoutMs: number): TomlTable {
+  const config: TomlTable = Object.fromEntries(Object.entries(user).filter(([key]) => key.startsWith('model')));
+  const providerId = typeof user.model_provider === 'string' ? user.model_provider : undefined;
+  const providers = isTable(user.model_providers) ? user.model_providers : undefined;
+  const provider = providerId && providers ? providers[providerId] : undefined;
+  if (providerId && providers && isTable(provider)) {
+    config.model_providers = {
+      ...providers,
+      [providerId]: {
+        request_max_retries: 2,
+        stream_max_retries: 2,
+        stream_idle_timeout_ms: Math.min(timeoutMs, 60_000),
+        ...provider,
+      },
+    };
+  }
+  config.skills = { bundled: { enabled: false } };
+  return config;
+}
+
+/** The variable holding the key of the configured provider, as config.toml's `env_key` names it. */
+function providerKeyVariable(config: TomlTable): string | undefined {
+  const providerId = config.model_provider;
+  const providers = config.model_providers;
+  if (typeof providerId !== 'string' || !isTable(providers)) return undefined;
+  const provider = providers[providerId];
+  return isTable(provider) && typeof provider.env_key === 'string' ? provider.env_key : undefined;
+}
+
+async function readUserConfig(userEnv: NodeJS.ProcessEnv): Promise<TomlTable> {
+  const codexHome = userCodexHome(userEnv);
+  if (!codexHome) return {};
+  try {
+    return parse(await readFile(join(codexHome, 'config.toml'), 'utf8'));
+  } catch {
+    return {}; // no config, or one Codex itself would refuse: the run says so
+  }
+}
+
+/**
+ * Codex: `codex exec --json` in the workspace, skills in `.agents/skills/`. Each case run gets a
+ * fresh `CODEX_HOME` with the user's model providers and credentials only (`--ephemeral`, no
+ * bundled skills, no `~/.codex` skills or AGENTS.md). In Skeval's sandbox Codex's own sandbox is
+ * bypassed (it would nest); without it, `--sandbox workspace-write` confines its commands.
+ */
 export function createCodexRunner(options: CliRunnerOptions = {}): AgentRunner {
+  const executable = options.executable ?? 'codex';
+  let configuredModel = options.model;
   return createCliRunner({
     name: 'codex',
-    executable: options.executable ?? 'codex',
+    executable,
+    install: 'install Codex (npm i -g @openai/codex)',
     skillsDir: '.agents/skills',
     ...(options.model ? { model: options.model } : {}),
-    args: (context) => [
-      'exec',
-      '--json',
-      '--skip-git-repo-check',
-      '--full-auto',
-      '-C',
-      context.workspaceDir,
-      ...(options.model ? ['-m', options.model] : []),
-      context.prompt,
-    ],
+    versionPattern: /^codex-cli(?:-exec)? (\S+)$/m,
+    testedVersion: (version) => /^0\.(1[7-9]\d|[2-9]\d\d)\./.test(version),
+    testedVersions: '0.171 and later 0.x',
+    ambientContext(userEnv) {
+      const codexHome = userCodexHome(userEnv);
+      const home = userHomeOf(userEnv);
+      return existingContext([
+        ...(codexHome
+          ? [
+              { path: join(codexHome, 'skills'), skills: true },
+              { path: join(codexHome, 'AGENTS.md') },
+              { path: join(codexHome, 'AGENTS.override.md') },
+            ]
+          : []),
+        ...(home ? [{ path: join(home, '.agents', 'skills'), skills: true }] : []),
+        { path: '/etc/codex/skills', skills: true },
+      ]);
+    },
+    async prepare(context: RunnerContext) {
+      const codexHome = join(context.homeDir, '.codex');
+      await mkdir(codexHome, { recursive: true });
+      const user = await readUserConfig(context.userEnv);
+      const config = context.contextMode === 'ambient' ? user : isolatedCodexConfig(user, context.timeoutMs);
+      await writeFile(join(codexHome, 'config.toml'), stringify(config));
+      const userHome = userCodexHome(context.userEnv);
+      if (userHome) await copyFile(join(userHome, 'auth.json'), join(codexHome, 'auth.json')).catch(() => undefined);
+      configuredModel ??= typeof config.model === 'string' ? config.model : undefined;
+      const keyVariable = providerKeyVariable(config);
+      const sandbox =
+        context.sandbox === 'bwrap' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['--sandbox', 'workspace-write'];
+      return {
+        file: executable,
+        args: [
+          'exec',
+          '--json',
+          '--skip-git-repo-check',
+          '--ephemeral',
+          '-C',
+          context.workspaceDir,
+          ...sandbox,
+          // Without this a refused connection is retried for ever.
+          '--disable',
+          'unbounded_connection_retries',
+          ...(options.model ? ['-m', options.model] : []),
+          '--',
+          context.prompt,
+        ],
+        env: {
+          ...pickEnv(context.userEnv, (name) => name === 'OPENAI_API_KEY' || name === keyVariable),
+          CODEX_HOME: codexHome,
+        },
+      };
+    },
     parse: (stdout, context, durationMs) =>
-      parseCodexStream(stdout, context.workspaceDir, durationMs, context.skills, options.model),
+      parseCodexStream(stdout, context.workspaceDir, durationMs, context.skills, configuredModel),
   });
 }

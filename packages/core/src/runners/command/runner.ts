@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
-import { commandEventSchema } from './command-events.js';
-import { processVerdict, runProcess } from './run-process.js';
-import { countLines, readStreamEvents } from './stream-events.js';
-import { createTraceBuilder } from './trace-builder.js';
-import type { AgentRunner, RunResult } from './types.js';
+import { verdictOf } from '../cli-runner.js';
+import { countLines, readStreamEvents } from '../stream-events.js';
+import { createTraceBuilder } from '../trace-builder.js';
+import type { AgentRunner, RunResult } from '../types.js';
+import { commandEventSchema } from './events.js';
 
 export interface CommandRunnerOptions {
   /**
@@ -41,25 +39,30 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
       message: 'the command runner needs a command, for example --agent-command "node agent.mjs {prompt_file}"',
     });
   // execa is loaded when the first case runs, so commands that never run an agent start faster.
-  let template: Promise<{ file: string; args: string[] }> | undefined;
+  let template: Promise<{ file: string; args: string[]; files: string[] }> | undefined;
   const parseTemplate = async () => {
     const { parseCommandString } = await import('execa');
-    const [file, ...args] = parseCommandString(options.command).map((token) =>
-      !token.includes('{') && !isAbsolute(token) && existsSync(join(base, token)) ? resolve(base, token) : token,
-    );
-    if (file === undefined)
+    const files: string[] = [];
+    const [file, ...args] = parseCommandString(options.command).map((token) => {
+      if (token.includes('{')) return token;
+      const path = isAbsolute(token) ? token : join(base, token);
+      // Only files: a folder named on the command line is not made visible (it may be the project).
+      if (!isFile(path)) return token;
+      files.push(resolve(path));
+      return resolve(path);
+    });
+    if (file === undefined) {
       throw new SkevalError({ code: 'usage', message: `--agent-command ${options.command}: no program` });
-    return { file, args };
+    }
+    return { file, args, files };
   };
-  // One folder for this runner's prompt files, made on first use: a file per case run, removed after it.
-  let promptDir: Promise<string> | undefined;
   return {
     name: 'command',
     skillsDir: options.skillsDir ?? '.agents/skills',
     ...(options.model ? { model: options.model } : {}),
     async run(context): Promise<RunResult> {
-      promptDir ??= mkdtemp(join(tmpdir(), 'skeval-prompts-'));
-      const promptFile = join(await promptDir, `prompt-${randomUUID()}.md`);
+      // The prompt file lives in the case run's own temporary folder, removed with it.
+      const promptFile = join(context.tmpDir, 'prompt.md');
       await writeFile(promptFile, context.prompt);
       const fill = (argument: string) =>
         argument
@@ -69,36 +72,37 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
       template ??= parseTemplate();
       const command = await template;
       const file = fill(command.file);
-      const args = command.args.map(fill);
-      try {
-        const outcome = await runProcess({
-          file,
-          args,
-          cwd: context.workspaceDir,
-          env: {
-            ...context.env,
-            SKEVAL_PROMPT: context.prompt,
-            SKEVAL_WORKSPACE: context.workspaceDir,
-            SKEVAL_SKILLS: JSON.stringify(context.skills),
-            ...(context.arm ? { SKEVAL_ARM: context.arm } : {}),
-            ...(context.runNumber ? { SKEVAL_RUN: String(context.runNumber) } : {}),
-          },
-          timeoutMs: context.timeoutMs,
-          ...(context.signal ? { signal: context.signal } : {}),
-        });
-        const parsed = parseCommandOutput(
-          outcome.stdout,
-          context.workspaceDir,
-          outcome.durationMs,
-          context.skills,
-          options.model,
-        );
-        return { ...processVerdict(outcome, file), ...parsed, durationMs: outcome.durationMs };
-      } finally {
-        await rm(promptFile, { force: true });
-      }
+      const outcome = await context.exec({
+        file,
+        args: command.args.map(fill),
+        env: {
+          SKEVAL_PROMPT: context.prompt,
+          SKEVAL_WORKSPACE: context.workspaceDir,
+          SKEVAL_SKILLS: JSON.stringify(context.skills),
+          ...(context.arm ? { SKEVAL_ARM: context.arm } : {}),
+          ...(context.runNumber ? { SKEVAL_RUN: String(context.runNumber) } : {}),
+        },
+        // Files the command names (the agent script) stay readable wherever they are.
+        readable: command.files,
+      });
+      const parsed = parseCommandOutput(
+        outcome.stdout,
+        context.workspaceDir,
+        outcome.durationMs,
+        context.skills,
+        options.model,
+      );
+      return { ...verdictOf(outcome, {}, file), ...parsed, durationMs: outcome.durationMs };
     },
   };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** A command's stdout: Skeval JSONL trace events when every line is one, else the response itself. */

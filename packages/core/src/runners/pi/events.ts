@@ -31,6 +31,7 @@ const messageSchema = z.looseObject({
     })
     .optional()
     .catch(undefined),
+  provider: optionalString,
   stopReason: optionalString,
   errorMessage: optionalString,
 });
@@ -53,5 +54,15 @@ export const piEventSchema = z.union([
       .catch(undefined),
   }),
   z.looseObject({ type: z.literal('turn_start') }),
+  z.looseObject({
+    type: z.literal('auto_retry_start'),
+    attempt: count,
+    maxAttempts: count,
+    errorMessage: optionalString,
+  }),
+  z.looseObject({
+    type: z.literal('auto_retry_end'),
+    success: z.boolean().optional().catch(undefined),
+    finalError: optionalString,
+  }),
 ]);
-type PiEvent = z.infer<typeof piEventSchema>;

@@ -1,82 +1,129 @@
-import { type CliRunnerOptions, createCliRunner } from './cli-runner.js';
-import { piEventSchema } from './pi-events.js';
-import { readStreamEvents } from './stream-events.js';
-import { createTraceBuilder } from './trace-builder.js';
-import type { AgentRunner } from './types.js';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as z from 'zod';
+import { existingContext, pickEnv, userHomeOf } from '../agent-home/user-paths.js';
+import { type CliRunnerOptions, createCliRunner } from '../cli-runner.js';
+import type { AgentRunner, RunnerContext } from '../types.js';
+import { parsePiStream } from './parse-stream.js';
 
-/** Reads `pi -p --mode json` event lines into a trace. */
-export function parsePiStream(
-  stdout: string,
-  workspaceDir: string,
-  durationMs: number,
-  skills: Array<{ name: string; path: string }> = [],
-  model?: string,
-) {
-  const trace = createTraceBuilder('pi', model ?? null);
-  let finalText = '';
-  let failure: string | undefined;
-  let cost = 0;
-  let costKnown = false;
-  for (const event of readStreamEvents(stdout, piEventSchema)) {
-    if (event.type === 'turn_start') trace.turn();
-    else if (event.type === 'message_end') {
-      const { message } = event;
-      if (message.role !== 'assistant') continue;
-      const blocks = Array.isArray(message.content) ? message.content : [{ type: 'text', text: message.content ?? '' }];
-      const text = blocks
-        .filter((block) => block.type === 'text')
-        .map((block) => block.text ?? '')
-        .join('');
-      const calls = blocks.filter((block) => block.type === 'toolCall');
-      for (const call of calls) trace.toolCall(call.id ?? '', call.name ?? 'unknown', call.arguments ?? {});
-      trace.message(
-        'assistant',
-        text,
-        calls.map((call) => call.id ?? ''),
-      );
-      if (text) finalText = text;
-      const usage = message.usage;
-      if (usage) {
-        trace.usage(
-          (usage.input ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0),
-          usage.output ?? 0,
-          usage.cacheRead ?? 0,
-        );
-        if (typeof usage.cost?.total === 'number') {
-          cost += usage.cost.total;
-          costKnown = true;
-        }
-      }
-      if (message.stopReason === 'error' || message.stopReason === 'aborted')
-        failure = `pi stopped: ${message.errorMessage ?? message.stopReason}`;
-    } else if (event.type === 'tool_execution_start') {
-      const id = String(event.toolCallId ?? '');
-      trace.toolCall(id, event.toolName ?? 'unknown', event.args ?? {});
-    } else if (event.type === 'tool_execution_end') {
-      const output = (event.result?.content ?? []).map((block) => block.text ?? '').join('');
-      trace.toolResult(String(event.toolCallId ?? ''), output, event.isError === true);
-    }
-  }
-  if (costKnown) trace.cost(Math.round(cost * 1e8) / 1e8);
-  return { trace: trace.finish(finalText, durationMs, workspaceDir, skills), finalText, failure };
+/** The user's Pi folder: `PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
+function userAgentDir(userEnv: NodeJS.ProcessEnv): string | undefined {
+  const home = userHomeOf(userEnv);
+  return userEnv.PI_CODING_AGENT_DIR || (home ? join(home, '.pi', 'agent') : undefined);
 }
 
-/** Pi: `pi -p --mode json --no-skills --skill <path>…`, its skills passed by path. */
+/** The variables Pi reads the keys of its built-in providers from. */
+const builtInKeyVariables: Readonly<Record<string, readonly string[]>> = {
+  anthropic: ['ANTHROPIC_API_KEY', 'ANTHROPIC_OAUTH_TOKEN'],
+  openai: ['OPENAI_API_KEY'],
+  google: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  openrouter: ['OPENROUTER_API_KEY'],
+  groq: ['GROQ_API_KEY'],
+  xai: ['XAI_API_KEY'],
+  mistral: ['MISTRAL_API_KEY'],
+  cerebras: ['CEREBRAS_API_KEY'],
+};
+
+const modelsFileSchema = z.looseObject({
+  providers: z.record(z.string(), z.looseObject({ apiKey: z.string().optional().catch(undefined) })).catch({}),
+});
+const settingsSchema = z.looseObject({
+  defaultProvider: z.string().optional().catch(undefined),
+  defaultModel: z.string().optional().catch(undefined),
+  retry: z.record(z.string(), z.unknown()).optional().catch(undefined),
+});
+
+async function readJson<Schema extends z.ZodType>(path: string, schema: Schema): Promise<z.infer<Schema> | undefined> {
+  try {
+    const parsed = schema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The variables holding the key of the provider a run uses: a built-in's, or what models.json's `apiKey` names. */
+function keyVariables(provider: string | undefined, models: z.infer<typeof modelsFileSchema> | undefined): string[] {
+  if (!provider) return [];
+  const apiKey = models?.providers[provider]?.apiKey;
+  const named = apiKey && /^[A-Z_][A-Z0-9_]*$/.test(apiKey) ? [apiKey] : [];
+  return [...(builtInKeyVariables[provider] ?? []), ...named];
+}
+
+/**
+ * Pi: `pi --mode json`, its skills passed by path (`--skill`). Each case run gets a fresh agent
+ * folder (`PI_CODING_AGENT_DIR`) with the user's models.json, auth.json and settings (retries
+ * bounded), and none of their skills, AGENTS.md, extensions or prompt templates
+ * (`--no-skills --no-context-files --no-extensions …`); no session is kept.
+ */
 export function createPiRunner(options: CliRunnerOptions = {}): AgentRunner {
+  const executable = options.executable ?? 'pi';
   return createCliRunner({
     name: 'pi',
-    executable: options.executable ?? 'pi',
+    executable,
+    install: 'install Pi (npm i -g @mariozechner/pi-coding-agent)',
     skillsDir: '.pi/skills',
     ...(options.model ? { model: options.model } : {}),
-    args: (context) => [
-      '-p',
-      '--mode',
-      'json',
-      ...(context.contextMode === 'ambient' ? [] : ['--no-skills']),
-      ...context.skills.flatMap((skill) => ['--skill', skill.path]),
-      ...(options.model ? ['--model', options.model] : []),
-      context.prompt,
-    ],
+    versionPattern: /(\d+\.\d+\.\d+)/,
+    testedVersion: (version) => /^0\.(7[3-9]|[89]\d)\./.test(version),
+    testedVersions: '0.73 and later 0.x',
+    ambientContext(userEnv) {
+      const agentDir = userAgentDir(userEnv);
+      const home = userHomeOf(userEnv);
+      return existingContext([
+        ...(agentDir
+          ? [
+              { path: join(agentDir, 'skills'), skills: true },
+              { path: join(agentDir, 'AGENTS.md') },
+              { path: join(agentDir, 'extensions') },
+              { path: join(agentDir, 'prompts') },
+            ]
+          : []),
+        ...(home ? [{ path: join(home, '.agents', 'skills'), skills: true }] : []),
+      ]);
+    },
+    async prepare(context: RunnerContext) {
+      const isolated = context.contextMode !== 'ambient';
+      const agentDir = join(context.homeDir, '.pi', 'agent');
+      await mkdir(agentDir, { recursive: true });
+      const userDir = userAgentDir(context.userEnv);
+      const models = userDir ? await readJson(join(userDir, 'models.json'), modelsFileSchema) : undefined;
+      const settings = userDir ? await readJson(join(userDir, 'settings.json'), settingsSchema) : undefined;
+      if (userDir) {
+        for (const file of ['models.json', 'auth.json']) {
+          await copyFile(join(userDir, file), join(agentDir, file)).catch(() => undefined);
+        }
+      }
+      // Pi retries a failing call four times with its SDK's retries inside each: bounded here.
+      const retry = settings?.retry ?? {
+        enabled: true,
+        maxRetries: 1,
+        provider: { timeoutMs: Math.min(context.timeoutMs, 120_000), maxRetries: 1 },
+      };
+      // Isolated: the user's model choice only, none of their skills, packages or extensions lists.
+      const kept = isolated
+        ? { defaultProvider: settings?.defaultProvider, defaultModel: settings?.defaultModel }
+        : settings;
+      await writeFile(join(agentDir, 'settings.json'), `${JSON.stringify({ ...kept, retry }, null, 2)}\n`);
+      const provider = options.model?.includes('/') ? options.model.split('/')[0] : settings?.defaultProvider;
+      const keys = new Set(keyVariables(provider, models));
+      return {
+        file: executable,
+        args: [
+          '--mode',
+          'json',
+          ...(isolated
+            ? ['--no-skills', '--no-context-files', '--no-extensions', '--no-prompt-templates', '--no-themes']
+            : []),
+          ...context.skills.flatMap((skill) => ['--skill', skill.path]),
+          '--no-session',
+          '--offline',
+          ...(options.model ? ['--model', options.model] : []),
+          context.prompt,
+        ],
+        env: { ...pickEnv(context.userEnv, (name) => keys.has(name)), PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
+      };
+    },
     parse: (stdout, context, durationMs) =>
       parsePiStream(stdout, context.workspaceDir, durationMs, context.skills, options.model),
   });

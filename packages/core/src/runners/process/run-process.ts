@@ -1,7 +1,7 @@
 export interface ProcessOutcome {
   exitCode: number | null;
   stdout: string;
-  /** The last 8 KiB of stderr. */
+  /** The last 8 KiB of stderr: drained apart, capped apart, never a reason the run fails. */
   stderr: string;
   durationMs: number;
   timedOut: boolean;
@@ -23,10 +23,13 @@ export interface RunProcessOptions {
   maxOutputBytes?: number;
 }
 
+const stderrTailBytes = 8192;
+
 /**
- * Runs an agent's program in its own process group, with exactly the environment given. A
- * timeout, an abort or too much output kills the whole group, so nothing the agent started
- * outlives its run.
+ * Runs an agent's program in its own process group, with exactly the environment given and
+ * stdin closed (agents that read stdin would wait for it). A timeout, an abort or too much
+ * output kills the whole group; processes that left the group (a new session) are the
+ * sandbox's to end.
  */
 export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
   // Loaded here, not at start-up: commands that run no agent never pay for it.
@@ -40,8 +43,13 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     reject: false,
     detached: true,
     stdin: 'ignore',
-    maxBuffer: maxOutputBytes,
+    buffer: { stdout: true, stderr: false },
+    maxBuffer: { stdout: maxOutputBytes },
     stripFinalNewline: false,
+  });
+  let stderr = '';
+  subprocess.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-stderrTailBytes);
   });
   let timedOut = false;
   let aborted = false;
@@ -65,12 +73,12 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const result = await subprocess;
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
-  if (result.isMaxBuffer) killGroup();
-  const stderr = String(result.stderr ?? '');
+  // A group leader that exits leaves its group behind: end what is left of it.
+  killGroup();
   return {
     exitCode: result.exitCode ?? null,
     stdout: String(result.stdout ?? ''),
-    stderr: stderr.slice(-8192),
+    stderr,
     durationMs: Date.now() - started,
     timedOut,
     aborted,
@@ -79,41 +87,4 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       ? { startError: result.shortMessage ?? result.message }
       : {}),
   };
-}
-
-/** The run's status and error from how its process ended. */
-export function processVerdict(
-  outcome: ProcessOutcome,
-  program: string,
-): { status: 'ok' | 'error' | 'timeout'; error?: { code: string; message: string } } {
-  const tail = outcome.stderr.trim() ? `; stderr: ${outcome.stderr.trim().slice(-500)}` : '';
-  if (outcome.timedOut)
-    return {
-      status: 'timeout',
-      error: {
-        code: 'agent_timeout',
-        message: `${program} ran past its time limit and was stopped (${outcome.durationMs} ms)`,
-      },
-    };
-  if (outcome.aborted)
-    return { status: 'error', error: { code: 'interrupted', message: `${program} was interrupted` } };
-  if (outcome.outputTooLarge)
-    return {
-      status: 'error',
-      error: {
-        code: 'agent_failed',
-        message: `${program} printed more than the output limit on stdout and was stopped${tail}`,
-      },
-    };
-  if (outcome.startError)
-    return {
-      status: 'error',
-      error: { code: 'agent_failed', message: `${program} could not start: ${outcome.startError}` },
-    };
-  if (outcome.exitCode !== 0)
-    return {
-      status: 'error',
-      error: { code: 'agent_failed', message: `${program} exited with code ${outcome.exitCode}${tail}` },
-    };
-  return { status: 'ok' };
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { anthropicMessage, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
 import { createModel } from '@skeval/judge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSkill } from '../__fixtures__/make-skill.js';
-import { runEvals } from '../run/run-evals.js';
-import { createSdkRunner } from './sdk.js';
+import { makeSkill } from '../../__fixtures__/make-skill.js';
+import { runEvals } from '../../run/run-evals.js';
+import { createSdkRunner } from './runner.js';
 
 let fake: FakeProvider;
 let root: string;

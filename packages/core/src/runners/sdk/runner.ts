@@ -1,8 +1,8 @@
 import { createModel, estimateCost, type LanguageModel, type ModelMessage } from '@skeval/judge';
 import { SkevalError } from '@skeval/schema';
-import { runSdkTool, sdkTools } from './sdk-tools.js';
-import { createTraceBuilder } from './trace-builder.js';
-import type { AgentRunner, RunnerContext, RunResult } from './types.js';
+import { createTraceBuilder } from '../trace-builder.js';
+import type { AgentRunner, RunnerContext, RunResult } from '../types.js';
+import { runSdkTool, sdkTools } from './tools.js';
 
 export interface SdkRunnerOptions {
   /** A model, or a `provider:model` spec. */
@@ -84,9 +84,8 @@ export function createSdkRunner(options: SdkRunnerOptions): AgentRunner {
             const callStarted = Date.now();
             const outcome = await runSdkTool(call.name, call.arguments, {
               workspaceDir: context.workspaceDir,
-              env: context.env,
               commandTimeoutMs: Math.min(options.commandTimeoutMs ?? 60_000, remaining()),
-              signal: stopped,
+              exec: context.exec,
             });
             trace.toolResult(call.id, outcome.output, outcome.isError, {
               ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),

@@ -2,7 +2,7 @@ import { lstat, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { ModelTool } from '@skeval/judge';
 import { createWorkspaceReader, explainUnsafeWorkspacePath, listFiles } from '@skeval/scripts';
-import { runProcess } from './run-process.js';
+import type { RunnerContext } from '../types.js';
 
 /** The tools of the built-in agent, every one confined to the workspace. */
 export const sdkTools: ModelTool[] = [
@@ -60,7 +60,7 @@ export interface ToolOutcome {
 export async function runSdkTool(
   name: string,
   args: Record<string, unknown>,
-  context: { workspaceDir: string; env: NodeJS.ProcessEnv; commandTimeoutMs: number; signal?: AbortSignal },
+  context: { workspaceDir: string; commandTimeoutMs: number; exec: RunnerContext['exec'] },
 ): Promise<ToolOutcome> {
   const path = typeof args.path === 'string' ? args.path : name === 'list_files' ? '.' : undefined;
   try {
@@ -108,15 +108,12 @@ export async function runSdkTool(
         };
       }
       case 'run_command': {
-        const outcome = await runProcess({
-          file: 'bash',
-          args: ['-c', required(typeof args.command === 'string' ? args.command : undefined, 'command')],
-          cwd: context.workspaceDir,
-          env: context.env,
-          timeoutMs: context.commandTimeoutMs,
-          maxOutputBytes: 1024 * 1024,
-          ...(context.signal ? { signal: context.signal } : {}),
-        });
+        // The command runs in the case run's sandbox, like any agent's program.
+        const command = required(typeof args.command === 'string' ? args.command : undefined, 'command');
+        const outcome = await context.exec(
+          { file: 'bash', args: ['-c', command] },
+          { timeoutMs: context.commandTimeoutMs, maxOutputBytes: 1024 * 1024 },
+        );
         const output = `${outcome.stdout}${outcome.stderr ? `\n[stderr]\n${outcome.stderr}` : ''}${outcome.timedOut ? `\n[stopped after ${context.commandTimeoutMs} ms]` : ''}`;
         return { output, isError: outcome.exitCode !== 0, exitCode: outcome.exitCode };
       }
