@@ -50,7 +50,7 @@ export type {
   RunResult,
 } from './runners/types.js';
 export { type ChooseSandboxOptions, chooseSandbox } from './sandbox/choose-sandbox.js';
-export type { Sandbox, SandboxKind, SandboxPlan } from './sandbox/sandbox.js';
+export type { Sandbox, SandboxCommand, SandboxKind, SandboxPlan } from './sandbox/sandbox.js';
 export { createRedactor, type Redactor } from './secrets/redactor.js';
 export {
   type CaseWorkspace,

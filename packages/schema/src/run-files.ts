@@ -59,6 +59,31 @@ export const contextManifestSchema = z.looseObject({
   /** The names (never the values) of the environment variables the agent got. */
   environment: z.array(z.string()),
   tools: z.array(z.string()),
+  /** The agent's version, as its `--version` printed it before the first case run. */
+  agent_version: z.string().nullable().optional(),
+  /** How the agent was contained: the sandbox, why it is that one, and what it hid. */
+  sandbox: z
+    .looseObject({
+      kind: z.enum(['bwrap', 'none']),
+      reason: z.string(),
+      network: z.enum(['on', 'none']),
+      /** Folders the agent could not see (empty without a sandbox). */
+      hidden: z.array(z.string()),
+    })
+    .optional(),
+  /**
+   * The user-level skills, instruction files, hooks and MCP configuration of this agent found on
+   * the machine: `kept_out` of an isolated run, `copied` into an ambient run's home.
+   */
+  user_context: z
+    .union([z.looseObject({ kept_out: z.array(z.string()) }), z.looseObject({ copied: z.array(z.string()) })])
+    .optional(),
+  /** Tool calls the agent was refused, as it reported them. */
+  permission_denials: z.array(z.string()).optional(),
+  /** Processes the run left behind (in sessions of their own) that Skeval ended after it. */
+  processes_ended_after: z.number().int().nonnegative().optional(),
+  /** Names of the variables whose values were redacted from the artifacts (never the values). */
+  redacted: z.array(z.string()).optional(),
   workspace: z.string().optional(),
 });
 export type ContextManifest = z.infer<typeof contextManifestSchema>;

@@ -29,7 +29,7 @@ export {
 export { isBuiltInGraderName } from './registry/names.js';
 export { builtInGraders, getBuiltInGrader } from './registry/registry.js';
 export { type ResolvedGrader, resolveGrader } from './registry/resolve-grader.js';
-export { type RunGraderOptions, runGrader } from './registry/run-grader.js';
+export { type RunGraderOptions, runGrader, snapshotGrader } from './registry/run-grader.js';
 export { listFiles } from './workspace/list-files.js';
 export {
   createWorkspaceReader,

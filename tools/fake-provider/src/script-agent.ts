@@ -6,7 +6,10 @@ import type { RecordedRequest, ReplyFunction, WireFormat } from './server.js';
 /** A tool call the scripted model makes. */
 export interface ScriptedToolUse {
   name: string;
-  /** The tool's input; in OpenAI's formats it is sent as JSON arguments (a string as it is). */
+  /**
+   * The tool's input; in OpenAI's formats it is sent as JSON arguments (a string as it is).
+   * `{cwd}` in any string of it becomes the working directory the agent states in its request.
+   */
   input: unknown;
 }
 
@@ -140,8 +143,10 @@ function hasTools(request: RecordedRequest): boolean {
 /** The step as a reply body in the request's format; `tag` keeps tool call ids distinct across turns. */
 function answer(step: AnswerStep, request: RecordedRequest, tag: string): FakeReply {
   const model = typeof request.body.model === 'string' ? request.body.model : undefined;
-  const toolUses = list(step.toolUse);
-  const customs = list(step.customToolCall);
+  const cwd = workingDirectoryOf(request);
+  const fill = (value: unknown) => (cwd === undefined ? value : replaceIn(value, '{cwd}', cwd));
+  const toolUses = list(step.toolUse).map(({ name, input }) => ({ name, input: fill(input) }));
+  const customs = list(step.customToolCall).map(({ name, input }) => ({ name, input: String(fill(input)) }));
   const { usage } = step;
   if (request.format === 'responses') {
     let calls = 0;
@@ -226,4 +231,25 @@ function errorType(format: WireFormat, status: number): string {
 
 function list<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/**
+ * The working directory an agent states in its request: Claude Code's "Primary working
+ * directory:", Pi's "Current working directory:", Codex's `<cwd>` in its environment context.
+ */
+function workingDirectoryOf(request: RecordedRequest): string | undefined {
+  const text = JSON.stringify(request.body);
+  const stated = /(?:Primary working directory|Current working directory): ([^\s"\\]+)|<cwd>([^<]+)<\/cwd>/.exec(text);
+  return stated?.[1] ?? stated?.[2];
+}
+
+function replaceIn(value: unknown, placeholder: string, replacement: string): unknown {
+  if (typeof value === 'string') return value.replaceAll(placeholder, replacement);
+  if (Array.isArray(value)) return value.map((entry) => replaceIn(entry, placeholder, replacement));
+  if (isRecord(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, entry]) => [key, replaceIn(entry, placeholder, replacement)]),
+    );
+  }
+  return value;
 }

@@ -151,4 +151,34 @@ describe('skeval run', () => {
     for (const entry of done)
       JSON.parse(await readFile(join(root, 'interrupted', 'many', runId!, entry, 'grading.json'), 'utf8'));
   }, 30_000);
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    'stops on %s as on Ctrl-C, and a second one stops at once, leaving no case folder',
+    async (signal) => {
+      const before = (await readdir(tmpdir())).filter((entry) => entry.startsWith('skeval-case-')).length;
+      const out = `signalled-${signal}`;
+      const child = spawn(
+        process.execPath,
+        [binary, 'run', 'many', ...agent, '--output-dir', out, '--concurrency', '2'],
+        {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { PATH: process.env.PATH },
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      await waitForCases(join(root, out, 'many'), 2);
+      child.kill(signal);
+      for (let wait = 0; wait < 100 && !stderr.includes('finishing the running cases'); wait += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      child.kill(signal);
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      expect(code).toBe(signal === 'SIGTERM' ? 143 : 129);
+      const after = (await readdir(tmpdir())).filter((entry) => entry.startsWith('skeval-case-')).length;
+      expect(after).toBeLessThanOrEqual(before);
+    },
+    30_000,
+  );
 });

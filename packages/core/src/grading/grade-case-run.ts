@@ -2,7 +2,13 @@ import type { LoadedCase } from '@skeval/evals';
 import { type JudgeClaim, type JudgeFile, judgeCase, skipClaims } from '@skeval/judge';
 import type { AssertionResult, GraderResult, Grading, NormalizedAssertion, Trace } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
-import { createWorkspaceReader, resolveGrader, runGrader, type WorkspaceReader } from '@skeval/scripts';
+import {
+  createWorkspaceReader,
+  type ResolvedGrader,
+  resolveGrader,
+  runGrader,
+  type WorkspaceReader,
+} from '@skeval/scripts';
 import type { JudgeSetup } from './judge-setup.js';
 
 export interface GradeCaseRunOptions {
@@ -23,6 +29,8 @@ export interface GradeCaseRunOptions {
   env?: NodeJS.ProcessEnv;
   /** Time limit of a custom grader. @default 30000 */
   graderTimeoutMs?: number;
+  /** The graders the case names, resolved (and custom ones compiled) before the agent ran. @default resolved now */
+  graders?: ReadonlyMap<string, ResolvedGrader>;
   /** Applied to everything the judge is sent that the agent produced (the response, file excerpts). */
   redact?: (text: string) => string;
   signal?: AbortSignal;
@@ -55,7 +63,7 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
       continue;
     }
     const { grader, config, fallbackClaim } = assertion.spec;
-    const resolved = resolveGrader(grader, { from: options.skill.dir });
+    const resolved = options.graders?.get(grader) ?? resolveGrader(grader, { from: options.skill.dir });
     if (resolved.kind === 'missing') {
       if (fallbackClaim) claims.push({ index, assertion, claim: { id: `a${index + 1}`, text: fallbackClaim } });
       else rows.set(index, row(assertion, 'error', resolved.message, grader));

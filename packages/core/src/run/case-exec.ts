@@ -55,9 +55,14 @@ export function createCaseExec(options: {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   signal?: AbortSignal;
-}): RunnerContext['exec'] {
-  return (command: AgentCommand, overrides = {}): Promise<ProcessOutcome> => {
+}): { exec: RunnerContext['exec']; environmentNames: () => string[] } {
+  const names = new Set(Object.keys(options.env));
+  const exec = (
+    command: AgentCommand,
+    overrides: { timeoutMs?: number; maxOutputBytes?: number } = {},
+  ): Promise<ProcessOutcome> => {
     const env = { ...options.env, ...command.env };
+    for (const name of Object.keys(command.env ?? {})) names.add(name);
     const readable = [...options.plan.readable, ...(command.readable ?? []), ...programPaths(command.file, env.PATH)];
     const wrapped = options.sandbox.wrap({ file: command.file, args: command.args }, { ...options.plan, readable });
     return runProcess({
@@ -70,4 +75,6 @@ export function createCaseExec(options: {
       ...(options.signal ? { signal: options.signal } : {}),
     });
   };
+  /** Every variable name the agent's programs got (never the values). */
+  return { exec, environmentNames: () => [...names].sort() };
 }

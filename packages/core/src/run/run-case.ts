@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { DiscoveredSkill, LoadedCase } from '@skeval/evals';
 import type { Configuration, ContextManifest, Grading, Timing } from '@skeval/schema';
+import type { ResolvedGrader } from '@skeval/scripts';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
@@ -41,6 +42,8 @@ export interface RunCaseOptions {
   ambient: string[];
   /** Folders inside the skill that runs write to (its `evals-runs/`): left out of the edit check. */
   skillOutputs: string[];
+  /** The case's graders as they were before any agent ran. */
+  graders?: ReadonlyMap<string, ResolvedGrader>;
   keepWorkspace: boolean;
   signal?: AbortSignal;
   /** When given, workspace removals are collected here instead of awaited, to be awaited at the end. */
@@ -95,7 +98,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       hidden: options.hidden,
       network: containment.network,
     };
-    const exec = createCaseExec({
+    const { exec, environmentNames } = createCaseExec({
       sandbox: containment.sandbox,
       plan,
       env,
@@ -136,6 +139,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       workspaceDir: workspace.dir,
       outputs,
       judge: options.judge,
+      ...(options.graders ? { graders: options.graders } : {}),
       env: containment.userEnv,
       redact: redactor.redact,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -172,9 +176,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       prompt: evalCase.prompt,
       input_files: evalCase.files.map((file) => file.path),
       setup: evalCase.setup ?? null,
-      environment: Object.keys(env)
-        .filter((name) => name !== markerVariable)
-        .sort(),
+      environment: environmentNames().filter((name) => name !== markerVariable),
       tools: [...new Set(run.trace.tool_calls.map((call) => call.name))],
       sandbox: {
         kind: containment.sandbox.kind,
@@ -185,7 +187,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       user_context: contextMode === 'isolated' ? { kept_out: options.ambient } : { copied: copiedContext },
       permission_denials: run.permissionDenials ?? [],
       processes_ended_after: leftBehind.length,
-      redacted: redactor.names,
+      redacted: [...redactor.names],
       ...(options.keepWorkspace ? { workspace: workspace.dir } : {}),
     };
     await writeCaseRun({

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type DiscoveredSkill, discoverSkills, readSkillManifest } from '@skeval/evals';
 import { type Configuration, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
+import { snapshotCaseGraders } from '../grading/snapshot-graders.js';
 import { caseDirOf, caseFolderName } from '../run-folder/layout.js';
 import { type CaseRunOutcome, outcomeOf, readCaseRun } from '../run-folder/read-case-run.js';
 import { summarizeRunFolder } from '../run-folder/run-summary.js';
@@ -14,6 +17,7 @@ import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { createContainment, hiddenPaths } from './containment.js';
 import { runCase } from './run-case.js';
 import { byCaseOrder, type RunReport, type SkillRun, totalsOf } from './run-report.js';
+import { trackTemporaryFolder } from './temporary-folders.js';
 
 export type RunProgressEvent =
   | { type: 'case-start'; skill: string; caseId: string }
@@ -115,6 +119,9 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       : undefined;
   for (const note of check?.notes ?? []) options.onProgress?.({ type: 'note', message: note });
   const ambient = options.runner.ambientContext?.(userEnv) ?? [];
+  // Graders are resolved and compiled before any agent runs, into a folder no agent sees.
+  const snapshotDir = await mkdtemp(join(tmpdir(), 'skeval-graders-'));
+  const forgetSnapshot = trackTemporaryFolder(snapshotDir);
   const hardStop = new AbortController();
   let interrupted = false;
   const onStop = () => {
@@ -144,7 +151,10 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   };
   const limit = pLimit(options.concurrency ?? 4);
   const pendingRemovals: Array<Promise<void>> = [];
-  const skillRuns = runnable.map(({ skill, evals }) => {
+  const skillGraders = await Promise.all(
+    runnable.map(({ skill, evals }) => snapshotCaseGraders(evals.cases, skill.dir, join(snapshotDir, skill.name))),
+  );
+  const skillRuns = runnable.map(({ skill, evals }, at) => {
     const run: SkillRun = {
       skill: skill.name,
       skillDir: skill.dir,
@@ -155,16 +165,17 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     const outputBase = outputBaseOf(skill, options, cwd);
     const extra = [...(oldSkill ? [oldSkill] : []), ...extras.map((entry) => entry.dir)];
     const hidden = hiddenPaths({ skillDir: skill.dir, outputBase, userEnv, contextMode, extra });
-    return { skill, evals, run, hidden, skillOutputs: [outputBase, join(skill.dir, 'evals-runs')] };
+    const graders = skillGraders[at] ?? new Map();
+    return { skill, evals, run, hidden, graders, skillOutputs: [outputBase, join(skill.dir, 'evals-runs')] };
   });
-  const plan = skillRuns.flatMap(({ skill, evals, run, hidden, skillOutputs }) =>
+  const plan = skillRuns.flatMap(({ skill, evals, run, hidden, graders, skillOutputs }) =>
     evals.cases.flatMap((evalCase) =>
       Array.from({ length: repetitions }, (_, repetition) =>
-        arms.map((arm) => ({ skill, run, hidden, skillOutputs, evalCase, arm, runNumber: repetition + 1 })),
+        arms.map((arm) => ({ skill, run, hidden, graders, skillOutputs, evalCase, arm, runNumber: repetition + 1 })),
       ).flat(),
     ),
   );
-  const tasks = plan.map(({ skill, run, hidden, skillOutputs, evalCase, arm, runNumber }) =>
+  const tasks = plan.map(({ skill, run, hidden, graders, skillOutputs, evalCase, arm, runNumber }) =>
     limit(async () => {
       const caseDir = caseDirOf(run.runDir, evalCase.id, nested ? { arm, runNumber } : undefined);
       if (interrupted)
@@ -212,6 +223,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         hidden,
         ambient,
         skillOutputs,
+        graders,
         keepWorkspace: options.keepWorkspaces ?? false,
         signal: hardStop.signal,
         pendingRemovals,
@@ -222,6 +234,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   );
   await Promise.all(tasks);
   await Promise.all(pendingRemovals);
+  await rm(snapshotDir, { recursive: true, force: true });
+  forgetSnapshot();
   options.signal?.removeEventListener('abort', onStop);
 
   for (const { skill, evals, run } of skillRuns) {

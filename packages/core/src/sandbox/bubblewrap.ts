@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { sep } from 'node:path';
 import type { Sandbox, SandboxPlan } from './sandbox.js';
 
 /**
@@ -23,15 +24,25 @@ export function createBubblewrapSandbox(options: { executable?: string } = {}): 
 export function bubblewrapArgs(plan: SandboxPlan): string[] {
   const args = ['--die-with-parent', '--unshare-pid', '--new-session', '--ro-bind', '/', '/'];
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  for (const hidden of plan.hidden) {
-    if (!existsSync(hidden)) continue;
+  const hiddenFolders: string[] = [];
+  for (const hidden of outermost(plan.hidden.filter((path) => existsSync(path)))) {
     // A hidden folder becomes an empty tmpfs; a hidden file reads as empty.
-    if (statSync(hidden).isDirectory()) args.push('--tmpfs', hidden);
-    else args.push('--ro-bind', '/dev/null', hidden);
+    if (statSync(hidden).isDirectory()) {
+      args.push('--tmpfs', hidden);
+      hiddenFolders.push(hidden);
+    } else args.push('--ro-bind', '/dev/null', hidden);
   }
   for (const path of plan.readable) if (existsSync(path)) args.push('--ro-bind', path, path);
   for (const path of [plan.workspaceDir, plan.homeDir, plan.tmpDir]) args.push('--bind', path, path);
+  // Read-only last, once the mount points inside them exist: writes there fail rather than vanish.
+  for (const folder of hiddenFolders) args.push('--remount-ro', folder);
   if (plan.network === 'none') args.push('--unshare-net');
   args.push('--chdir', plan.workspaceDir);
   return args;
+}
+
+/** The paths not inside another of them: hiding a folder hides what is in it. */
+function outermost(paths: readonly string[]): string[] {
+  const unique = [...new Set(paths)];
+  return unique.filter((path) => !unique.some((other) => other !== path && path.startsWith(`${other}${sep}`)));
 }

@@ -58,8 +58,12 @@ export function listGraderFiles(cwd: string): GraderFile[] {
 
 /** A custom grader name, resolved: its file, or nothing with the names that do exist. */
 export type ResolvedCustomGrader =
-  /** A custom grader file, found by walking up from the folder: the nearest wins. */
-  | { kind: 'custom'; name: string; file: string }
+  /**
+   * A custom grader file, found by walking up from the folder: the nearest wins. `bundle` is its
+   * compiled snapshot, when one was taken (`snapshotGrader`): grading then runs that, whatever
+   * happened to the file since.
+   */
+  | { kind: 'custom'; name: string; file: string; bundle?: string }
   /** Nothing by that name; `message` says what exists instead. */
   | { kind: 'missing'; name: string; custom: string[]; message: string };
 

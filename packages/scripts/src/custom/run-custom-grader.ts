@@ -15,6 +15,8 @@ export interface RunCustomGraderOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   cacheDir?: string;
+  /** A bundle compiled earlier (a snapshot taken before an agent ran): run as it is, the file not read again. */
+  bundle?: string;
   signal?: AbortSignal;
 }
 
@@ -28,7 +30,8 @@ const stderrTailBytes = 4096;
  */
 export async function runCustomGrader(options: RunCustomGraderOptions): Promise<GraderResult> {
   const { file, timeoutMs = 30_000, maxOutputBytes = 1024 * 1024 } = options;
-  const bundle = await bundleGrader(file, options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir });
+  const bundle =
+    options.bundle ?? (await bundleGrader(file, options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }));
   const outcome = await new Promise<{
     code: number | null;
     signal: NodeJS.Signals | null;

@@ -1,5 +1,6 @@
 import type { GraderPayload, GraderResult } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
+import { bundleGrader } from '../custom/bundle-grader.js';
 import { runCustomGrader } from '../custom/run-custom-grader.js';
 import type { RegexRunner } from '../regex/regex-runner.js';
 import { createWorkspaceReader, type WorkspaceReader } from '../workspace/workspace-reader.js';
@@ -58,9 +59,24 @@ export async function runGrader(
     case 'custom':
       return runCustomGrader({
         file: resolved.file,
+        ...(resolved.bundle ? { bundle: resolved.bundle } : {}),
         payload,
         timeoutMs: options.timeoutMs ?? 30_000,
         ...(options.signal ? { signal: options.signal } : {}),
       });
+  }
+}
+
+/**
+ * The grader as it is now, kept: a custom grader is compiled into `dir` so that grading later
+ * runs this version even if the file changes (an agent under test could reach it). Built-ins and
+ * missing graders are returned as they are.
+ */
+export async function snapshotGrader(resolved: ResolvedGrader, dir: string): Promise<ResolvedGrader> {
+  if (resolved.kind !== 'custom') return resolved;
+  try {
+    return { ...resolved, bundle: await bundleGrader(resolved.file, { cacheDir: dir }) };
+  } catch {
+    return resolved; // it does not compile now either: grading reports why
   }
 }

@@ -1,0 +1,106 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { programPaths } from '../run/case-exec.js';
+import { isolatedCodexConfig } from '../runners/codex/runner.js';
+import { createRedactor, isSecretVariable } from '../secrets/redactor.js';
+import { bubblewrapArgs } from './bubblewrap.js';
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'skeval-sandbox-'));
+  await mkdir(join(root, 'project', 'node_modules', '.bin'), { recursive: true });
+  await mkdir(join(root, 'hidden-folder', 'inside'), { recursive: true });
+  await writeFile(join(root, 'hidden-file'), 'secret');
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('bubblewrap arguments', () => {
+  it('mounts the host read-only, hides what it must, then binds the writable places last', () => {
+    const plan = {
+      workspaceDir: join(root, 'ws'),
+      homeDir: join(root, 'home'),
+      tmpDir: join(root, 'tmp'),
+      readable: [join(root, 'project', 'node_modules')],
+      hidden: [
+        join(root, 'hidden-folder'),
+        join(root, 'hidden-folder', 'inside'),
+        join(root, 'hidden-file'),
+        join(root, 'not-there'),
+      ],
+      network: 'none' as const,
+    };
+    const args = bubblewrapArgs(plan);
+    expect(args.slice(0, 6)).toEqual(['--die-with-parent', '--unshare-pid', '--new-session', '--ro-bind', '/', '/']);
+    const hide = args.indexOf(join(root, 'hidden-folder'));
+    expect(args[hide - 1]).toBe('--tmpfs');
+    // Read-only once the mount points inside it exist.
+    expect(args.lastIndexOf(join(root, 'hidden-folder'))).toBeGreaterThan(args.lastIndexOf('--bind'));
+    expect(args[args.lastIndexOf(join(root, 'hidden-folder')) - 1]).toBe('--remount-ro');
+    expect(args).toContain('/dev/null');
+    expect(args).not.toContain(join(root, 'not-there'));
+    expect(args).not.toContain(join(root, 'hidden-folder', 'inside'));
+    // The program stays readable, and the writable binds come after every mount that could cover them.
+    expect(args.indexOf(join(root, 'project', 'node_modules'))).toBeGreaterThan(hide);
+    expect(args.lastIndexOf('--bind')).toBeGreaterThan(args.indexOf(join(root, 'project', 'node_modules')));
+    expect(args.slice(-3)).toEqual(['--unshare-net', '--chdir', join(root, 'ws')]);
+  });
+
+  it('keeps an npm-installed program readable through its outermost node_modules', async () => {
+    const program = join(root, 'project', 'node_modules', '.bin', 'agent');
+    await writeFile(program, '#!/bin/sh\n', { mode: 0o755 });
+    expect(programPaths(program, '')).toContain(join(root, 'project', 'node_modules'));
+  });
+});
+
+describe('the isolated Codex configuration', () => {
+  it('keeps the model and its provider, bounds retries, turns bundled skills off and drops the rest', () => {
+    const user = {
+      model: 'gpt-5',
+      model_provider: 'fake',
+      model_providers: { fake: { base_url: 'http://127.0.0.1:1/v1', wire_api: 'responses', stream_max_retries: 9 } },
+      mcp_servers: { leak: { command: 'leak' } },
+      profiles: { other: {} },
+    };
+    expect(isolatedCodexConfig(user, 30_000)).toEqual({
+      model: 'gpt-5',
+      model_provider: 'fake',
+      model_providers: {
+        fake: {
+          base_url: 'http://127.0.0.1:1/v1',
+          wire_api: 'responses',
+          request_max_retries: 2,
+          stream_max_retries: 9,
+          stream_idle_timeout_ms: 30_000,
+        },
+      },
+      skills: { bundled: { enabled: false } },
+    });
+  });
+});
+
+describe('the redactor', () => {
+  it('replaces the values of credential variables, longest first, in text and in nested values', () => {
+    const redactor = createRedactor({
+      ANTHROPIC_API_KEY: 'sk-ant-0123456789',
+      LONGER_TOKEN: 'sk-ant-0123456789-and-more',
+      PATH: '/usr/bin',
+      SHORT_KEY: 'abc',
+    });
+    expect(redactor.names).toEqual(['ANTHROPIC_API_KEY', 'LONGER_TOKEN']);
+    expect(redactor.redact('a sk-ant-0123456789-and-more b sk-ant-0123456789')).toBe(
+      'a [redacted:LONGER_TOKEN] b [redacted:ANTHROPIC_API_KEY]',
+    );
+    expect(redactor.redactDeep({ list: ['x sk-ant-0123456789'], count: 3 })).toEqual({
+      list: ['x [redacted:ANTHROPIC_API_KEY]'],
+      count: 3,
+    });
+  });
+
+  it('redacts a passed variable by the shape of its value only when asked to', () => {
+    expect(isSecretVariable('DEPLOY', 'ghp_0123456789abcdefghijKLMN')).toBe(false);
+    expect(isSecretVariable('DEPLOY', 'ghp_0123456789abcdefghijKLMN', { byShape: true })).toBe(true);
+    expect(isSecretVariable('DEPLOY', 'just some words here', { byShape: true })).toBe(false);
+  });
+});
