@@ -1,5 +1,5 @@
 // One pipeline scenario, run in its own process so its peak RSS is its own:
-//   node pipeline-scenario.mjs <cases> <concurrency> <agent seconds>
+//   node pipeline-scenario.mjs <cases> <concurrency> <agent seconds> [bwrap|none]
 // The agent is a shell script that sleeps that long (0: not at all) and prints "done".
 // Prints one JSON line: wall time, the agents' own time, cases, peak RSS.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createCommandRunner, runEvals } from '../packages/core/dist/index.js';
 
 const [cases, concurrency, seconds] = [Number(process.argv[2]), Number(process.argv[3]), Number(process.argv[4])];
+const sandbox = process.argv[5] === 'bwrap' ? 'bwrap' : 'none';
 const root = mkdtempSync(join(tmpdir(), 'skeval-bench-'));
 const agent = join(root, 'agent.sh');
 writeFileSync(agent, seconds > 0 ? `sleep ${seconds}\necho done\n` : 'echo done\n');
@@ -42,6 +43,7 @@ const result = await runEvals({
   concurrency,
   outputDir: join(root, 'out'),
   env: { PATH: process.env.PATH },
+  sandbox,
 });
 const wallMs = performance.now() - started;
 const agentMs = result.runs[0].outcomes.reduce((sum, outcome) => sum + outcome.durationMs, 0);

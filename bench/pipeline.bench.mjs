@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const scenario = fileURLToPath(new URL('./pipeline-scenario.mjs', import.meta.url));
-const run = (cases, concurrency, seconds) =>
+const run = (cases, concurrency, seconds, sandbox = 'none') =>
   JSON.parse(
-    execFileSync(process.execPath, [scenario, String(cases), String(concurrency), String(seconds)], {
+    execFileSync(process.execPath, [scenario, String(cases), String(concurrency), String(seconds), sandbox], {
       encoding: 'utf8',
     })
       .trim()
