@@ -27,10 +27,24 @@ export function resolveJudgeSetup(options: {
   env: NodeJS.ProcessEnv;
 }): JudgeSetup {
   const { cwd, env } = options;
-  const resolution = resolveJudgeModel({ ...(options.judge ? { flag: options.judge } : {}), cwd, env });
+  const resolution = resolveJudgeModel({
+    ...(options.judge ? { flag: options.judge } : {}),
+    cwd,
+    env,
+    ...(env.HOME ? { home: env.HOME } : {}),
+  });
   if ('hint' in resolution) return { skipReason: resolution.hint };
-  return {
-    model: createModel(resolution.spec, { env }),
-    cache: options.cache === false ? false : createResponseCache(),
-  };
+  let model: LanguageModel;
+  try {
+    model = createModel(resolution.spec, { env });
+  } catch (error) {
+    // A judge asked for by name that cannot be made is a usage error; one picked up from another
+    // tool's settings (Pi's defaultProvider) must not stop runs that judge nothing.
+    if (resolution.source === '--judge') throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      skipReason: `the judge ${resolution.spec} (from ${resolution.source}) cannot be used: ${reason}; pass --judge provider:model to choose one`,
+    };
+  }
+  return { model, cache: options.cache === false ? false : createResponseCache() };
 }
