@@ -51,7 +51,6 @@ export type {
 } from './runners/types.js';
 export { type ChooseSandboxOptions, chooseSandbox } from './sandbox/choose-sandbox.js';
 export type { Sandbox, SandboxCommand, SandboxKind, SandboxPlan } from './sandbox/sandbox.js';
-export { createRedactor, type Redactor } from './secrets/redactor.js';
 export {
   type CaseWorkspace,
   type PrepareWorkspaceOptions,

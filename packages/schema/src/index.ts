@@ -93,6 +93,7 @@ export {
 } from './grading.js';
 export { buildJsonSchema, type JsonSchemaFileName, jsonSchemaSources, renderJsonSchema } from './json-schema.js';
 export { graderNamePattern, isLegacyScriptType, type LegacyScriptType, legacyScriptTypes } from './names.js';
+export { createRedactor, isSecretVariable, type Redactor } from './redactor.js';
 export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
 export {
   type ContextManifest,

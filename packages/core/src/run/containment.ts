@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultResponseCacheDir } from '@skeval/judge';
+import { createRedactor, type Redactor } from '@skeval/schema';
 import { graderFolders } from '@skeval/scripts';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { createRedactor, type Redactor } from '../secrets/redactor.js';
 
 /** What every case run of a run is contained by. */
 export interface Containment {

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programPaths } from '../run/case-exec.js';
 import { isolatedCodexConfig } from '../runners/codex/runner.js';
-import { createRedactor, isSecretVariable } from '../secrets/redactor.js';
 import { bubblewrapArgs } from './bubblewrap.js';
 
 let root: string;
@@ -77,30 +76,5 @@ describe('the isolated Codex configuration', () => {
       },
       skills: { bundled: { enabled: false } },
     });
-  });
-});
-
-describe('the redactor', () => {
-  it('replaces the values of credential variables, longest first, in text and in nested values', () => {
-    const redactor = createRedactor({
-      ANTHROPIC_API_KEY: 'sk-ant-0123456789',
-      LONGER_TOKEN: 'sk-ant-0123456789-and-more',
-      PATH: '/usr/bin',
-      SHORT_KEY: 'abc',
-    });
-    expect(redactor.names).toEqual(['ANTHROPIC_API_KEY', 'LONGER_TOKEN']);
-    expect(redactor.redact('a sk-ant-0123456789-and-more b sk-ant-0123456789')).toBe(
-      'a [redacted:LONGER_TOKEN] b [redacted:ANTHROPIC_API_KEY]',
-    );
-    expect(redactor.redactDeep({ list: ['x sk-ant-0123456789'], count: 3 })).toEqual({
-      list: ['x [redacted:ANTHROPIC_API_KEY]'],
-      count: 3,
-    });
-  });
-
-  it('redacts a passed variable by the shape of its value only when asked to', () => {
-    expect(isSecretVariable('DEPLOY', 'ghp_0123456789abcdefghijKLMN')).toBe(false);
-    expect(isSecretVariable('DEPLOY', 'ghp_0123456789abcdefghijKLMN', { byShape: true })).toBe(true);
-    expect(isSecretVariable('DEPLOY', 'just some words here', { byShape: true })).toBe(false);
   });
 });
