@@ -82,6 +82,8 @@ export const contextManifestSchema = z.looseObject({
   permission_denials: z.array(z.string()).optional(),
   /** Processes the run left behind (in sessions of their own) that Skeval ended after it. */
   processes_ended_after: z.number().int().nonnegative().optional(),
+  /** Files the run left that are not in `outputs/`, and why (a FIFO, a file past the size limit). */
+  outputs_skipped: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
   /** Names of the variables whose values were redacted from the artifacts (never the values). */
   redacted: z.array(z.string()).optional(),
   workspace: z.string().optional(),

@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ContextManifest, Grading, Timing, ToolSummary, Trace } from '@skeval/schema';
 import { caseRunFiles } from './layout.js';
@@ -28,10 +28,15 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
   await rm(caseDir, { recursive: true, force: true });
   const outputsDir = join(caseDir, caseRunFiles.outputs);
   await mkdir(outputsDir, { recursive: true });
+  const skipped: Array<{ path: string; reason: string }> = [];
   for (const path of artifacts.outputs) {
     await mkdir(dirname(join(outputsDir, path)), { recursive: true });
-    await copyOutput(join(artifacts.workspaceDir, path), join(outputsDir, path), artifacts.redact);
+    const reason = await copyOutput(join(artifacts.workspaceDir, path), join(outputsDir, path), artifacts.redact);
+    if (reason) skipped.push({ path, reason });
   }
+  const contextManifest = skipped.length
+    ? { ...artifacts.contextManifest, outputs_skipped: skipped }
+    : artifacts.contextManifest;
   // The folder exists now; the files are independent, grading.json alone must come last.
   const inFolder = { ensureFolder: false };
   const text = artifacts.finalText;
@@ -43,24 +48,38 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
     ),
     writeJsonAtomic(join(caseDir, caseRunFiles.trace), artifacts.trace, inFolder),
     writeJsonAtomic(join(caseDir, caseRunFiles.toolSummary), toolSummaryOf(artifacts.trace), inFolder),
-    writeJsonAtomic(join(caseDir, caseRunFiles.contextManifest), artifacts.contextManifest, inFolder),
+    writeJsonAtomic(join(caseDir, caseRunFiles.contextManifest), contextManifest, inFolder),
     writeJsonAtomic(join(caseDir, caseRunFiles.timing), artifacts.timing, inFolder),
   ]);
   await writeJsonAtomic(join(caseDir, caseRunFiles.grading), artifacts.grading, inFolder);
 }
 
-/** Copies one file the run left; a text file is redacted on the way (a binary one is copied as it is). */
-async function copyOutput(from: string, to: string, redact: ((text: string) => string) | undefined): Promise<void> {
-  const copy = { dereference: false, errorOnExist: false, force: true };
-  if (redact) {
-    const content = await readFile(from).catch(() => undefined);
-    if (content && !content.includes(0)) {
-      const text = content.toString('utf8');
-      const redacted = redact(text);
-      if (redacted !== text) return writeFile(to, redacted);
-    }
+/** Files the run left larger than this are not copied into `outputs/` (they are listed instead). */
+export const maxOutputFileBytes = 64 * 1024 * 1024;
+
+/**
+ * Copies one file the run left, or says why not: a symlink is copied as a link (never
+ * followed), a special file (a FIFO, a device) is never opened, a file past the size limit is
+ * left out; a text file is redacted on the way.
+ */
+async function copyOutput(
+  from: string,
+  to: string,
+  redact: ((text: string) => string) | undefined,
+): Promise<string | undefined> {
+  const stats = await lstat(from).catch(() => undefined);
+  if (!stats) return 'gone before it could be copied';
+  if (stats.isSymbolicLink()) {
+    await symlink(await readlink(from), to).catch(() => undefined);
+    return undefined;
   }
-  await cp(from, to, copy).catch(() => undefined);
+  if (!stats.isFile()) return `a ${stats.isFIFO() ? 'FIFO' : 'special file'}, not copied`;
+  if (stats.size > maxOutputFileBytes)
+    return `${stats.size} bytes, over the ${maxOutputFileBytes}-byte limit of outputs/`;
+  const content = await readFile(from);
+  const text = content.includes(0) ? undefined : content.toString('utf8');
+  await writeFile(to, text !== undefined && redact ? redact(text) : content);
+  return undefined;
 }
 
 /** Tool use at a glance: counts by tool and by kind, errors, and the shell commands run. */

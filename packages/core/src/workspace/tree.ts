@@ -1,23 +1,46 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { listFiles } from '@skeval/scripts';
 
-/** Content hashes of the files under `dir` (relative paths with `/`), leaving out `excluded` prefixes. */
+/** Files larger than this are told apart by size and modification time, not read. */
+export const maxHashedBytes = 64 * 1024 * 1024;
+
+/**
+ * What stands for one entry's content: a hash of a regular file's bytes (by size and
+ * modification time past `maxHashedBytes`), a symlink's target (never followed: it may point at
+ * a FIFO or /dev/zero), or the kind of a special file (a FIFO, a socket, a device: never opened,
+ * since opening a FIFO blocks).
+ */
+export function fingerprintEntry(path: string): string {
+  let stats: Stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return 'gone';
+  }
+  if (stats.isSymbolicLink()) {
+    try {
+      return `link:${readlinkSync(path)}`;
+    } catch {
+      return 'link:unreadable';
+    }
+  }
+  if (!stats.isFile()) return `special:${stats.isFIFO() ? 'fifo' : stats.isSocket() ? 'socket' : 'device'}`;
+  if (stats.size > maxHashedBytes) return `large:${stats.size}:${stats.mtimeMs}`;
+  try {
+    return createHash('sha1').update(readFileSync(path)).digest('hex');
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/** Content fingerprints of the entries under `dir` (relative paths with `/`), leaving out `excluded` prefixes. */
 export function hashFiles(dir: string, excluded: string[] = []): Map<string, string> {
   const hashes = new Map<string, string>();
   for (const path of listFiles(dir).files) {
     if (excluded.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) continue;
-    try {
-      hashes.set(
-        path,
-        createHash('sha1')
-          .update(readFileSync(join(dir, path)))
-          .digest('hex'),
-      );
-    } catch {
-      hashes.set(path, 'unreadable');
-    }
+    hashes.set(path, fingerprintEntry(join(dir, path)));
   }
   return hashes;
 }
@@ -50,7 +73,7 @@ export function signTree(dir: string, excluded: string[] = []): string {
   for (const path of listFiles(dir).files) {
     if (excluded.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) continue;
     try {
-      const stats = statSync(join(dir, path));
+      const stats = lstatSync(join(dir, path));
       hash.update(`${path}\0${stats.size}\0${stats.mtimeMs}\n`);
     } catch {
       hash.update(`${path}\0gone\n`);
