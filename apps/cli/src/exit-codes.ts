@@ -15,6 +15,7 @@ export const exitCodes = {
  */
 export function exitCodeOf(report: RunReport): number {
   if (report.interrupted) return exitCodes.interrupted;
+  if (report.runs.some((run) => run.writeErrors.length > 0)) return exitCodes.infrastructure;
   if (report.invalid.length > 0 || report.runs.some((run) => run.problems.length > 0)) return exitCodes.usage;
   if (report.totals.errored > 0 || report.totals.agentErrors > 0) return exitCodes.infrastructure;
   if (report.totals.failed > 0) return exitCodes.failed;

@@ -32,6 +32,10 @@ export function renderRunSummary(result: RunEvalsResult, judgeSkipReason?: strin
       );
     }
   }
+  for (const run of result.runs) {
+    for (const error of run.writeErrors) lines.push(`could not write: ${error}`);
+    for (const problem of run.problems) lines.push(`not read back: ${problem}`);
+  }
   const { cases, passed, failed, errored, skipped, agentErrors, skillEdits } = result.totals;
   lines.push(
     `${cases} case run${cases === 1 ? '' : 's'}: ${passed} passed, ${failed} failed, ${errored} errors, ${skipped} skipped assertions; ${agentErrors} agent error${agentErrors === 1 ? '' : 's'}${skillEdits ? `; ${skillEdits} run${skillEdits === 1 ? '' : 's'} edited the skill` : ''}${result.interrupted ? '; interrupted' : ''}`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { type Configuration, configurationSchema } from '@skeval/schema';
@@ -29,9 +30,18 @@ export const runFiles = {
   benchmarkMarkdown: 'benchmark.md',
 } as const;
 
-/** `eval-<id>`, with characters unsafe in a folder name replaced. */
+/**
+ * `eval-<id>` for an id that is already a safe folder name; otherwise the id with unsafe
+ * characters replaced and a short hash of the id, so ids that look alike (`a b` and `a_b`,
+ * `é` and `ü`) never share a folder.
+ */
 export function caseFolderName(id: string): string {
-  return `eval-${id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id) && !id.includes('..')) return `eval-${id}`;
+  const slug = id
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/\.{2,}/g, '_')
+    .slice(0, 60);
+  return `eval-${slug}-${createHash('sha256').update(id).digest('hex').slice(0, 8)}`;
 }
 
 /** `eval-<id>/`, or `eval-<id>/<arm>/run-<n>/` when a run has several arms or repetitions. */

@@ -1,7 +1,7 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-/** Writes a file whole or not at all: into a temporary file beside it, then renamed over it. */
+/** Writes a file whole or not at all: into a temporary file beside it, then renamed over it; on failure the temporary file is removed. */
 export async function writeFileAtomic(
   path: string,
   contents: string | Uint8Array,
@@ -9,8 +9,14 @@ export async function writeFileAtomic(
 ): Promise<void> {
   if (options.ensureFolder !== false) await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  await writeFile(temporary, contents);
-  await rename(temporary, path);
+  try {
+    await writeFile(temporary, contents);
+    await rename(temporary, path);
+  } catch (error) {
+    // A disk that fills or a folder made read-only midway leaves no temporary file behind.
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
 }
 
 export function writeJsonAtomic(path: string, value: unknown, options: { ensureFolder?: boolean } = {}): Promise<void> {

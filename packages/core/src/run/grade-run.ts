@@ -93,7 +93,15 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     judge,
     interrupted: previous?.interrupted ?? false,
   });
-  const run = { skill: skill.name, skillDir: skill.dir, runDir, outcomes, benchmark: written.benchmark, problems };
+  const run = {
+    skill: skill.name,
+    skillDir: skill.dir,
+    runDir,
+    outcomes,
+    benchmark: written.benchmark,
+    problems,
+    writeErrors: [],
+  };
   const orphans = [...new Set(folders.map((entry) => entry.folder))].filter((folder) => !byFolder.has(folder));
   return {
     skill: skill.name,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { DiscoveredSkill, LoadedCase } from '@skeval/evals';
 import type { Configuration, ContextManifest, Grading, Timing } from '@skeval/schema';
 import type { ResolvedGrader } from '@skeval/scripts';
@@ -10,8 +11,9 @@ import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
 import { writeCaseRun } from '../run-folder/write-case-run.js';
 import { sweepProcesses } from '../runners/process/sweep-processes.js';
+import { createTraceBuilder } from '../runners/trace-builder.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
-import { prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
+import { type CaseWorkspace, prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
 import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
 import { changedFiles, hashFiles, hashTree } from '../workspace/tree.js';
 import { createCaseExec } from './case-exec.js';
@@ -68,13 +70,20 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
   const caseRoot = await mkdtemp(join(tmpdir(), 'skeval-case-'));
   const forget = trackTemporaryFolder(caseRoot);
   try {
-    const workspace = await prepareWorkspace({
-      skill,
-      evalCase,
-      ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}),
-      install,
-      tempRoot: caseRoot,
-    });
+    let workspace: CaseWorkspace;
+    try {
+      workspace = await prepareWorkspace({
+        skill,
+        evalCase,
+        ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}),
+        install,
+        tempRoot: caseRoot,
+      });
+    } catch (error) {
+      // A case whose workspace cannot be made (an input file gone since loading) is an error of
+      // its own: the others go on.
+      return await failedCase(options, { code: 'setup_failed', message: messageOf(error) });
+    }
     const homeDir = join(caseRoot, 'home');
     const tmpDir = join(caseRoot, 'tmp');
     await Promise.all([mkdir(homeDir), mkdir(tmpDir)]);
@@ -190,7 +199,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       redacted: [...redactor.names],
       ...(options.keepWorkspace ? { workspace: workspace.dir } : {}),
     };
-    await writeCaseRun({
+    const written = await writeCaseRun({
       caseDir: options.caseDir,
       finalText: redactor.redact(run.finalText),
       trace: redactor.redactDeep(run.trace),
@@ -200,7 +209,11 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       outputs,
       redact: redactor.redact,
       contextManifest,
-    });
+    }).then(
+      () => undefined,
+      (error: unknown) => unwritable(options.caseDir, error),
+    );
+    if (written) return { ...(await outcomeWithoutArtifacts(options, grading, run.durationMs, written)), skillEdited };
     return {
       skill: skill.name,
       caseId: evalCase.id,
@@ -255,4 +268,121 @@ async function copyAmbientContext(
     );
   }
   return copied;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A write that failed, as a case run's error: the path, the OS error, and what to do about it. */
+function unwritable(caseDir: string, error: unknown): { code: string; message: string } {
+  const code = writeErrorCode(caseDir, error);
+  const fix =
+    code === 'ENOSPC'
+      ? 'free space on that disk'
+      : code === 'EROFS' || code === 'EACCES' || code === 'EPERM'
+        ? 'make the folder writable or choose another with --output-dir'
+        : 'check the folder';
+  const shown = code && !messageOf(error).startsWith(code) ? `${code}: ${messageOf(error)}` : messageOf(error);
+  return { code: 'artifacts_unwritable', message: `cannot write ${caseDir}: ${shown}; ${fix}` };
+}
+
+/**
+ * The outcome of a case run whose artifacts could not be written: nothing half-written stays
+ * (the folder is removed), and the error says where and why.
+ */
+async function outcomeWithoutArtifacts(
+  options: RunCaseOptions,
+  grading: Grading,
+  durationMs: number,
+  error: { code: string; message: string },
+): Promise<CaseRunOutcome> {
+  await rm(options.caseDir, { recursive: true, force: true }).catch(() => undefined);
+  return {
+    skill: options.skill.name,
+    caseId: options.evalCase.id,
+    arm: options.arm ?? 'with_skill',
+    runNumber: options.runNumber ?? 1,
+    caseDir: options.caseDir,
+    status: 'error',
+    grading,
+    durationMs,
+    skillEdited: false,
+    error,
+  };
+}
+
+/** A case run that failed before its agent ran: graded `error` on every assertion, written like any other. */
+async function failedCase(options: RunCaseOptions, error: { code: string; message: string }): Promise<CaseRunOutcome> {
+  const trace = createTraceBuilder(options.runner.name, options.runner.model ?? null).finish('', 0, '');
+  const run: RunResult = { status: 'error', finalText: '', trace, durationMs: 0, error };
+  const grading = await gradeCaseRun({
+    evalCase: options.evalCase,
+    skill: options.skill,
+    run,
+    workspaceDir: options.caseDir,
+    outputs: [],
+    judge: options.judge,
+  });
+  const arm = options.arm ?? 'with_skill';
+  const runNumber = options.runNumber ?? 1;
+  const contextManifest: ContextManifest = {
+    arm,
+    run_number: runNumber,
+    context_mode: options.contextMode ?? 'isolated',
+    agent: options.runner.name,
+    model: options.runner.model ?? null,
+    skills_dir: options.runner.skillsDir ?? null,
+    skills: [],
+    skills_read: [],
+    prompt: options.evalCase.prompt,
+    input_files: options.evalCase.files.map((file) => file.path),
+    setup: options.evalCase.setup ?? null,
+    environment: [],
+    tools: [],
+  };
+  const timing: Timing = { total_tokens: 0, duration_ms: 0, total_duration_seconds: 0, model: null };
+  const written = await writeCaseRun({
+    caseDir: options.caseDir,
+    finalText: '',
+    trace,
+    grading,
+    timing,
+    workspaceDir: options.caseDir,
+    outputs: [],
+    contextManifest,
+  }).then(
+    () => undefined,
+    (failure: unknown) => unwritable(options.caseDir, failure),
+  );
+  if (written) return outcomeWithoutArtifacts(options, grading, 0, written);
+  return {
+    skill: options.skill.name,
+    caseId: options.evalCase.id,
+    arm,
+    runNumber,
+    caseDir: options.caseDir,
+    status: 'error',
+    grading,
+    durationMs: 0,
+    skillEdited: false,
+    error,
+  };
+}
+
+/**
+ * The OS error behind a failed write. A recursive mkdir under a read-only or unwritable folder
+ * reports ENOENT; the nearest folder that exists says what really stops it.
+ */
+function writeErrorCode(path: string, error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (code !== 'ENOENT') return code;
+  let folder = dirname(path);
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  try {
+    accessSync(folder, constants.W_OK);
+    return code;
+  } catch (access) {
+    return access instanceof Error && 'code' in access ? String(access.code) : code;
+  }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { chooseSandbox } from '../sandbox/choose-sandbox.js';
 import type { SandboxKind } from '../sandbox/sandbox.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { createContainment, hiddenPaths } from './containment.js';
+import { resumeTarget } from './resume-target.js';
 import { runCase } from './run-case.js';
 import { byCaseOrder, type RunReport, type SkillRun, totalsOf } from './run-report.js';
 import { trackTemporaryFolder } from './temporary-folders.js';
@@ -22,7 +24,7 @@ import { trackTemporaryFolder } from './temporary-folders.js';
 export type RunProgressEvent =
   | { type: 'case-start'; skill: string; caseId: string }
   | { type: 'case-end'; outcome: CaseRunOutcome }
-  | { type: 'case-skipped'; skill: string; caseId: string; reason: 'complete' | 'interrupted' }
+  | { type: 'case-skipped'; skill: string; caseId: string; reason: 'complete' | 'interrupted' | 'write-failed' }
   /** `--resume` found a case run whose artifacts do not read back: it runs again. */
   | { type: 'case-redo'; skill: string; caseId: string; problems: string[] }
   /** Something the user should know before the case runs start: no sandbox, an agent version Skeval does not know. */
@@ -93,8 +95,11 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.cases ? { cases: options.cases } : {}),
   });
-  const runnable = discovered.flatMap((skill) => (skill.load.evals ? [{ skill, evals: skill.load.evals }] : []));
-  const invalid = discovered
+  // A resumed run belongs to one skill: only that one runs, into that folder.
+  const resumed = options.resume ? await resumeTarget(options.resume, cwd, discovered) : undefined;
+  const chosen = resumed ? [resumed] : discovered;
+  const runnable = chosen.flatMap((skill) => (skill.load.evals ? [{ skill, evals: skill.load.evals }] : []));
+  const invalid = chosen
     .filter((skill) => !skill.load.evals)
     .map((skill) => ({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors }));
   const runId = options.resume
@@ -124,6 +129,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const forgetSnapshot = trackTemporaryFolder(snapshotDir);
   const hardStop = new AbortController();
   let interrupted = false;
+  let writesFailed = false;
   const onStop = () => {
     interrupted = true;
     setTimeout(() => hardStop.abort(), options.graceMs ?? 3000).unref();
@@ -154,15 +160,17 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const skillGraders = await Promise.all(
     runnable.map(({ skill, evals }) => snapshotCaseGraders(evals.cases, skill.dir, join(snapshotDir, skill.name))),
   );
+  const folderNames = folderNamesOf(runnable.map((entry) => entry.skill));
   const skillRuns = runnable.map(({ skill, evals }, at) => {
     const run: SkillRun = {
       skill: skill.name,
       skillDir: skill.dir,
-      runDir: runDirOf(skill, runId, options, cwd),
+      runDir: runDirOf(skill, folderNames.get(skill) ?? skill.name, runId, options, cwd),
       outcomes: [],
       problems: [],
+      writeErrors: [],
     };
-    const outputBase = outputBaseOf(skill, options, cwd);
+    const outputBase = outputBaseOf(skill, folderNames.get(skill) ?? skill.name, options, cwd);
     const extra = [...(oldSkill ? [oldSkill] : []), ...extras.map((entry) => entry.dir)];
     const hidden = hiddenPaths({ skillDir: skill.dir, outputBase, userEnv, contextMode, extra });
     const graders = skillGraders[at] ?? new Map();
@@ -178,17 +186,18 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const tasks = plan.map(({ skill, run, hidden, graders, skillOutputs, evalCase, arm, runNumber }) =>
     limit(async () => {
       const caseDir = caseDirOf(run.runDir, evalCase.id, nested ? { arm, runNumber } : undefined);
-      if (interrupted)
+      if (interrupted || writesFailed)
         return options.onProgress?.({
           type: 'case-skipped',
           skill: skill.name,
           caseId: evalCase.id,
-          reason: 'interrupted',
+          reason: interrupted ? 'interrupted' : 'write-failed',
         });
       if (options.resume) {
         const folder = { folder: caseFolderName(evalCase.id), dir: caseDir, arm, runNumber };
         const stored = await readCaseRun(folder, run.runDir);
-        if (stored.status === 'complete') {
+        // A case stopped by an interrupt is not finished: it runs again.
+        if (stored.status === 'complete' && stored.run.grading.agent_error?.code !== 'interrupted') {
           run.outcomes.push(outcomeOf(skill.name, stored.run));
           return options.onProgress?.({
             type: 'case-skipped',
@@ -229,6 +238,11 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         pendingRemovals,
       });
       run.outcomes.push(outcome);
+      // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
+      if (outcome.error?.code === 'artifacts_unwritable') {
+        writesFailed = true;
+        run.writeErrors.push(outcome.error.message);
+      }
       options.onProgress?.({ type: 'case-end', outcome });
     }),
   );
@@ -241,33 +255,56 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   for (const { skill, evals, run } of skillRuns) {
     run.outcomes.sort(byCaseOrder);
     if (run.outcomes.length === 0 && !existsSync(run.runDir)) continue;
-    const written = await summarizeRunFolder({
-      runDir: run.runDir,
-      skill,
-      cases: evals.cases,
-      runId,
-      agent: options.runner.name,
-      model: options.runner.model ?? null,
-      judge: options.judge.model ? `${options.judge.model.provider}:${options.judge.model.model}` : null,
-      interrupted,
-    });
-    run.benchmark = written.benchmark;
-    run.problems = written.problems;
+    try {
+      const written = await summarizeRunFolder({
+        runDir: run.runDir,
+        skill,
+        cases: evals.cases,
+        runId,
+        agent: options.runner.name,
+        model: options.runner.model ?? null,
+        judge: options.judge.model ? `${options.judge.model.provider}:${options.judge.model.model}` : null,
+        interrupted,
+      });
+      run.benchmark = written.benchmark;
+      run.problems = written.problems;
+    } catch (error) {
+      run.writeErrors.push(
+        `cannot write the run's summary in ${run.runDir}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
   const runs = skillRuns.map((entry) => entry.run);
   return { runs, invalid, interrupted, totals: totalsOf(runs) };
 }
 
 /** Where a skill's run folders go: `<outputDir>/<skill>/` or `<skill>/evals-runs/` (or, resuming, the folder given). */
-function outputBaseOf(skill: DiscoveredSkill, options: RunEvalsOptions, cwd: string): string {
+/**
+ * Where a skill's run folders go: `<outputDir>/<skill>/` or `<skill>/evals-runs/` (or, resuming,
+ * the folder given). `folderName` is the skill's name, made unique when two skills share it.
+ */
+function outputBaseOf(skill: DiscoveredSkill, folderName: string, options: RunEvalsOptions, cwd: string): string {
   if (options.resume) return dirname(resolve(cwd, options.resume));
-  return options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
+  return options.outputDir ? join(resolve(cwd, options.outputDir), folderName) : join(skill.dir, 'evals-runs');
 }
 
-function runDirOf(skill: DiscoveredSkill, runId: string, options: RunEvalsOptions, cwd: string): string {
+function runDirOf(skill: DiscoveredSkill, folderName: string, runId: string, options: RunEvalsOptions, cwd: string) {
   if (options.resume) return resolve(cwd, options.resume);
-  const base = outputBaseOf(skill, options, cwd);
+  const base = outputBaseOf(skill, folderName, options, cwd);
   return join(base, ...(options.iteration ? [`iteration-${options.iteration}`] : []), runId);
+}
+
+/** Each skill's folder under `--output-dir`: its name, with a hash of its path when another skill has the same name. */
+function folderNamesOf(skills: readonly DiscoveredSkill[]): Map<DiscoveredSkill, string> {
+  const counts = new Map<string, number>();
+  for (const skill of skills) counts.set(skill.name, (counts.get(skill.name) ?? 0) + 1);
+  return new Map(
+    skills.map((skill) => {
+      const shared = (counts.get(skill.name) ?? 0) > 1;
+      const suffix = createHash('sha256').update(skill.dir).digest('hex').slice(0, 8);
+      return [skill, shared ? `${skill.name}-${suffix}` : skill.name];
+    }),
+  );
 }
 
 /**

@@ -12,6 +12,8 @@ export interface SkillRun {
   benchmark?: Benchmark;
   /** Case runs on disk whose artifacts do not read back, each located (`eval-2/timing.json: …`). */
   problems: string[];
+  /** Files that could not be written (a full disk, a read-only folder), with the OS error and the fix. */
+  writeErrors: string[];
 }
 
 /** Assertion and case-run counts over a whole run. */
