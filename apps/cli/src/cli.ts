@@ -14,8 +14,10 @@ if (argv[0] === 'assert') {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupt.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 128 + (signal === 'SIGTERM' ? 15 : 1));
+    // On its own line, not over the live progress line.
+    const what = signal === 'SIGINT' ? 'interrupted' : `got ${signal}`;
     process.stderr.write(
-      `skeval: ${signal === 'SIGINT' ? 'interrupted' : `got ${signal}`}; finishing the running cases (again to stop now)\n`,
+      `${process.stderr.isTTY ? '\r\x1b[K' : ''}skeval: ${what}; finishing the running cases (again to stop now); finish the run later with --resume <its folder>\n`,
     );
     interrupt.abort();
   };
@@ -24,9 +26,9 @@ if (argv[0] === 'assert') {
   try {
     process.exitCode = await main(argv, processIo(), interrupt.signal);
   } catch (error) {
-    process.stderr.write(
-      `skeval: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    // One line on the terminal; the stack goes to a log file for a bug report.
+    const { reportInternalError } = await import('./internal-error.js');
+    process.stderr.write(`${reportInternalError(error)}\n`);
     process.exitCode = 3;
   }
 }

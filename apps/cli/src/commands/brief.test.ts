@@ -59,7 +59,7 @@ describe('skeval brief', () => {
   });
 
   it('prints JSON with --json', async () => {
-    const briefs = JSON.parse((await run(['brief', 'examples/greeting', '--json'])).stdout);
+    const { briefs } = JSON.parse((await run(['brief', 'examples/greeting', '--json'])).stdout);
     expect(briefs.map((brief: { id: string }) => brief.id)).toEqual(['1', 'named-ada', 'no-emoji', 'unrelated']);
     expect(briefs[0]).toMatchInlineSnapshot(`
       {

@@ -1,5 +1,6 @@
 import { buildBrief, renderBrief } from '@skeval/evals';
 import type { Command } from 'commander';
+import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, collect, type OptionTable, type OptionValues } from '../options.js';
 
@@ -18,6 +19,6 @@ export function registerBrief(program: Command, { io }: CommandContext): void {
     .argument('<skill-or-evals-file>', 'a skill folder, a tree of skills, or an evals.json');
   addOptions(command, briefOptions).action(async (path: string, flags: BriefFlags) => {
     const briefs = await buildBrief({ path, cwd: io.cwd, ...(flags.case.length ? { cases: flags.case } : {}) });
-    io.stdout(flags.json ? `${JSON.stringify(briefs, null, 2)}\n` : renderBrief(briefs));
+    io.stdout(flags.json ? jsonOutput({ briefs }) : renderBrief(briefs));
   });
 }

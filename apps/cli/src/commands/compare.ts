@@ -1,6 +1,7 @@
 import type { CompareRunsResult } from '@skeval/core';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
+import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, invalid, type OptionTable, type OptionValues } from '../options.js';
 
@@ -47,7 +48,7 @@ export function registerCompare(program: Command, { io, setExitCode }: CommandCo
       arm: flags.arm,
       ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }),
     });
-    io.stdout(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderComparison(result));
+    io.stdout(flags.json ? jsonOutput({ ...result }) : renderComparison(result));
     setExitCode(result.regression ? exitCodes.failed : exitCodes.ok);
   });
 }

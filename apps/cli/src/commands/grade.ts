@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { exitCodeOf } from '../exit-codes.js';
+import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 import { renderRunSummary } from './render-run.js';
@@ -12,6 +13,10 @@ const gradeOptions = {
   },
   judge: { flags: '--judge <provider:model>', description: 'the judge model' },
   cache: { flags: '--no-cache', description: 'send every judge request, ignoring the response cache' },
+  inPlace: {
+    flags: '--in-place',
+    description: 'rewrite the run folder itself (default: grade a copy beside it, leaving the run as it was)',
+  },
   json: { flags: '--json', description: 'print the result as JSON' },
 } as const satisfies OptionTable;
 
@@ -38,11 +43,12 @@ async function grade(runDir: string, flags: GradeFlags, { io, setExitCode }: Com
     cwd: io.cwd,
     judge,
     ...(flags.skillPath ? { skillPath: flags.skillPath } : {}),
+    ...(flags.inPlace ? { inPlace: true } : {}),
   });
   const problems = graded.runs.flatMap((run) => run.problems);
   io.stdout(
     flags.json
-      ? `${JSON.stringify({ ...graded.totals, orphans: graded.orphans, problems, run_dir: graded.runDir }, null, 2)}\n`
+      ? jsonOutput({ totals: graded.totals, orphans: graded.orphans, problems, runDir: graded.runDir })
       : renderRunSummary(graded, judge.skipReason),
   );
   for (const problem of problems) io.stderr(`skeval: not re-graded: ${problem}\n`);

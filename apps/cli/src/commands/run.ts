@@ -1,6 +1,7 @@
 import type { RunEvalsResult, RunPlan } from '@skeval/core';
 import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
+import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
 import {
   addOptions,
@@ -134,7 +135,7 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
   };
   if (flags.dryRun) {
     const plan = await planRun({ ...selection, ...(judge.model ? { judge: judge.model } : {}) });
-    io.stdout(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : renderPlan(plan, judge.skipReason));
+    io.stdout(flags.json ? jsonOutput({ ...plan }) : renderPlan(plan, judge.skipReason));
     setExitCode(plan.invalid.length ? exitCodes.usage : exitCodes.ok);
     return;
   }
@@ -172,9 +173,7 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
       ? result.runs.flatMap((entry) => (entry.benchmark ? [`\n${renderBenchmark(entry.benchmark)}`] : []))
       : [];
   io.stdout(
-    flags.json
-      ? `${JSON.stringify(toJson(result), null, 2)}\n`
-      : `${renderRunSummary(result, judge.skipReason)}${comparisons.join('')}`,
+    flags.json ? jsonOutput(toJson(result)) : `${renderRunSummary(result, judge.skipReason)}${comparisons.join('')}`,
   );
   setExitCode(exitCodeOf(result));
 }

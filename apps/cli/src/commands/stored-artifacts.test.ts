@@ -102,7 +102,7 @@ describe('a corrupt case run artifact', () => {
     async (file, _kind, change, message) => {
       const copy = await corrupted(join('eval-1', file), change);
       const before = await readFile(join(copy, 'eval-1', file), 'utf8');
-      const graded = await run(['grade', copy]);
+      const graded = await run(['grade', copy, '--in-place']);
       expect(graded.stderr).toMatch(new RegExp(`skeval: not re-graded: ${message.source}`));
       expect(graded.code).toBe(2);
       expect(graded.stdout).toMatch(/^ {2}2 +ok +1 +0 +0 +0/m);
@@ -133,14 +133,14 @@ describe('a corrupt run folder file', () => {
       'summary.json',
       wrongType((value) => value),
     );
-    const graded = await run(['grade', copy]);
+    const graded = await run(['grade', copy, '--in-place']);
     expect(graded.code).toBe(2);
     expect(graded.stderr).toMatch(/^skeval: .*summary\.json: version: `version` must be 1, got "lots"/);
   });
 
   it('summary.json truncated: skeval grade says so, exit 2', async () => {
     const copy = await corrupted('summary.json', truncate);
-    const graded = await run(['grade', copy]);
+    const graded = await run(['grade', copy, '--in-place']);
     expect(graded.code).toBe(2);
     expect(graded.stderr).toMatch(/summary\.json: not JSON/);
   });
@@ -161,4 +161,19 @@ describe('a corrupt run folder file', () => {
       expect(compared.stderr).toMatch(message);
     },
   );
+});
+
+describe('skeval grade', () => {
+  it('grades a copy beside the run by default, leaving the run as it was; --in-place rewrites it', async () => {
+    const copy = await corrupted('eval-1/grading.json', (text) => text);
+    const before = await readFile(join(copy, 'eval-1', 'grading.json'), 'utf8');
+    const graded = await run(['grade', copy, '--json']);
+    expect(graded.code).toBe(0);
+    const { run_dir: gradedDir } = JSON.parse(graded.stdout);
+    expect(gradedDir).toMatch(new RegExp(`^${copy}-graded-`));
+    expect(await readFile(join(copy, 'eval-1', 'grading.json'), 'utf8')).toBe(before);
+    for (const file of ['summary.json', 'benchmark.json', 'benchmark.md']) {
+      expect(await readFile(join(gradedDir, file), 'utf8')).toBeTruthy();
+    }
+  });
 });

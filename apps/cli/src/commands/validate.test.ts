@@ -71,7 +71,8 @@ describe('skeval validate', () => {
     const result = await run(['validate', '--json', 'skills/bad']);
     const parsed = JSON.parse(result.stdout);
     expect(result.code).toBe(2);
-    expect(parsed.summary).toEqual({ files: 1, valid: 0, invalid: 1, warnings: 0, byCode: { 'prompt-missing': 1 } });
+    expect(parsed.schema_version).toBe(1);
+    expect(parsed.summary).toEqual({ files: 1, valid: 0, invalid: 1, warnings: 0, by_code: { 'prompt-missing': 1 } });
     expect(parsed.files[0]).toMatchObject({ file: 'skills/bad/evals/evals.json', valid: false, cases: null });
     expect(parsed.files[0].errors[0]).toMatchObject({
       code: 'prompt-missing',
@@ -123,7 +124,7 @@ describe('skeval validate', () => {
     const json = JSON.parse((await run(['validate', '--lint', '--json', 'skills/weak'])).stdout);
     expect(json.summary.lint).toEqual({
       warnings: 3,
-      byRule: { 'copied-from-skill': 1, 'prompt-names-skill': 1, 'no-negative-control': 1 },
+      by_rule: { 'copied-from-skill': 1, 'prompt-names-skill': 1, 'no-negative-control': 1 },
     });
     expect(json.files[0].lint[0]).toMatchObject({
       rule: 'copied-from-skill',

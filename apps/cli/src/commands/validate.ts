@@ -1,6 +1,7 @@
 import { formatIssue, type ValidateEvalsResult, validateEvals } from '@skeval/evals';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
+import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 
@@ -24,7 +25,7 @@ export function registerValidate(program: Command, { io, setExitCode }: CommandC
     );
   addOptions(command, validateOptions).action(async (paths: string[], flags: ValidateFlags) => {
     const result = await validateEvals({ paths, cwd: io.cwd, lint: flags.lint ?? false });
-    io.stdout(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : renderText(result, flags.quiet ?? false));
+    io.stdout(flags.json ? jsonOutput(toJson(result)) : renderText(result, flags.quiet ?? false));
     setExitCode(result.summary.invalid === 0 ? exitCodes.ok : exitCodes.usage);
   });
 }

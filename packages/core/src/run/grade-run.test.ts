@@ -33,7 +33,7 @@ describe('gradeRun (the replay runner)', () => {
     const evalsPath = join(skill, 'evals', 'evals.json');
     await writeFile(evalsPath, (await readFile(evalsPath, 'utf8')).replace('"^Hello, world!$"', '"^Goodbye"'));
 
-    const graded = await gradeRun({ runDir, judge: { skipReason: 'none' } });
+    const graded = await gradeRun({ runDir, judge: { skipReason: 'none' }, inPlace: true });
     const first = graded.runs[0]!.outcomes.find((outcome) => outcome.caseId === '1')!;
     expect(first.grading.assertion_results.map((row) => row.status)).toEqual(['pass', 'fail', 'skipped']);
     expect(first.grading.assertion_results[1]!.evidence).toBe('no match in greeting.txt (14 bytes, 1 line)');

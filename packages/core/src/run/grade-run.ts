@@ -1,4 +1,5 @@
-import { basename, resolve } from 'node:path';
+import { cp } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { discoverSkills } from '@skeval/evals';
 import { SkevalError } from '@skeval/schema';
 import { listFiles } from '@skeval/scripts';
@@ -17,6 +18,11 @@ export interface GradeRunOptions {
   skillPath?: string;
   judge: JudgeSetup;
   cwd?: string;
+  /**
+   * Re-grade the run where it is. By default the run is copied to a new folder beside it
+   * (`<run-id>-graded-<time>`) and the copy is graded, so the run graded before stays as it was.
+   */
+  inPlace?: boolean;
 }
 
 export interface GradeRunResult extends RunReport {
@@ -34,8 +40,8 @@ export interface GradeRunResult extends RunReport {
  */
 export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult> {
   const cwd = options.cwd ?? process.cwd();
-  const runDir = resolve(cwd, options.runDir);
-  const summary = await readRunSummary(runDir);
+  const sourceDir = resolve(cwd, options.runDir);
+  const summary = await readRunSummary(sourceDir);
   if (summary.status === 'invalid') {
     throw new SkevalError({ code: 'invalid_input', message: `${options.runDir}: ${summary.problem}` });
   }
@@ -54,6 +60,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
       message: `${skill?.evalsPath ?? skillPath}: the evals file is invalid; run \`skeval validate\` on it`,
     });
   }
+  const runDir = options.inPlace ? sourceDir : await copyRun(sourceDir);
   const folders = await listCaseRunFolders(runDir);
   const byFolder = new Map(skill.load.evals.cases.map((evalCase) => [caseFolderName(evalCase.id), evalCase]));
   const outcomes: CaseRunOutcome[] = [];
@@ -87,7 +94,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     runDir,
     skill,
     cases: skill.load.evals.cases,
-    runId: previous?.run_id ?? basename(runDir),
+    runId: options.inPlace ? (previous?.run_id ?? basename(runDir)) : basename(runDir),
     agent: previous?.agent ?? 'replay',
     model: previous?.model ?? null,
     judge,
@@ -112,4 +119,12 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     totals: totalsOf([run]),
     orphans: orphans.map((folder) => basename(folder)),
   };
+}
+
+/** A copy of a run folder beside it, to grade without touching the original. */
+async function copyRun(runDir: string): Promise<string> {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const copy = join(dirname(runDir), `${basename(runDir)}-graded-${stamp}`);
+  await cp(runDir, copy, { recursive: true, verbatimSymlinks: true });
+  return copy;
 }

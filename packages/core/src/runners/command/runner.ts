@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
+import { parse } from 'shell-quote';
 import { verdictOf } from '../cli-runner.js';
 import { countLines, readStreamEvents } from '../stream-events.js';
 import { createTraceBuilder } from '../trace-builder.js';
@@ -38,12 +39,10 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
       code: 'usage',
       message: 'the command runner needs a command, for example --agent-command "node agent.mjs {prompt_file}"',
     });
-  // execa is loaded when the first case runs, so commands that never run an agent start faster.
   let template: Promise<{ file: string; args: string[]; files: string[] }> | undefined;
   const parseTemplate = async () => {
-    const { parseCommandString } = await import('execa');
     const files: string[] = [];
-    const [file, ...args] = parseCommandString(options.command).map((token) => {
+    const [file, ...args] = splitCommand(options.command).map((token) => {
       if (token.includes('{')) return token;
       const path = isAbsolute(token) ? token : join(base, token);
       // Only files: a folder named on the command line is not made visible (it may be the project).
@@ -68,6 +67,7 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
         argument
           .replaceAll('{prompt_file}', promptFile)
           .replaceAll('{workspace}', context.workspaceDir)
+          .replaceAll('{prompt_json}', JSON.stringify(context.prompt))
           .replaceAll('{prompt}', context.prompt);
       template ??= parseTemplate();
       const command = await template;
@@ -95,6 +95,27 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
       return { ...verdictOf(outcome, {}, file), ...parsed, durationMs: outcome.durationMs };
     },
   };
+}
+
+/**
+ * The command's words, split the way a shell splits them (single and double quotes, backslash
+ * escapes), but run without a shell: operators, redirections and globs are refused with a hint,
+ * and `$VARIABLES` are left as they are written.
+ */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  for (const entry of parse(command, (name) => `$${name}`)) {
+    if (typeof entry === 'string') {
+      words.push(entry);
+      continue;
+    }
+    const shown = 'comment' in entry ? `#${entry.comment}` : entry.op === 'glob' ? entry.pattern : entry.op;
+    throw new SkevalError({
+      code: 'usage',
+      message: `--agent-command ${JSON.stringify(command)}: \`${shown}\` needs a shell, and the command runs without one; put it in a script and run that (for example --agent-command "sh agent.sh {prompt_file}")`,
+    });
+  }
+  return words;
 }
 
 function isFile(path: string): boolean {
