@@ -41,5 +41,8 @@ export function renderRunSummary(result: RunEvalsResult, judgeSkipReason?: strin
     `${cases} case run${cases === 1 ? '' : 's'}: ${passed} passed, ${failed} failed, ${errored} errors, ${skipped} skipped assertions; ${agentErrors} agent error${agentErrors === 1 ? '' : 's'}${skillEdits ? `; ${skillEdits} run${skillEdits === 1 ? '' : 's'} edited the skill` : ''}${result.interrupted ? '; interrupted' : ''}`,
   );
   if (skipped > 0 && judgeSkipReason) lines.push(`judged assertions were skipped: ${judgeSkipReason}`);
+  if (result.interrupted) {
+    for (const run of result.runs) lines.push(`to finish ${run.skill}: add --resume ${run.runDir} to the same command`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -62,9 +62,12 @@ describe('skeval validate', () => {
     );
   });
 
-  it('leaves warnings out with --quiet', async () => {
+  it('prints errors only with --quiet: no warnings, no summary', async () => {
     const result = await run(['validate', '--quiet', 'skills/noisy']);
-    expect(result.stdout).toBe('1 file: 1 valid, 0 invalid, 1 warning\n');
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    const bad = await run(['validate', '--quiet', 'skills/bad']);
+    expect(bad.stdout).toMatch(/^skills\/bad\/evals\/evals\.json:3:13: error: /);
+    expect(bad.stdout).not.toMatch(/files?: /);
   });
 
   it('prints machine-readable results with --json', async () => {

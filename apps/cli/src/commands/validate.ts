@@ -8,7 +8,10 @@ import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 /** `skeval validate`'s options. */
 const validateOptions = {
   json: { flags: '--json', description: 'print the result as JSON' },
-  quiet: { flags: '-q, --quiet', description: 'print errors only, no warnings' },
+  quiet: {
+    flags: '-q, --quiet',
+    description: 'print errors only: no warnings, no summary (the exit code says the rest)',
+  },
   lint: { flags: '--lint', description: 'also warn about what makes a valid eval set weak (see docs/lint.md)' },
 } as const satisfies OptionTable;
 
@@ -42,6 +45,8 @@ function renderText(result: ValidateEvalsResult, quiet: boolean): string {
       : [...file.errors, ...file.warnings, ...lint].sort((a, b) => a.line - b.line || a.column - b.column);
     for (const issue of issues) lines.push(formatIssue(file.fileName, issue));
   }
+  // Quiet means errors only: the exit code says the rest.
+  if (quiet) return lines.length ? `${lines.join('\n')}\n` : '';
   const { files, valid, invalid, warnings, lint } = result.summary;
   const noun = files === 1 ? 'file' : 'files';
   lines.push(`${files} ${noun}: ${valid} valid, ${invalid} invalid, ${warnings} warning${warnings === 1 ? '' : 's'}`);
