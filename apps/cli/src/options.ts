@@ -68,7 +68,8 @@ export function positiveNumber(value: string): number {
 
 /** A whole number above 0. */
 export function positiveInteger(value: string): number {
-  const number = positiveNumber(value);
-  if (!Number.isInteger(number)) invalid(`expected a whole number above 0, got ${value}`);
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isInteger(number) || number <= 0)
+    invalid(`expected a whole number above 0, got ${value}`);
   return number;
 }

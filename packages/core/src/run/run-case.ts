@@ -114,22 +114,34 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       timeoutMs: options.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const ran = await runner.run({
-      workspaceDir: workspace.dir,
-      homeDir,
-      tmpDir,
-      prompt: evalCase.prompt,
-      skills: installedSkills,
-      env,
-      userEnv: containment.userEnv,
-      timeoutMs: options.timeoutMs,
-      arm,
-      runNumber,
-      contextMode,
-      sandbox: containment.sandbox.kind,
-      exec,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const started = Date.now();
+    const ran = await runner
+      .run({
+        workspaceDir: workspace.dir,
+        homeDir,
+        tmpDir,
+        prompt: evalCase.prompt,
+        skills: installedSkills,
+        env,
+        userEnv: containment.userEnv,
+        timeoutMs: options.timeoutMs,
+        arm,
+        runNumber,
+        contextMode,
+        sandbox: containment.sandbox.kind,
+        exec,
+        ...(options.signal ? { signal: options.signal } : {}),
+      })
+      .catch((error: unknown): RunResult => {
+        // A runner that throws (its configuration could not be written, say) fails this case alone.
+        const trace = createTraceBuilder(runner.name, runner.model ?? null).finish(
+          '',
+          Date.now() - started,
+          workspace.dir,
+        );
+        const failure = { code: 'agent_failed', message: `${runner.name} could not run: ${messageOf(error)}` };
+        return { status: 'error', finalText: '', trace, durationMs: Date.now() - started, error: failure };
+      });
     // Processes the agent started in sessions of their own outlive its process group.
     const leftBehind = sweepProcesses(markerVariable, marker);
     const run = checkBaseline(ran, arm, skill);
