@@ -32,13 +32,23 @@ export const assertionResultSchema = expectationResultSchema
   });
 export type AssertionResult = z.infer<typeof assertionResultSchema>;
 
+/**
+ * The pass rate, one definition for every place that shows one: passed assertions over those
+ * that were decided or errored — skipped ones (deliberately not graded) left out, errors counted
+ * as not passed. `null` when nothing was graded.
+ */
+export function passRateOf(counts: { passed: number; total: number; skipped: number }): number | null {
+  const graded = counts.total - counts.skipped;
+  return graded > 0 ? counts.passed / graded : null;
+}
+
 export const gradingSummarySchema = z.object({
   passed: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
   errored: z.number().int().nonnegative(),
   skipped: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
-  /** `passed / total`; `null` when there is nothing to grade. */
+  /** `passed / (total − skipped)` (see `passRateOf`); `null` when nothing was graded. */
   pass_rate: z.number().min(0).max(1).nullable(),
 });
 export type GradingSummary = z.infer<typeof gradingSummarySchema>;

@@ -87,6 +87,7 @@ export {
   type GradingSummary,
   gradingSchema,
   gradingSummarySchema,
+  passRateOf,
   type VerdictStatus,
   verdictStatuses,
   verdictStatusSchema,

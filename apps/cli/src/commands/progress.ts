@@ -47,10 +47,11 @@ export function createProgress(io: CliIo): (event: RunProgressEvent) => void {
     const { outcome } = event;
     running.delete(`${outcome.skill}/${outcome.caseId}`);
     finished += 1;
-    const { passed, total } = outcome.grading.summary;
+    const { passed, total, skipped: notGraded } = outcome.grading.summary;
+    // The pass rate's own terms: skipped assertions are not graded, so not counted against it.
     const state =
       outcome.status === 'ok'
-        ? `${passed}/${total} passed`
+        ? `${passed}/${total - notGraded} passed${notGraded ? `, ${notGraded} skipped` : ''}`
         : `${outcome.status}: ${outcome.error?.message.split('\n')[0] ?? ''}`;
     clear();
     io.stderr(

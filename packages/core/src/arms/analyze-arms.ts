@@ -1,4 +1,4 @@
-import type { ArmAnalysis, Configuration } from '@skeval/schema';
+import { type ArmAnalysis, type Configuration, passRateOf } from '@skeval/schema';
 import { bootstrapMeanInterval, mean, verdictOf } from './statistics.js';
 
 /** One graded case run, as the analysis needs it. */
@@ -19,18 +19,19 @@ export interface ArmRun {
   costUsd: number | null;
 }
 
-const decided = (status: string) => status === 'pass' || status === 'fail';
+const graded = (status: string) => status !== 'skipped';
 
-/** A run's pass rate over its decided assertions (errors and skips left out); null when none is decided. */
+/** A run's pass rate (`passRateOf`: errors count as not passed, skips are left out); null when nothing was graded. */
 export function runPassRate(run: ArmRun): number | null {
-  const graded = run.statuses.filter(decided);
-  return graded.length === 0 ? null : graded.filter((status) => status === 'pass').length / graded.length;
+  const passed = run.statuses.filter((status) => status === 'pass').length;
+  const skipped = run.statuses.filter((status) => status === 'skipped').length;
+  return passRateOf({ passed, total: run.statuses.length, skipped });
 }
 
-/** A run succeeds when every decided assertion passed (and there was one). */
+/** A run succeeds when every graded assertion passed (and there was one). */
 export function runSucceeded(run: ArmRun): boolean {
-  const graded = run.statuses.filter(decided);
-  return graded.length > 0 && graded.every((status) => status === 'pass');
+  const counted = run.statuses.filter(graded);
+  return counted.length > 0 && counted.every((status) => status === 'pass');
 }
 
 /**
@@ -62,7 +63,7 @@ export function analyzeArms(
   for (const arm of armsPresent) {
     const all = runsOf(arm);
     const kept = all.filter(valid);
-    const statuses = kept.flatMap((run) => run.statuses).filter(decided);
+    const statuses = kept.flatMap((run) => run.statuses).filter(graded);
     const caseMeans = caseIds.map((caseId) => caseMean(arm, caseId)).filter((rate): rate is number => rate !== null);
     const known = (values: Array<number | null>) => values.filter((value): value is number => value !== null);
     const costs = all.map((run) => run.costUsd);
@@ -134,7 +135,7 @@ export function analyzeArms(
         const values = runsOf(arm, caseId)
           .filter(valid)
           .map((run) => run.statuses[index])
-          .filter((status): status is 'pass' | 'fail' => status === 'pass' || status === 'fail');
+          .filter((status) => status !== undefined && graded(status));
         return values.length ? values.filter((status) => status === 'pass').length / values.length : null;
       };
       const withRate = rate(target);

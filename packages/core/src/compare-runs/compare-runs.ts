@@ -103,15 +103,16 @@ export async function compareRuns(options: CompareRunsOptions): Promise<CompareR
   };
 }
 
-/** Each case's mean pass rate over its runs of one arm, counting decided assertions only. */
+/** Each case's mean pass rate over its runs of one arm. */
 function caseRates(benchmark: Benchmark, arm: Configuration): Map<string, number> {
   const byCase = new Map<string, number[]>();
   for (const run of benchmark.runs) {
     if (run.configuration !== arm) continue;
-    const decided = run.result.passed + run.result.failed;
-    if (decided === 0) continue;
+    // The run's own pass rate (`passRateOf`), as benchmark.json carries it.
+    const rate = run.result.pass_rate;
+    if (rate === null) continue;
     const id = String(run.eval_id);
-    byCase.set(id, [...(byCase.get(id) ?? []), run.result.passed / decided]);
+    byCase.set(id, [...(byCase.get(id) ?? []), rate]);
   }
   return new Map([...byCase].map(([id, rates]) => [id, mean(rates)]));
 }

@@ -1,7 +1,7 @@
 import type { LoadedCase } from '@skeval/evals';
 import { type JudgeClaim, type JudgeFile, judgeCase, skipClaims } from '@skeval/judge';
 import type { AssertionResult, GraderResult, Grading, NormalizedAssertion, Trace } from '@skeval/schema';
-import { SkevalError } from '@skeval/schema';
+import { passRateOf, SkevalError } from '@skeval/schema';
 import {
   createWorkspaceReader,
   type ResolvedGrader,
@@ -225,7 +225,7 @@ function finish(
       errored: count('error'),
       skipped: count('skipped'),
       total,
-      pass_rate: total === 0 ? null : passed / total,
+      pass_rate: passRateOf({ passed, total, skipped: count('skipped') }),
     },
     ...(judge ? { judge } : {}),
     ...(agentError ? { agent_error: agentError } : {}),
