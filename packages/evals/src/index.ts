@@ -2,13 +2,28 @@ export { buildBrief, type CaseBrief, renderBrief } from './brief/build-brief.js'
 export { describeAssertion } from './brief/describe-assertion.js';
 export { type LintEvalsOptions, type LintRule, type LintWarning, lintEvals, lintRules } from './lint/lint-evals.js';
 export { type AssertionAlias, assertionAliases } from './load/assertion-aliases.js';
+export {
+  type CollapsedIssue,
+  type CollapseIssuesOptions,
+  type CollapsibleIssue,
+  collapseIssues,
+  formatCollapsedIssue,
+} from './load/collapse-issues.js';
+export type { SkillPathProblem } from './load/issue-sink.js';
 export { type EvalsIssue, type EvalsIssueCode, evalsIssueCodes, formatIssue } from './load/issues.js';
 export { defaultMaxEvalsFileBytes, type LoadEvalsFileOptions, loadEvalsFile } from './load/load-evals-file.js';
+export { caseIdSlug, explainUnsafeSkillName, maxSkillNameLength } from './load/names.js';
 export type { CaseFile, LoadedCase, LoadedEvalsFile, LoadResult } from './load/types.js';
-export { type DiscoveredSkill, type DiscoverSkillsOptions, discoverSkills } from './skills/discover-skills.js';
+export {
+  type DiscoveredSkill,
+  type DiscoverSkillsOptions,
+  discoverSkills,
+  type SkillDiscovery,
+} from './skills/discover-skills.js';
 export { findEvalsFiles } from './skills/find-evals-files.js';
-export { loadEvalsFileFromDisk, skillDirOf } from './skills/load-from-disk.js';
+export { type LoadFromDiskOptions, loadEvalsFileFromDisk, skillDirOf } from './skills/load-from-disk.js';
 export { readSkillManifest, type SkillManifest } from './skills/read-skill-manifest.js';
+export type { UnpairedEvalsFile } from './skills/scan-skill-tree.js';
 export {
   gradingPlaceholders,
   type PlainEvalsCase,

@@ -5,6 +5,8 @@
 export interface AssertionAlias {
   kind: 'output' | 'workspace' | 'behavior' | 'legacy' | 'judge';
   method: string;
+  /** What the read-as warning adds after the check's name, for an alias that sets an argument. */
+  note?: string;
   toIntent(source: Record<string, unknown>): Record<string, unknown>;
 }
 
@@ -18,6 +20,7 @@ const contains: AssertionAlias = {
 const containsAny: AssertionAlias = {
   kind: 'output',
   method: 'contains',
+  note: 'with `match: "any"`',
   toIntent: (source) => ({ value: valueField(source), match: 'any' }),
 };
 const icontains: AssertionAlias = {
@@ -57,11 +60,13 @@ const toolCalled: AssertionAlias = {
 };
 const judge: AssertionAlias = { kind: 'judge', method: 'judge', toIntent: () => ({}) };
 
+/** Every alias by the `type` other tools write. */
 export const assertionAliases: Readonly<Record<string, AssertionAlias>> = {
   contains,
   content_contains: contains,
   output_contains: contains,
   'contains-all': contains,
+  contains_all: contains,
   contains_any: containsAny,
   'contains-any': containsAny,
   output_contains_any: containsAny,

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { collapseIssues } from './collapse-issues.js';
 import { loadEvalsFile } from './load-evals-file.js';
 
 // Real evals.json files from public repositories, kept byte for byte beside the project.
@@ -12,9 +13,11 @@ const files = present
   : [];
 
 /**
- * The acceptance rule, computed independently of the loader: JSON with an `evals` array of
- * objects that each have a non-empty string `prompt`, ids unique after String(id), and no
- * input path that leaves the skill folder.
+ * The acceptance rule, computed independently of the loader: JSON whose cases are an `evals`
+ * array (or the top level itself, when that is a non-empty array of objects other than a trigger
+ * eval set), each an object with a non-empty string `prompt`, ids unique after String(id), no
+ * input path that leaves the skill folder, an `expected_output` that is text or JSON to stringify,
+ * and a skill name (when given) that is one folder name (or `plugin:skill`).
  */
 function shouldAccept(bytes: Buffer): boolean {
   let document: unknown;
@@ -23,14 +26,25 @@ function shouldAccept(bytes: Buffer): boolean {
   } catch {
     return false;
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) return false;
-  const cases = (document as { evals?: unknown }).evals;
-  if (!Array.isArray(cases)) return false;
+  const cases = casesOf(document);
+  if (!cases) return false;
+  if (!Array.isArray(document)) {
+    const { skill_name: skillName, skill } = document as { skill_name?: unknown; skill?: unknown };
+    const name = skillName ?? (typeof skill === 'string' && skill.trim() !== '' ? skill : undefined);
+    if (name !== undefined && !isSkillName(name)) return false;
+  }
   const ids = new Set<string>();
   for (const testCase of cases) {
     if (typeof testCase !== 'object' || testCase === null || Array.isArray(testCase)) return false;
-    const { id, prompt, files: inputs } = testCase as { id?: unknown; prompt?: unknown; files?: unknown };
+    const {
+      id,
+      prompt,
+      files: inputs,
+      expected_output: expected,
+    } = testCase as { id?: unknown; prompt?: unknown; files?: unknown; expected_output?: unknown };
     if (typeof prompt !== 'string' || prompt.trim() === '') return false;
+    if (expected !== undefined && (typeof expected !== 'object' || expected === null) && typeof expected !== 'string')
+      return false;
     if (id !== undefined) {
       if (ids.has(String(id))) return false;
       ids.add(String(id));
@@ -43,9 +57,38 @@ function shouldAccept(bytes: Buffer): boolean {
   return true;
 }
 
+function casesOf(document: unknown): unknown[] | undefined {
+  if (Array.isArray(document)) {
+    const objects = document.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item));
+    const triggers = objects && document.every((item) => 'should_trigger' in item && !('prompt' in item));
+    return document.length > 0 && objects && !triggers ? document : undefined;
+  }
+  if (typeof document !== 'object' || document === null) return undefined;
+  const cases = (document as { evals?: unknown }).evals;
+  return Array.isArray(cases) ? cases : undefined;
+}
+
+function isSkillName(name: unknown): boolean {
+  if (typeof name !== 'string') return false;
+  const segment = (part: string) => /^[\p{L}\p{N}._-]{1,64}$/u.test(part) && part !== '.' && part !== '..';
+  return segment(name) || (name.split(':').length === 2 && name.split(':').every(segment));
+}
+
 describe.skipIf(!present && !process.env.CI)('the corpus of real evals files', () => {
   it('is beside the project', () => {
     expect(files.length).toBeGreaterThan(100);
+  });
+
+  it('loads 115 of the 136 files, and their warnings collapse to one line per message', () => {
+    const results = files.map((name) =>
+      loadEvalsFile({ source: readFileSync(new URL(name, corpusDir)), fileName: name }),
+    );
+    expect({
+      files: results.length,
+      valid: results.filter((result) => result.errors.length === 0).length,
+      warnings: results.reduce((sum, result) => sum + result.warnings.length, 0),
+      collapsedWarnings: results.reduce((sum, result) => sum + collapseIssues(result.warnings).length, 0),
+    }).toEqual({ files: 136, valid: 115, warnings: 2228, collapsedWarnings: 203 });
   });
 
   it.each(files)('%s is accepted exactly when it meets the acceptance rule', (name) => {
@@ -57,7 +100,7 @@ describe.skipIf(!present && !process.env.CI)('the corpus of real evals files', (
     );
     if (accepted)
       expect(result.evals?.cases.length).toBe(
-        (JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as { evals: unknown[] }).evals.length,
+        casesOf(JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')))?.length,
       );
     for (const issue of [...result.errors, ...result.warnings]) {
       expect(issue.line).toBeGreaterThan(0);

@@ -1,5 +1,3 @@
-import { formatPointer } from '@skeval/schema';
-
 /** What kind of problem an issue reports; stable, for machines and for counting. */
 export const evalsIssueCodes = [
   'too-large',
@@ -27,6 +25,9 @@ export const evalsIssueCodes = [
   'read-as',
   'unknown-setup',
   'no-skill-name',
+  'unsafe-name',
+  'missing-file',
+  'case-folder-clash',
 ] as const;
 
 export type EvalsIssueCode = (typeof evalsIssueCodes)[number];

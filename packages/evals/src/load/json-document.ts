@@ -2,7 +2,16 @@ import { createScanner, getNodeValue, type Node, type ParseError, parseTree, pri
 
 // jsonc-parser declares its token kinds as const enums, which isolated modules cannot read;
 // these are its SyntaxKind values.
-const token = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, endOfFile: 17 } as const;
+const token = {
+  openBrace: 1,
+  closeBrace: 2,
+  openBracket: 3,
+  closeBracket: 4,
+  comma: 5,
+  colon: 6,
+  string: 10,
+  endOfFile: 17,
+} as const;
 type ParseErrorName = ReturnType<typeof printParseErrorCode>;
 
 /** A parsed JSON text that can say where any value of it sits. */
@@ -95,6 +104,10 @@ function describeSyntaxError(text: string, error: ParseError): JsonSyntaxProblem
       };
     }
   }
+  if ((name === 'InvalidSymbol' || name === 'CommaExpected') && character !== undefined) {
+    const early = describeEarlyClosedString(text, offset, character);
+    if (early) return early;
+  }
   const messages: Partial<Record<ParseErrorName, string>> = {
     InvalidSymbol: `unexpected ${found}; expected a JSON value`,
     InvalidNumberFormat: 'invalid number',
@@ -113,6 +126,44 @@ function describeSyntaxError(text: string, error: ParseError): JsonSyntaxProblem
     InvalidCharacter: 'a control character (such as a raw newline or tab) inside a string; write it as `\\n` or `\\t`',
   };
   return { kind: 'json-syntax', offset, message: messages[name] ?? `invalid JSON (${name})` };
+}
+
+/**
+ * A string followed by letters or digits was most likely closed early by a `"` meant to be part
+ * of it (`"say "hi" now"`): the parser then trips on `hi`. Says what was expected after a string
+ * there, and how to write the quote; located at the quote that ended the string.
+ */
+function describeEarlyClosedString(text: string, offset: number, character: string): JsonSyntaxProblem | undefined {
+  if (!/[\p{L}\p{N}_]/u.test(character)) return undefined;
+  const scanner = createScanner(text, true);
+  const open: number[] = [];
+  let previous: number = token.endOfFile;
+  let last: number = token.endOfFile;
+  let lastEnd = 0;
+  for (let kind: number = scanner.scan(); kind !== token.endOfFile; kind = scanner.scan()) {
+    if (scanner.getTokenOffset() >= offset) break;
+    if (kind === token.openBrace || kind === token.openBracket) open.push(kind);
+    else if (kind === token.closeBrace || kind === token.closeBracket) open.pop();
+    previous = last;
+    last = kind;
+    lastEnd = scanner.getTokenOffset() + scanner.getTokenLength();
+  }
+  if (last !== token.string || text.slice(lastEnd, offset).trim() !== '') return undefined;
+  const container = open[open.length - 1];
+  const isKey = container === token.openBrace && (previous === token.openBrace || previous === token.comma);
+  const expected = isKey
+    ? '`:` after the property name'
+    : container === token.openBrace
+      ? '`,` or `}` after the string'
+      : container === token.openBracket
+        ? '`,` or `]` after the string'
+        : 'the end of the file after the string';
+  const word = /^[\p{L}\p{N}_]+/u.exec(text.slice(offset))?.[0] ?? character;
+  return {
+    kind: 'json-syntax',
+    offset: lastEnd - 1,
+    message: `expected ${expected}, found \`${word}\`: the string ends early at this \`"\`; a \`"\` inside a string must be written \`\\"\` (for example "say \\"hi\\" now")`,
+  };
 }
 
 function previousNonSpace(text: string, offset: number): number {

@@ -66,10 +66,10 @@ describe('loadEvalsFile: malformed inputs, each with its exact located message',
       [`${fileName}:2:3: error: the file is not valid UTF-8 (byte 4); save it as UTF-8`],
     ],
     [
-      'a top-level array',
-      '[{ "id": 1, "prompt": "p" }]',
+      'a top-level array of strings',
+      '["Do the task."]',
       [
-        `${fileName}:1:1: error: the top level must be an object with an \`evals\` array, got an array: wrap the cases as { "skill_name": "…", "evals": [ … ] }`,
+        `${fileName}:1:1: error: the top level must be an object with an \`evals\` array, got an array whose items are not all cases (objects): wrap the cases as { "skill_name": "…", "evals": [ … ] }`,
       ],
     ],
     [
@@ -121,7 +121,7 @@ describe('loadEvalsFile: malformed inputs, each with its exact located message',
       'ids 1 and "1" together',
       '{\n  "evals": [\n    { "id": 1, "prompt": "a" },\n    { "id": "1", "prompt": "b" }\n  ]\n}',
       [
-        `${fileName}:4:13: error: evals[1].id: duplicate case id: the id "1" is also used by evals[0]; ids must be unique after String(id)`,
+        `${fileName}:4:13: error: evals[1].id: duplicate case id: "1" here and 1 in evals[0] are the same id (ids are compared as text, String(id)); give this case another id`,
       ],
     ],
     [

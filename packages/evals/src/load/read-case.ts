@@ -1,17 +1,9 @@
-import {
-  evalCaseSchema,
-  explainUnsafeRelativePath,
-  isSetupKind,
-  jsonTypeName,
-  knownCaseKeys,
-  type NormalizedAssertion,
-  type Setup,
-  setupKinds,
-  setupSchemas,
-} from '@skeval/schema';
-import { type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
+import { evalCaseSchema, jsonTypeName, knownCaseKeys, type NormalizedAssertion } from '@skeval/schema';
+import { countErrors, type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { readAssertion } from './read-assertion.js';
-import type { CaseFile, LoadedCase } from './types.js';
+import { readFiles } from './read-files.js';
+import { readSetup } from './read-setup.js';
+import type { LoadedCase } from './types.js';
 
 const caseFieldsSchema = evalCaseSchema.omit({
   assertions: true,
@@ -20,12 +12,25 @@ const caseFieldsSchema = evalCaseSchema.omit({
   setup: true,
   prompt: true,
   id: true,
+  expected_output: true,
 });
 const promptAliases = ['input', 'query', 'question', 'task', 'user_prompt'];
 const nameKeys = ['name', 'eval_name'];
 
-/** Reads one case; returns it without its id resolved (the file reader assigns ids), or undefined when it has errors. */
-export function readCase(value: unknown, index: number, sink: IssueSink): Omit<LoadedCase, 'id'> | undefined {
+/** A case as read: where it is, its id as written, and the case itself when it has no errors. */
+export interface ReadCase {
+  index: number;
+  rawId?: string | number;
+  /** Absent when the case has errors (each reported to the sink). */
+  loaded?: Omit<LoadedCase, 'id'>;
+}
+
+/**
+ * Reads one case, reporting every independent problem of it (a missing prompt does not stop the
+ * files, setup and assertions from being checked). Returns undefined only for a case that is not
+ * an object; its id is resolved by the file reader.
+ */
+export function readCase(value: unknown, index: number, sink: IssueSink): ReadCase | undefined {
   const path: JsonPath = ['evals', index];
   if (!isPlainObject(value)) {
     sink.error('case-not-object', path, `a case is an object with at least a \`prompt\`, got ${jsonTypeName(value)}`);
@@ -33,7 +38,8 @@ export function readCase(value: unknown, index: number, sink: IssueSink): Omit<L
   }
   const errorsBefore = countErrors(sink);
   const prompt = readPrompt(value, path, sink);
-  if (value.id !== undefined && !isValidId(value.id)) {
+  const rawId = isValidId(value.id) ? value.id : undefined;
+  if (value.id !== undefined && rawId === undefined) {
     sink.error(
       'invalid-value',
       [...path, 'id'],
@@ -41,8 +47,39 @@ export function readCase(value: unknown, index: number, sink: IssueSink): Omit<L
     );
   }
   const fields = sink.check(caseFieldsSchema, value, path);
+  const expectedOutput = readExpectedOutput(value.expected_output, [...path, 'expected_output'], sink);
   const files = readFiles(value.files, [...path, 'files'], sink);
   const setup = readSetup(value.setup, [...path, 'setup'], sink);
+  const assertions = readAssertionLists(value, path, sink);
+  const extraKeys = unknownKeys(value, knownCaseKeys);
+  for (const key of extraKeys) {
+    if (!nameKeys.includes(key))
+      sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
+  }
+  const identity = { index, ...(rawId === undefined ? {} : { rawId }) };
+  if (countErrors(sink) > errorsBefore || !fields || prompt === undefined) return identity;
+  const name = nameKeys
+    .map((key) => value[key])
+    .find((candidate): candidate is string => typeof candidate === 'string' && candidate !== '');
+  const kept = [...extraKeys, ...(setup.ignored ? ['setup'] : [])];
+  return {
+    ...identity,
+    loaded: {
+      ...identity,
+      name: name ?? '',
+      prompt,
+      ...(expectedOutput === undefined ? {} : { expectedOutput }),
+      ...(fields.description === undefined ? {} : { description: fields.description }),
+      files,
+      ...(setup.ignored || !setup.setup ? {} : { setup: setup.setup }),
+      metadata: fields.metadata ?? {},
+      assertions,
+      extra: Object.fromEntries(kept.map((key) => [key, value[key]])),
+    },
+  };
+}
+
+function readAssertionLists(value: Record<string, unknown>, path: JsonPath, sink: IssueSink): NormalizedAssertion[] {
   const assertions: NormalizedAssertion[] = [];
   for (const list of ['assertions', 'expectations'] as const) {
     const entries = value[list];
@@ -60,33 +97,29 @@ export function readCase(value: unknown, index: number, sink: IssueSink): Omit<L
       if (assertion) assertions.push(assertion);
     });
   }
-  const extraKeys = unknownKeys(value, knownCaseKeys);
-  for (const key of extraKeys) {
-    const hint = nameKeys.includes(key) ? ' (used as the case name in reports)' : '';
-    if (!hint)
-      sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
-  }
-  if (countErrors(sink) > errorsBefore || !fields || prompt === undefined) return undefined;
-  const name = nameKeys
-    .map((key) => value[key])
-    .find((candidate): candidate is string => typeof candidate === 'string' && candidate !== '');
-  return {
-    ...(isValidId(value.id) ? { rawId: value.id } : {}),
-    index,
-    name: name ?? '',
-    prompt,
-    ...(fields.expected_output === undefined ? {} : { expectedOutput: fields.expected_output }),
-    ...(fields.description === undefined ? {} : { description: fields.description }),
-    files: files ?? [],
-    ...(setup ? { setup } : {}),
-    metadata: fields.metadata ?? {},
-    assertions,
-    extra: Object.fromEntries(extraKeys.map((key) => [key, value[key]])),
-  };
+  return assertions;
 }
 
-function countErrors(sink: IssueSink): number {
-  return sink.issues.filter((issue) => issue.severity === 'error').length;
+/**
+ * `expected_output` is a string; a rubric written as an object or an array is read as its JSON
+ * text (only the judge reads it), with a warning.
+ */
+function readExpectedOutput(value: unknown, path: JsonPath, sink: IssueSink): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null) {
+    sink.warning(
+      'read-as',
+      path,
+      `\`expected_output\` is ${jsonTypeName(value)}, not a string: read as its JSON text, which the judge reads as the expected output`,
+    );
+    return JSON.stringify(value, null, 2);
+  }
+  sink.error(
+    'invalid-value',
+    path,
+    `\`expected_output\` must be a string (what a good answer says), got ${jsonTypeName(value)}`,
+  );
+  return undefined;
 }
 
 function isValidId(id: unknown): id is string | number {
@@ -108,74 +141,4 @@ function readPrompt(value: Record<string, unknown>, path: JsonPath, sink: IssueS
     return prompt;
   }
   return undefined;
-}
-
-function readFiles(value: unknown, path: JsonPath, sink: IssueSink): CaseFile[] | undefined {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) {
-    sink.error('invalid-value', path, `\`files\` must be an array of paths, got ${jsonTypeName(value)}`);
-    return undefined;
-  }
-  const files: CaseFile[] = [];
-  value.forEach((entry, index) => {
-    const entryPath = [...path, index];
-    const filePath = typeof entry === 'string' ? entry : isPlainObject(entry) ? entry.path : undefined;
-    if (typeof filePath !== 'string') {
-      sink.error(
-        'invalid-value',
-        entryPath,
-        `a \`files\` entry is a path in the skill folder or { "path", "content" }, got ${jsonTypeName(entry)}`,
-      );
-      return;
-    }
-    const problem = explainUnsafeRelativePath(filePath);
-    if (problem) {
-      sink.error('path-escape', typeof entry === 'string' ? entryPath : [...entryPath, 'path'], problem);
-      return;
-    }
-    if (isPlainObject(entry) && entry.content !== undefined && typeof entry.content !== 'string') {
-      sink.error(
-        'invalid-value',
-        [...entryPath, 'content'],
-        `\`content\` must be a string, got ${jsonTypeName(entry.content)}`,
-      );
-      return;
-    }
-    files.push(
-      isPlainObject(entry) && typeof entry.content === 'string'
-        ? { path: filePath, content: entry.content }
-        : { path: filePath },
-    );
-  });
-  return files;
-}
-
-function readSetup(value: unknown, path: JsonPath, sink: IssueSink): Setup | undefined {
-  if (value === undefined) return undefined;
-  if (!isPlainObject(value)) {
-    sink.error(
-      'invalid-value',
-      path,
-      `\`setup\` must be an object such as { "kind": "empty" }, got ${jsonTypeName(value)}`,
-    );
-    return undefined;
-  }
-  const { kind } = value;
-  if (!isSetupKind(kind)) {
-    const what = kind === undefined ? 'has no `kind`' : `has an unknown \`kind\` ${JSON.stringify(kind)}`;
-    sink.warning(
-      'unknown-setup',
-      kind === undefined ? path : [...path, 'kind'],
-      `\`setup\` ${what} (known: ${setupKinds.join(', ')}); it is ignored and the case starts in an empty workspace`,
-    );
-    return undefined;
-  }
-  const schema = setupSchemas[kind];
-  const setup = sink.check(schema, value, path);
-  if (setup) {
-    for (const key of unknownKeys(value, Object.keys(schema.shape))) {
-      sink.warning('unknown-key', [...path, key], `unknown setup key \`${key}\` is kept but not used`, { key: true });
-    }
-  }
-  return setup;
 }

@@ -1,5 +1,8 @@
 import type { IssueSink, JsonPath } from './issue-sink.js';
 
+/** The letters `regexFlagsSchema` allows; flags with others are reported by the schema. */
+const knownFlagLetters = /^[dgimsuvy]*$/;
+
 /** Which fields of each built-in check hold regular expressions, and where their flags are. */
 const regexFieldsByGrader: Readonly<Record<string, ReadonlyArray<{ field: string; flags?: string; list?: boolean }>>> =
   {
@@ -15,7 +18,9 @@ const regexFieldsByGrader: Readonly<Record<string, ReadonlyArray<{ field: string
 
 /**
  * Compiles every regular expression of a check, so a bad pattern or bad flags is a load error
- * located at the field. Returns false when one does not compile.
+ * located at the field. Bad flags do not hide a bad pattern: the pattern is then compiled without
+ * them. Flags with letters JavaScript does not know are left to the schema, which names them.
+ * Returns false when one does not compile.
  */
 export function checkRegexFields(
   grader: string,
@@ -25,15 +30,17 @@ export function checkRegexFields(
   let ok = true;
   for (const { field, flags: flagsField, list } of regexFieldsByGrader[grader] ?? []) {
     const flagsValue = flagsField ? value[flagsField] : undefined;
-    const flags = typeof flagsValue === 'string' ? flagsValue : '';
+    let flags = typeof flagsValue === 'string' ? flagsValue : '';
     if (flagsField && flags && !compiles('', flags)) {
-      place.sink.error(
-        'invalid-regex',
-        [...place.path, flagsField],
-        `invalid regular expression flags ${JSON.stringify(flags)}: ${compileError('', flags)}`,
-      );
+      if (knownFlagLetters.test(flags)) {
+        place.sink.error(
+          'invalid-regex',
+          [...place.path, flagsField],
+          `invalid regular expression flags ${JSON.stringify(flags)}: ${compileError('', flags)}`,
+        );
+      }
       ok = false;
-      continue;
+      flags = '';
     }
     const fieldValue = value[field];
     const patterns: unknown[] = list ? (Array.isArray(fieldValue) ? fieldValue : []) : [fieldValue];

@@ -1,25 +1,31 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
-import ignore from 'ignore';
-import { glob } from 'tinyglobby';
 import type { LoadResult } from '../load/types.js';
-import { loadEvalsFileFromDisk } from './load-from-disk.js';
+import { loadEvalsFileFromDisk, skillDirOf } from './load-from-disk.js';
 import { readSkillManifest } from './read-skill-manifest.js';
+import { type SkillPair, scanSkillTree, type UnpairedEvalsFile } from './scan-skill-tree.js';
+import { evalsFileOf } from './skill-folder.js';
 
 /** A skill with an evals file, found under the given path. */
 export interface DiscoveredSkill {
   name: string;
   description: string;
-  /** The skill folder (holding SKILL.md and evals/). */
+  /** The skill folder (holding SKILL.md). */
   dir: string;
   evalsPath: string;
-  /** The evals file, read: `evals` is absent when it has errors (all located in `errors`). */
+  /**
+   * The evals file, read: `evals` is absent when it has errors (all located in `errors`),
+   * a name that cannot be a folder name included, so such a skill never runs.
+   */
   load: LoadResult;
 }
 
+/** The skills found, and (as `unpaired`) every evals file found that belongs to none, with the reason. */
+export type SkillDiscovery = DiscoveredSkill[] & { unpaired: UnpairedEvalsFile[] };
+
 export interface DiscoverSkillsOptions {
-  /** A skill folder (with evals/evals.json), or a tree searched for SKILL.md + evals/evals.json pairs. */
+  /** A skill folder, an evals file, or a tree searched for skills and evals files. */
   path: string;
   cwd?: string;
   /** Keep only these skills (by name); a name that matches nothing is a usage error. */
@@ -29,26 +35,31 @@ export interface DiscoverSkillsOptions {
 }
 
 /**
- * Finds the skills to run: `path` itself when it holds `evals/evals.json`, else every folder
- * below with SKILL.md and evals/evals.json (skipping node_modules, .git, dot folders and what
- * .gitignore ignores). An invalid evals file is returned with its issues; the others run.
+ * Finds the skills to run: `path` itself when it is a skill folder with an evals file (or an
+ * evals file, with the skill folder it sits in), else
+ * every skill below it, where agents and authors keep them (`.claude/skills/<name>/`,
+ * `.agents/skills/`, `.codex/skills/`, `.pi/skills/` included; .git, node_modules, other dot
+ * folders and what .gitignore ignores left out). A skill's evals file is `evals/evals.json`,
+ * `evals.json`, `eval/evals.json`, `tests/evals.json` or `tests/evals/evals.json` in its folder,
+ * or an evals file elsewhere whose `skill_name` names it. An invalid evals file is returned with
+ * its issues; the others run. The result is the list of skills, with `unpaired`: the evals files
+ * found that belong to no skill, each with the reason.
  */
-export async function discoverSkills(options: DiscoverSkillsOptions): Promise<DiscoveredSkill[]> {
+export async function discoverSkills(options: DiscoverSkillsOptions): Promise<SkillDiscovery> {
   const cwd = options.cwd ?? process.cwd();
   const root = resolve(cwd, options.path);
   if (!existsSync(root)) throw new SkevalError({ code: 'usage', message: `${options.path}: no such folder` });
-  const dirs = existsSync(join(root, 'evals', 'evals.json')) ? [root] : await findSkillDirs(root);
-  if (dirs.length === 0) {
+  const { pairs, unpaired } = await pairsAt(root, cwd);
+  if (pairs.length === 0) {
+    const reasons = unpaired.map((entry) => `\n  ${entry.reason}`).join('');
     throw new SkevalError({
       code: 'usage',
-      message: `no skills with evals found in ${options.path}: a skill is a folder with SKILL.md and evals/evals.json`,
+      message: `no skills with evals found in ${options.path}: a skill is a folder with SKILL.md and evals/evals.json${reasons}`,
     });
   }
   const found: DiscoveredSkill[] = [];
-  for (const dir of dirs) {
-    const evalsPath = join(dir, 'evals', 'evals.json');
-    const manifest = await readSkillManifest(dir);
-    const load = await loadEvalsFileFromDisk(evalsPath, relative(cwd, evalsPath) || evalsPath);
+  for (const { dir, evalsPath, manifest } of pairs) {
+    const load = await loadEvalsFileFromDisk(evalsPath, relative(cwd, evalsPath) || evalsPath, { skillDir: dir });
     found.push({
       name: load.evals?.skillName ?? manifest.name,
       description: manifest.description,
@@ -57,29 +68,29 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Di
       load,
     });
   }
-  return select(found, options);
+  return Object.assign(select(found, options), { unpaired });
 }
 
-async function findSkillDirs(root: string): Promise<string[]> {
-  const manifests = await glob('**/SKILL.md', {
-    cwd: root,
-    dot: false,
-    ignore: ['**/node_modules/**', '**/.git/**'],
-    followSymbolicLinks: false,
-  });
-  const ignored = gitignoreOf(root);
-  return manifests
-    .filter((path) => !ignored.ignores(path))
-    .map((path) => join(root, dirname(path)))
-    .filter((dir) => existsSync(join(dir, 'evals', 'evals.json')))
-    .sort();
+/** An evals file given directly belongs to the skill it sits in; a skill folder runs its own evals file; a tree, what is below. */
+async function pairsAt(root: string, cwd: string): Promise<{ pairs: SkillPair[]; unpaired: UnpairedEvalsFile[] }> {
+  const own = statSync(root).isFile()
+    ? { dir: skillDirOf(root), evalsPath: root }
+    : existsSync(join(root, 'SKILL.md'))
+      ? { dir: root, evalsPath: evalsFileOf(root) }
+      : undefined;
+  if (!own?.evalsPath) return pairsBelow(root, cwd);
+  return { pairs: [{ ...own, evalsPath: own.evalsPath, manifest: await readSkillManifest(own.dir) }], unpaired: [] };
 }
 
-function gitignoreOf(root: string) {
-  const rules = ignore();
-  const file = join(root, '.gitignore');
-  if (existsSync(file)) rules.add(readFileSync(file, 'utf8'));
-  return rules;
+/** The pairs of a tree; a folder without SKILL.md but with evals/evals.json, and no skill below, is itself the skill. */
+async function pairsBelow(root: string, cwd: string): Promise<{ pairs: SkillPair[]; unpaired: UnpairedEvalsFile[] }> {
+  const scanned = await scanSkillTree(root, cwd);
+  const legacy = join(root, 'evals', 'evals.json');
+  if (scanned.pairs.length > 0 || !existsSync(legacy)) return scanned;
+  return {
+    pairs: [{ dir: root, evalsPath: legacy, manifest: await readSkillManifest(root) }],
+    unpaired: scanned.unpaired.filter((entry) => entry.evalsPath !== legacy),
+  };
 }
 
 function select(skills: DiscoveredSkill[], options: DiscoverSkillsOptions): DiscoveredSkill[] {

@@ -1,18 +1,19 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { SkevalError } from '@skeval/schema';
 
 import { type LintRule, type LintWarning, lintEvals } from '../lint/lint-evals.js';
+import { type CollapsedIssue, collapseIssues } from '../load/collapse-issues.js';
 import type { EvalsIssueCode } from '../load/issues.js';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import type { LoadResult } from '../load/types.js';
-import { findEvalsFiles } from '../skills/find-evals-files.js';
+import { type EvalsFileTarget, findEvalsTargets } from '../skills/find-evals-files.js';
 import { loadEvalsFileFromDisk, skillDirOf } from '../skills/load-from-disk.js';
 import { parseSkillManifest } from '../skills/read-skill-manifest.js';
 
 export interface ValidateEvalsOptions {
-  /** Files or folders; folders are searched for `evals/evals.json`. */
+  /** Files or folders; folders are searched for evals files as discovery finds them (then `*.json`). */
   paths: string[];
   /** @default process.cwd() */
   cwd?: string;
@@ -27,8 +28,15 @@ export interface ValidatedFile extends LoadResult {
   fileName: string;
   absolutePath: string;
   valid: boolean;
+  /** The skill folder the file was checked against (its `files` looked up there), when one was found. */
+  skillDir?: string;
   /** With `lint`: the weaknesses of a valid file. */
   lint?: LintWarning[];
+  /**
+   * `warnings` for people: one entry per code and message, with a count and the first places
+   * (`warnings` itself keeps every issue, for JSON output and `--verbose`).
+   */
+  collapsedWarnings: CollapsedIssue[];
 }
 
 export interface ValidateEvalsResult {
@@ -49,23 +57,36 @@ export interface ValidateEvalsResult {
 export async function validateEvals(options: ValidateEvalsOptions): Promise<ValidateEvalsResult> {
   const cwd = options.cwd ?? process.cwd();
   const paths = options.paths.length > 0 ? options.paths : ['.'];
-  const found = new Set<string>();
-  for (const path of paths) for (const file of await findEvalsFiles(path, cwd)) found.add(file);
+  const found = new Map<string, EvalsFileTarget>();
+  for (const path of paths)
+    for (const target of await findEvalsTargets(path, cwd))
+      if (!found.has(target.absolutePath)) found.set(target.absolutePath, target);
   if (found.size === 0) {
     throw new SkevalError({
       code: 'usage',
-      message: `no evals files found in ${paths.join(', ')} (looked for evals/evals.json, then *.json)`,
+      message: `no evals files found in ${paths.join(', ')} (looked for evals.json files, then *.json)`,
     });
   }
   const files: ValidatedFile[] = [];
-  for (const absolutePath of found) {
+  for (const { absolutePath, skillDir } of found.values()) {
     const fileName = relative(cwd, absolutePath) || absolutePath;
-    const result = await loadEvalsFileFromDisk(absolutePath, fileName, options.maxBytes ?? defaultMaxEvalsFileBytes);
+    const result = await loadEvalsFileFromDisk(absolutePath, fileName, {
+      maxBytes: options.maxBytes ?? defaultMaxEvalsFileBytes,
+      ...(skillDir ? { skillDir } : {}),
+    });
     const lint =
       options.lint && result.evals && result.locate
-        ? await lintFile(absolutePath, result.evals, result.locate)
+        ? await lintFile(skillDir ?? skillDirOf(absolutePath), result.evals, result.locate)
         : undefined;
-    files.push({ ...result, fileName, absolutePath, valid: result.errors.length === 0, ...(lint ? { lint } : {}) });
+    files.push({
+      ...result,
+      fileName,
+      absolutePath,
+      valid: result.errors.length === 0,
+      ...(skillDir ? { skillDir } : {}),
+      ...(lint ? { lint } : {}),
+      collapsedWarnings: collapseIssues(result.warnings),
+    });
   }
   const byCode: Partial<Record<EvalsIssueCode, number>> = {};
   for (const issue of files.flatMap((file) => [...file.errors, ...file.warnings]))
@@ -89,11 +110,10 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
 
 /** Lints a valid evals file, reading the SKILL.md of the skill it belongs to when there is one. */
 async function lintFile(
-  absolutePath: string,
+  skillDir: string,
   evals: NonNullable<LoadResult['evals']>,
   locate: NonNullable<LoadResult['locate']>,
 ): Promise<LintWarning[]> {
-  const skillDir = skillDirOf(absolutePath);
   const skillMarkdownPath = join(skillDir, 'SKILL.md');
   const skillMarkdown = existsSync(skillMarkdownPath) ? await readFile(skillMarkdownPath, 'utf8') : undefined;
   const skillName =

@@ -1,0 +1,136 @@
+import { jsonTypeName, knownTopLevelKeys } from '@skeval/schema';
+import { assignIds } from './case-ids.js';
+import { countErrors, type IssueSink, isPlainObject, unknownKeys } from './issue-sink.js';
+import { explainUnsafeSkillName, splitPluginName, unsafeSkillNameMessage } from './names.js';
+import { readCase } from './read-case.js';
+import type { LoadedCase, LoadedEvalsFile } from './types.js';
+
+const misplacedCaseKeys = ['cases', 'tests', 'test_cases', 'scenarios', 'suites'];
+
+/**
+ * Reads a parsed evals file. Every independent problem is reported: the top-level fields are
+ * checked even when `evals` is missing, and every case even when an earlier one is wrong.
+ * A top-level array of cases is read as the `evals` list, with a warning.
+ */
+export function readEvalsFile(value: unknown, fileName: string, sink: IssueSink): LoadedEvalsFile | undefined {
+  if (Array.isArray(value)) return readCaseArray(value, fileName, sink);
+  if (!isPlainObject(value)) {
+    sink.error(
+      'top-level-not-object',
+      [],
+      `the top level must be an object with an \`evals\` array, got ${jsonTypeName(value)}`,
+    );
+    return undefined;
+  }
+  const name = readSkillName(value, sink);
+  if (value.version !== undefined && typeof value.version !== 'string' && typeof value.version !== 'number') {
+    sink.error(
+      'invalid-value',
+      ['version'],
+      `\`version\` must be a string or a number, got ${jsonTypeName(value.version)}`,
+    );
+  }
+  const cases = value.evals;
+  const elsewhere = cases === undefined ? misplacedCaseKeys.find((key) => Array.isArray(value[key])) : undefined;
+  const extraKeys = unknownKeys(value, knownTopLevelKeys).filter((key) => !(key === 'skill' && name.field === 'skill'));
+  for (const key of extraKeys.filter((key) => key !== elsewhere))
+    sink.warning('unknown-key', [key], `unknown top-level key \`${key}\` is kept but not used`, { key: true });
+  if (cases === undefined) {
+    const hint = elsewhere
+      ? `; the cases seem to be under \`${elsewhere}\`: rename it to \`evals\``
+      : ': add "evals": [ { "id": 1, "prompt": "…" } ]';
+    sink.error('evals-missing', [], `no \`evals\` array${hint}`);
+    return undefined;
+  }
+  if (!Array.isArray(cases)) {
+    sink.error('evals-not-array', ['evals'], `\`evals\` must be an array of cases, got ${jsonTypeName(cases)}`);
+    return undefined;
+  }
+  const loaded = readCases(cases, sink);
+  if (!loaded) return undefined;
+  return {
+    fileName,
+    ...(name.value ? { skillName: name.value } : {}),
+    ...(typeof value.version === 'string' || typeof value.version === 'number' ? { version: value.version } : {}),
+    cases: loaded,
+    extra: Object.fromEntries(extraKeys.map((key) => [key, value[key]])),
+  };
+}
+
+/**
+ * A top-level array: its items are read as the cases (their issues are located as
+ * `evals[i]…`, as if the array were under `evals`); the skill's name comes from SKILL.md.
+ */
+function readCaseArray(value: unknown[], fileName: string, sink: IssueSink): LoadedEvalsFile | undefined {
+  const wrap = 'wrap the cases as { "skill_name": "…", "evals": [ … ] }';
+  if (value.length === 0 || !value.every(isPlainObject)) {
+    sink.error(
+      'top-level-not-object',
+      [],
+      `the top level must be an object with an \`evals\` array, got an array${value.length === 0 ? '' : ' whose items are not all cases (objects)'}: ${wrap}`,
+    );
+    return undefined;
+  }
+  if (value.every((item) => 'should_trigger' in item && !('prompt' in item))) {
+    sink.error(
+      'top-level-not-object',
+      [],
+      `this is a trigger eval set (items with \`query\` and \`should_trigger\`), which tests when a skill is chosen; an evals file is { "skill_name": "…", "evals": [ { "id": 1, "prompt": "…" } ] }`,
+    );
+    return undefined;
+  }
+  sink.warning(
+    'read-as',
+    [],
+    `the top level is an array: read as the \`evals\` list, and the skill's name is taken from its SKILL.md; ${wrap} so that other tools read it too`,
+  );
+  const cases = readCases(value, sink);
+  return cases ? { fileName, cases, extra: {} } : undefined;
+}
+
+/** Reads every case, then their ids; undefined when anything in the file so far is an error. */
+function readCases(cases: unknown[], sink: IssueSink): LoadedCase[] | undefined {
+  const read = cases.flatMap((entry, index) => readCase(entry, index, sink) ?? []);
+  const ids = assignIds(read, sink);
+  if (countErrors(sink) > 0) return undefined;
+  return read.flatMap(({ loaded }) => {
+    const id = loaded ? ids.get(loaded.index) : undefined;
+    return loaded && id !== undefined ? [{ ...loaded, id, name: loaded.name || id }] : [];
+  });
+}
+
+/**
+ * The skill's name from `skill_name` (or `skill`, with a warning). It becomes a folder, so it
+ * must be one safe path segment; a plugin-qualified `plugin:skill` is read as `skill`.
+ */
+function readSkillName(value: Record<string, unknown>, sink: IssueSink): { value?: string; field?: string } {
+  const field =
+    value.skill_name !== undefined
+      ? 'skill_name'
+      : typeof value.skill === 'string' && value.skill.trim() !== ''
+        ? 'skill'
+        : undefined;
+  const raw = field === undefined ? undefined : value[field];
+  if (field === undefined) {
+    sink.warning('no-skill-name', [], "no `skill_name`; the skill's name is taken from its SKILL.md");
+    return {};
+  }
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    sink.error('invalid-value', [field], `\`${field}\` must be a non-empty string, got ${jsonTypeName(raw)}`);
+    return { field };
+  }
+  if (field === 'skill') sink.warning('read-as', ['skill'], '`skill` read as `skill_name`');
+  const problem = explainUnsafeSkillName(raw);
+  if (!problem) return { value: raw, field };
+  const plugin = splitPluginName(raw);
+  if (plugin) {
+    sink.warning(
+      'read-as',
+      [field],
+      `\`${field}\` ${JSON.stringify(raw)} is a plugin's name for the skill (\`plugin:skill\`); read as ${JSON.stringify(plugin.skill)}, the skill's own name, since a folder name cannot hold \`:\``,
+    );
+    return { value: plugin.skill, field };
+  }
+  sink.error('unsafe-name', [field], unsafeSkillNameMessage(`\`${field}\``, raw, problem));
+  return { field };
+}

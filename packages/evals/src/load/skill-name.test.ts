@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { formatIssue } from './issues.js';
+import { loadEvalsFile } from './load-evals-file.js';
+
+const fileName = 'skill/evals/evals.json';
+
+function load(top: Record<string, unknown>) {
+  const source = JSON.stringify({ evals: [{ id: 1, prompt: 'Do the task.' }], ...top }, null, 2);
+  return loadEvalsFile({ source, fileName });
+}
+
+describe('loadEvalsFile: names that become folders', () => {
+  it('rejects a skill_name that climbs out of the skills folder, located at the name, with a name that would do', () => {
+    const result = load({ skill_name: '../../../../victim/.ssh' });
+    expect(result.evals).toBeUndefined();
+    expect(result.errors.map((issue) => formatIssue(fileName, issue))).toEqual([
+      `${fileName}:8:17: error: skill_name: \`skill_name\` "../../../../victim/.ssh" contains \`/\`; the skill is installed in a folder of that name, so write one folder name of letters, digits, \`.\`, \`_\` and \`-\` (for example "victim-.ssh")`,
+    ]);
+    expect(result.errors[0]?.code).toBe('unsafe-name');
+  });
+
+  it.each([
+    ['a path', 'skills/demo'],
+    ['a Windows path', 'skills\\demo'],
+    ['the parent folder', '..'],
+    ['the folder itself', '.'],
+    ['a NUL byte', 'demo\u0000'],
+    ['a name over 64 characters', 'a'.repeat(65)],
+    ['a space', 'my skill'],
+  ])('rejects a skill_name that is %s', (_form, name) => {
+    expect(load({ skill_name: name }).errors.map((issue) => issue.code)).toEqual(['unsafe-name']);
+  });
+
+  it('checks `skill` the same way when it stands for skill_name', () => {
+    expect(load({ skill: '../outside' }).errors.map((issue) => issue.code)).toEqual(['unsafe-name']);
+  });
+
+  it("reads a plugin-qualified skill_name as the skill's own name, with a warning", () => {
+    const result = load({ skill_name: 'Dev10x:git-commit' });
+    expect(result.evals?.skillName).toBe('git-commit');
+    expect(result.warnings.map((issue) => issue.message)).toEqual([
+      '`skill_name` "Dev10x:git-commit" is a plugin\'s name for the skill (`plugin:skill`); read as "git-commit", the skill\'s own name, since a folder name cannot hold `:`',
+    ]);
+  });
+
+  it('accepts any case id, but warns when two ids would share a run folder', () => {
+    const source = JSON.stringify({
+      skill_name: 'demo',
+      evals: [
+        { id: 'a b', prompt: 'one' },
+        { id: 'a_b', prompt: 'two' },
+        { id: '../x', prompt: 'three' },
+      ],
+    });
+    const result = loadEvalsFile({ source, fileName });
+    expect(result.errors).toEqual([]);
+    expect(result.warnings.map((issue) => `${issue.pointer}: ${issue.message}`)).toEqual([
+      'evals[1].id: case id "a_b" and "a b" (evals[0]) map to the same run folder name, `eval-a_b`; give the cases ids that differ in letters or digits',
+    ]);
+  });
+
+  it('warns when two case ids differ only in letter case', () => {
+    const source = JSON.stringify({
+      skill_name: 'demo',
+      evals: [
+        { id: 'Intro', prompt: 'one' },
+        { id: 'intro', prompt: 'two' },
+      ],
+    });
+    expect(loadEvalsFile({ source, fileName }).warnings.map((issue) => issue.code)).toEqual(['case-folder-clash']);
+  });
+});

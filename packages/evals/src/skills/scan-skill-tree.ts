@@ -1,0 +1,165 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import ignore from 'ignore';
+import { glob } from 'tinyglobby';
+import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
+import { splitPluginName } from '../load/names.js';
+import { readSkillManifest, type SkillManifest } from './read-skill-manifest.js';
+import { skillFolderOf } from './skill-folder.js';
+
+/** The dot folders agents keep skills in; every other dot folder is skipped. */
+const agentFolders = ['.claude', '.agents', '.codex', '.pi'] as const;
+
+/** An evals file found in a tree but run with no skill, and why. */
+export interface UnpairedEvalsFile {
+  evalsPath: string;
+  /** Why it was not paired, naming the file and what to do: `skills/evals/evals.json names "foo"; no SKILL.md has that name`. */
+  reason: string;
+}
+
+/** A skill folder and the evals file it runs. */
+export interface SkillPair {
+  dir: string;
+  evalsPath: string;
+  manifest: SkillManifest;
+}
+
+// Dot folders other than the agents' (`.git`, `.venv`, `.cache`, …) are not searched at all.
+const skipped = [
+  '**/node_modules/**',
+  '**/evals-runs/**',
+  `**/.!(${agentFolders.map((folder) => folder.slice(1)).join('|')})/**`,
+];
+const caseFolders = new Set(['eval', 'evals', 'tests']);
+
+/**
+ * Finds every SKILL.md and every evals.json below `root` (dot folders of agents included; .git,
+ * node_modules, run folders and what .gitignore ignores left out) and pairs them: an evals file
+ * at one of a skill's usual places belongs to it; any other evals file is paired by its
+ * `skill_name` (or its folder's name) with the SKILL.md of that name. Evals files that cannot
+ * be paired are listed with the reason.
+ */
+export async function scanSkillTree(
+  root: string,
+  cwd: string,
+): Promise<{ pairs: SkillPair[]; unpaired: UnpairedEvalsFile[] }> {
+  const found = await glob(['**/SKILL.md', '**/evals.json'], {
+    cwd: root,
+    dot: true,
+    ignore: skipped,
+    followSymbolicLinks: false,
+  });
+  const ignored = gitignoreOf(root);
+  const kept = found.filter((path) => !ignored.ignores(path)).sort();
+  const manifests = new Map<string, SkillManifest>();
+  for (const path of kept.filter((path) => basename(path) === 'SKILL.md')) {
+    const dir = join(root, dirname(path));
+    manifests.set(dir, await readSkillManifest(dir));
+  }
+  const label = (path: string) => relative(cwd, path) || path;
+  const evalsFiles = kept.filter((path) => basename(path) === 'evals.json').map((path) => join(root, path));
+  const byDir = new Map<string, { evalsPath: string; rank: number }>();
+  const unpaired: UnpairedEvalsFile[] = [];
+  const loose: string[] = [];
+  for (const evalsPath of evalsFiles) {
+    const owner = skillFolderOf(evalsPath, (dir) => manifests.has(dir));
+    if (!owner) loose.push(evalsPath);
+    else {
+      const held = byDir.get(owner.dir);
+      if (!held || owner.rank < held.rank) byDir.set(owner.dir, { evalsPath, rank: owner.rank });
+    }
+  }
+  for (const evalsPath of evalsFiles) {
+    const owner = skillFolderOf(evalsPath, (dir) => manifests.has(dir));
+    const held = owner && byDir.get(owner.dir);
+    if (held && held.evalsPath !== evalsPath)
+      unpaired.push({
+        evalsPath,
+        reason: `${label(evalsPath)} is not run: the skill in ${label(owner.dir)} runs ${label(held.evalsPath)} (one evals file per skill)`,
+      });
+  }
+  for (const evalsPath of loose) {
+    const paired = await pairByName(evalsPath, manifests, byDir, label);
+    if ('dir' in paired) byDir.set(paired.dir, { evalsPath, rank: Number.POSITIVE_INFINITY });
+    else unpaired.push({ evalsPath, reason: paired.reason });
+  }
+  const pairs = [...byDir.entries()]
+    .flatMap(([dir, { evalsPath }]) => {
+      const manifest = manifests.get(dir);
+      return manifest ? [{ dir, evalsPath, manifest }] : [];
+    })
+    .sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+  return { pairs, unpaired: unpaired.sort((a, b) => (a.evalsPath < b.evalsPath ? -1 : 1)) };
+}
+
+/** The skill an evals file outside any skill names, or why it names none that can take it. */
+async function pairByName(
+  evalsPath: string,
+  manifests: ReadonlyMap<string, SkillManifest>,
+  byDir: ReadonlyMap<string, { evalsPath: string }>,
+  label: (path: string) => string,
+): Promise<{ dir: string } | { reason: string }> {
+  const folder = basename(dirname(evalsPath));
+  const written = await peekSkillName(evalsPath);
+  const name = written ?? (caseFolders.has(folder) ? undefined : folder);
+  if (name === undefined)
+    return {
+      reason: `${label(evalsPath)} has no \`skill_name\` and is not in a skill folder: add "skill_name", or move it to <skill>/evals/evals.json`,
+    };
+  const named = written === undefined ? `is in a folder named "${name}"` : `names "${name}"`;
+  const matches = [...manifests.entries()].filter(
+    ([dir, manifest]) => manifest.name === name || basename(dir) === name,
+  );
+  if (matches.length === 0)
+    return {
+      reason: `${label(evalsPath)} ${named}; no SKILL.md has that name: set "skill_name" to the \`name\` in its skill's SKILL.md, or move the file into that skill's folder`,
+    };
+  const free = matches.filter(([dir]) => !byDir.has(dir));
+  const [taken] = matches.flatMap(([dir]) => byDir.get(dir)?.evalsPath ?? []);
+  if (free.length === 0 && taken)
+    return { reason: `${label(evalsPath)} ${named}, which runs ${label(taken)} (one evals file per skill)` };
+  const nearest = nearestTo(
+    evalsPath,
+    free.map(([dir]) => dir),
+  );
+  if (nearest) return { dir: nearest };
+  return {
+    reason: `${label(evalsPath)} ${named}; several SKILL.md have that name (${free.map(([dir]) => label(dir)).join(', ')}): move the file into its skill's folder`,
+  };
+}
+
+/** The folder sharing the longest leading path with `path`, or undefined on a tie. */
+function nearestTo(path: string, dirs: string[]): string | undefined {
+  const shared = (dir: string) => {
+    const a = dirname(path).split(sep);
+    const b = dir.split(sep);
+    let count = 0;
+    while (count < a.length && count < b.length && a[count] === b[count]) count += 1;
+    return count;
+  };
+  const ranked = dirs.map((dir) => ({ dir, score: shared(dir) })).sort((x, y) => y.score - x.score);
+  const [best, next] = ranked;
+  return best && (!next || next.score < best.score) ? best.dir : undefined;
+}
+
+/** The `skill_name` (or `skill`) of an evals file, read leniently: undefined when it has none or does not parse. */
+async function peekSkillName(evalsPath: string): Promise<string | undefined> {
+  try {
+    if ((await stat(evalsPath)).size > defaultMaxEvalsFileBytes) return undefined;
+    const value: unknown = JSON.parse((await readFile(evalsPath, 'utf8')).replace(/^\uFEFF/, ''));
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    const name: unknown = Reflect.get(value, 'skill_name') ?? Reflect.get(value, 'skill');
+    if (typeof name !== 'string' || name.trim() === '') return undefined;
+    return splitPluginName(name)?.skill ?? name;
+  } catch {
+    return undefined;
+  }
+}
+
+function gitignoreOf(root: string) {
+  const rules = ignore();
+  const file = join(root, '.gitignore');
+  if (existsSync(file)) rules.add(readFileSync(file, 'utf8'));
+  return rules;
+}

@@ -1,0 +1,75 @@
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
+import type { SkillPathProblem } from '../load/issue-sink.js';
+
+/** Where a skill keeps its evals file, relative to the skill folder, most usual first. */
+const evalsLocations = [
+  'evals/evals.json',
+  'evals.json',
+  'eval/evals.json',
+  'tests/evals.json',
+  'tests/evals/evals.json',
+] as const;
+
+/** The evals file of a skill folder: the first of `evalsLocations` that exists. */
+export function evalsFileOf(skillDir: string): string | undefined {
+  return evalsLocations.map((location) => join(skillDir, location)).find((path) => existsSync(path));
+}
+
+/**
+ * The skill folder an evals file sits in by its place: the folder of one of
+ * `evalsLocations` for which `isSkill` holds (by default: it has a SKILL.md).
+ * Returns it with the location's rank (0 for `evals/evals.json`), or undefined.
+ */
+export function skillFolderOf(
+  evalsPath: string,
+  isSkill: (dir: string) => boolean = (dir) => existsSync(join(dir, 'SKILL.md')),
+): { dir: string; rank: number } | undefined {
+  if (basename(evalsPath) !== 'evals.json') return undefined;
+  for (const [rank, location] of evalsLocations.entries()) {
+    const depth = location.split('/').length - 1;
+    let dir = dirname(evalsPath);
+    for (let level = 0; level < depth; level += 1) dir = dirname(dir);
+    if (join(dir, location) === evalsPath && isSkill(dir)) return { dir, rank };
+  }
+  return undefined;
+}
+
+/**
+ * A check of skill-folder paths against the disk, as the workspace is prepared: a path is
+ * looked for in the skill folder, then in its evals/ folder, and must resolve inside the skill
+ * folder (a symbolic link to elsewhere is refused).
+ */
+export function createSkillPathCheck(skillDir: string): (path: string) => SkillPathProblem | undefined {
+  let root: string | undefined;
+  return (path) => {
+    root ??= realpathSync(skillDir);
+    for (const candidate of [join(skillDir, path), join(skillDir, 'evals', path)]) {
+      if (!existsSync(candidate)) continue;
+      const real = realpathSync(candidate);
+      if (real === root || real.startsWith(root + sep)) return undefined;
+      return {
+        code: 'path-escape',
+        message: `\`${path}\` is a symbolic link that resolves outside the skill folder (to ${real}); only what is inside the skill folder is copied: put the file itself in the skill folder`,
+      };
+    }
+    const dangling = danglingLinkTarget(join(skillDir, path));
+    if (dangling !== undefined)
+      return {
+        code: 'missing-file',
+        message: `\`${path}\` is a symbolic link to ${dangling}, which does not exist: fix the link, or put the file itself in the skill folder`,
+      };
+    return {
+      code: 'missing-file',
+      message: `\`${path}\` is not in the skill folder (nor in evals/): add it, or correct the path (relative to the skill folder)`,
+    };
+  };
+}
+
+function danglingLinkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
