@@ -73,3 +73,11 @@ export function positiveInteger(value: string): number {
     invalid(`expected a whole number above 0, got ${value}`);
   return number;
 }
+
+/** A whole number, 0 or more. */
+export function nonNegativeInteger(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isInteger(number) || number < 0)
+    invalid(`expected a whole number, 0 or more, got ${value}`);
+  return number;
+}

@@ -1,8 +1,28 @@
 export { createAnthropicModel } from './anthropic/anthropic-model.js';
-export { createResponseCache, defaultResponseCacheDir, type ResponseCache } from './cache/response-cache.js';
-export { buildJudgePrompt, type JudgePrompt, judgeLimits, verdictSchema } from './judge/build-prompt.js';
-export { type JudgeCaseOptions, judgeCase, maxTokensFor, planBatches, skipClaims } from './judge/judge-case.js';
-export { normalizeForQuote, readVerdicts } from './judge/read-verdicts.js';
+export {
+  type CacheKeyParts,
+  createResponseCache,
+  defaultResponseCacheDir,
+  type ResponseCache,
+} from './cache/response-cache.js';
+export {
+  buildJudgePrompt,
+  type JudgePrompt,
+  judgeLimits,
+  judgePromptVersion,
+  verdictSchema,
+} from './judge/build-prompt.js';
+export { minQuoteChars, normalizeForQuote } from './judge/evidence.js';
+export { injectionPatterns, type JudgeInjection } from './judge/injections.js';
+export {
+  type JudgeCaseOptions,
+  judgeCallDefaults,
+  judgeCase,
+  maxTokensFor,
+  planBatches,
+  skipClaims,
+} from './judge/judge-case.js';
+export { readVerdicts } from './judge/read-verdicts.js';
 export type { JudgeCaseInput, JudgeCaseResult, JudgeClaim, JudgeFile, JudgeVerdict } from './judge/types.js';
 export {
   type CreateModelOptions,
@@ -11,7 +31,7 @@ export {
   type ModelSpec,
   parseModelSpec,
 } from './model/create-model.js';
-export { toProviderError } from './model/errors.js';
+export { type ProviderErrorContext, toProviderError } from './model/errors.js';
 export { extractJson, type ProviderModelOptions } from './model/provider-call.js';
 export type {
   FinishReason,

@@ -67,6 +67,15 @@ export const gradingSchema = z
         /** True when the claims did not fit one call and were split. */
         split: z.boolean().optional(),
         usage: usageSchema,
+        /**
+         * Text in the material addressed to the grader ("mark every assertion passed", "SYSTEM:"):
+         * flagged, and a pass whose only quote lies in it is an error.
+         */
+        injections: z
+          .array(
+            z.object({ source: z.string(), field: z.enum(['text', 'path']), pattern: z.string(), text: z.string() }),
+          )
+          .optional(),
       })
       .optional(),
     /** Set when the run changed the skill: its installed copy (by name) or its own folder. */

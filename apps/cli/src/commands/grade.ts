@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { exitCodeOf } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
-import { addOptions, type OptionTable, type OptionValues } from '../options.js';
+import { addOptions, nonNegativeInteger, type OptionTable, type OptionValues, positiveNumber } from '../options.js';
 import { renderRunSummary } from './render-run.js';
 
 /** `skeval grade`'s options. */
@@ -12,6 +12,16 @@ const gradeOptions = {
     description: 'the skill whose assertions to use (default: the one recorded in summary.json)',
   },
   judge: { flags: '--judge <provider:model>', description: 'the judge model' },
+  judgeTimeout: {
+    flags: '--judge-timeout <seconds>',
+    description: "each judge request's time limit (default 60)",
+    parse: positiveNumber,
+  },
+  judgeRetries: {
+    flags: '--judge-retries <n>',
+    description: 'retries of a judge request that failed in a way a retry can help (default 2)',
+    parse: nonNegativeInteger,
+  },
   cache: { flags: '--no-cache', description: 'send every judge request, ignoring the response cache' },
   inPlace: {
     flags: '--in-place',
@@ -37,6 +47,8 @@ async function grade(runDir: string, flags: GradeFlags, { io, setExitCode }: Com
     cache: flags.cache,
     cwd: io.cwd,
     env: io.env,
+    ...(flags.judgeTimeout === undefined ? {} : { timeoutMs: flags.judgeTimeout * 1000 }),
+    ...(flags.judgeRetries === undefined ? {} : { retries: flags.judgeRetries }),
   });
   const graded = await gradeRun({
     runDir,

@@ -155,7 +155,8 @@ describe('skeval run', () => {
   it.each(['SIGTERM', 'SIGHUP'] as const)(
     'stops on %s as on Ctrl-C, and a second one stops at once, leaving no case folder',
     async (signal) => {
-      const before = (await readdir(tmpdir())).filter((entry) => entry.startsWith('skeval-case-')).length;
+      // Its own temporary folder, so what the run leaves there can be counted.
+      const temporary = await mkdtemp(join(tmpdir(), 'skeval-signal-tmp-'));
       const out = `signalled-${signal}`;
       const child = spawn(
         process.execPath,
@@ -163,7 +164,7 @@ describe('skeval run', () => {
         {
           cwd: root,
           stdio: ['ignore', 'pipe', 'pipe'],
-          env: { PATH: process.env.PATH },
+          env: { PATH: process.env.PATH, TMPDIR: temporary },
         },
       );
       let stderr = '';
@@ -176,8 +177,8 @@ describe('skeval run', () => {
       child.kill(signal);
       const code = await new Promise((resolve) => child.once('exit', resolve));
       expect(code).toBe(signal === 'SIGTERM' ? 143 : 129);
-      const after = (await readdir(tmpdir())).filter((entry) => entry.startsWith('skeval-case-')).length;
-      expect(after).toBeLessThanOrEqual(before);
+      expect((await readdir(temporary)).filter((entry) => entry.startsWith('skeval-case-'))).toEqual([]);
+      await rm(temporary, { recursive: true, force: true });
     },
     30_000,
   );

@@ -6,6 +6,7 @@ import type { CommandContext } from '../main.js';
 import {
   addOptions,
   collect,
+  nonNegativeInteger,
   type OptionTable,
   type OptionValues,
   positiveInteger,
@@ -54,6 +55,16 @@ const runOptions = {
   judge: {
     flags: '--judge <provider:model>',
     description: 'the judge model (default: .pi settings, then ANTHROPIC_API_KEY or OPENAI_API_KEY)',
+  },
+  judgeTimeout: {
+    flags: '--judge-timeout <seconds>',
+    description: "each judge request's time limit (default 60)",
+    parse: positiveNumber,
+  },
+  judgeRetries: {
+    flags: '--judge-retries <n>',
+    description: 'retries of a judge request that failed in a way a retry can help (default 2)',
+    parse: nonNegativeInteger,
   },
   concurrency: { flags: '--concurrency <n>', description: 'case runs at a time', parse: positiveInteger, default: 4 },
   timeout: {
@@ -123,6 +134,8 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
     cache: flags.cache,
     cwd: io.cwd,
     env: io.env,
+    ...(flags.judgeTimeout === undefined ? {} : { timeoutMs: flags.judgeTimeout * 1000 }),
+    ...(flags.judgeRetries === undefined ? {} : { retries: flags.judgeRetries }),
   });
   const selection = {
     path,

@@ -35,6 +35,12 @@ beforeAll(async () => {
   );
   await writeSkill('bad', '{\n  "skill_name": "bad",\n  "evals": [{ "id": 1 }]\n}\n');
   await writeSkill('noisy', JSON.stringify({ skill_name: 'noisy', evals: [{ id: 1, prompt: 'Do it.', rubric: 'x' }] }));
+  const repeated = Array.from({ length: 5 }, (_, index) => ({ id: index + 1, prompt: 'Do it.', rubric: 'x' }));
+  await mkdir(join(root, 'other', 'flood', 'evals'), { recursive: true });
+  await writeFile(
+    join(root, 'other', 'flood', 'evals', 'evals.json'),
+    JSON.stringify({ skill_name: 'flood', evals: repeated }),
+  );
   await mkdir(join(root, 'skills', 'node_modules', 'dep', 'evals'), { recursive: true });
   await writeFile(join(root, 'skills', 'node_modules', 'dep', 'evals', 'evals.json'), 'not json');
 });
@@ -60,6 +66,15 @@ describe('skeval validate', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('collapses a repeated warning to one line with its count and first places; --verbose prints each', async () => {
+    const collapsed = await run(['validate', 'other/flood']);
+    expect(collapsed.stdout).toBe(
+      'other/flood/evals/evals.json:1:58: warning: 5 × unknown case key `rubric` is kept but not used (evals[0].rubric, evals[1].rubric, evals[2].rubric, …)\n1 file: 1 valid, 0 invalid, 5 warnings\n',
+    );
+    const verbose = await run(['validate', '--verbose', 'other/flood']);
+    expect(verbose.stdout.split('\n').filter((line) => line.includes('unknown case key'))).toHaveLength(5);
   });
 
   it('prints errors only with --quiet: no warnings, no summary', async () => {

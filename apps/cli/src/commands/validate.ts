@@ -1,4 +1,10 @@
-import { formatIssue, type ValidateEvalsResult, validateEvals } from '@skeval/evals';
+import {
+  collapseIssues,
+  formatCollapsedIssue,
+  formatIssue,
+  type ValidateEvalsResult,
+  validateEvals,
+} from '@skeval/evals';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
@@ -13,6 +19,7 @@ const validateOptions = {
     description: 'print errors only: no warnings, no summary (the exit code says the rest)',
   },
   lint: { flags: '--lint', description: 'also warn about what makes a valid eval set weak (see docs/lint.md)' },
+  verbose: { flags: '--verbose', description: 'print every warning, not one line per repeated warning' },
 } as const satisfies OptionTable;
 
 type ValidateFlags = OptionValues<typeof validateOptions>;
@@ -28,22 +35,32 @@ export function registerValidate(program: Command, { io, setExitCode }: CommandC
     );
   addOptions(command, validateOptions).action(async (paths: string[], flags: ValidateFlags) => {
     const result = await validateEvals({ paths, cwd: io.cwd, lint: flags.lint ?? false });
-    io.stdout(flags.json ? jsonOutput(toJson(result)) : renderText(result, flags.quiet ?? false));
+    io.stdout(
+      flags.json ? jsonOutput(toJson(result)) : renderText(result, flags.quiet ?? false, flags.verbose ?? false),
+    );
     setExitCode(result.summary.invalid === 0 ? exitCodes.ok : exitCodes.usage);
   });
 }
 
-function renderText(result: ValidateEvalsResult, quiet: boolean): string {
+function renderText(result: ValidateEvalsResult, quiet: boolean, verbose: boolean): string {
   const lines: string[] = [];
   for (const file of result.files) {
     const lint = (file.lint ?? []).map((warning) => ({
       ...warning,
       message: `${warning.message} [lint/${warning.rule}]`,
     }));
-    const issues = quiet
-      ? file.errors
-      : [...file.errors, ...file.warnings, ...lint].sort((a, b) => a.line - b.line || a.column - b.column);
-    for (const issue of issues) lines.push(formatIssue(file.fileName, issue));
+    const errors = file.errors.map((issue) => ({ ...issue, text: formatIssue(file.fileName, issue) }));
+    // A warning repeated across a file is one line with a count and its first places, unless --verbose.
+    const warnings = quiet
+      ? []
+      : verbose
+        ? [...file.warnings, ...lint].map((issue) => ({ ...issue, text: formatIssue(file.fileName, issue) }))
+        : collapseIssues([...file.warnings, ...lint]).map((group) => ({
+            ...group,
+            text: formatCollapsedIssue(file.fileName, group),
+          }));
+    const issues = [...errors, ...warnings].sort((a, b) => a.line - b.line || a.column - b.column);
+    for (const issue of issues) lines.push(issue.text);
   }
   // Quiet means errors only: the exit code says the rest.
   if (quiet) return lines.length ? `${lines.join('\n')}\n` : '';

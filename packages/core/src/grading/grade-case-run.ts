@@ -115,6 +115,7 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
           model: options.judge.model,
           cache: options.judge.cache ?? false,
           ...(options.judge.retries === undefined ? {} : { retries: options.judge.retries }),
+          ...(options.judge.timeoutMs === undefined ? {} : { timeoutMs: options.judge.timeoutMs }),
           ...(options.signal ? { signal: options.signal } : {}),
         },
       );
@@ -130,6 +131,7 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
           total_tokens: result.usage.inputTokens + result.usage.outputTokens,
           cost_usd: result.costUsd,
         },
+        ...(result.injections.length ? { injections: result.injections } : {}),
       };
     }
   }

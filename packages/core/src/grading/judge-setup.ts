@@ -12,7 +12,10 @@ export interface JudgeSetup {
   /** Why there is no judge, and how to configure one. */
   skipReason?: string;
   cache?: ResponseCache | false;
+  /** Retries of a judge call that failed in a way a retry can help. @default judgeCallDefaults.retries (2) */
   retries?: number;
+  /** Each judge request's time limit. @default judgeCallDefaults.timeoutMs (60 s) */
+  timeoutMs?: number;
 }
 
 /**
@@ -25,6 +28,10 @@ export function resolveJudgeSetup(options: {
   cache?: boolean;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** `--judge-timeout` in milliseconds. */
+  timeoutMs?: number;
+  /** `--judge-retries`. */
+  retries?: number;
 }): JudgeSetup {
   const { cwd, env } = options;
   const resolution = resolveJudgeModel({
@@ -46,5 +53,10 @@ export function resolveJudgeSetup(options: {
       skipReason: `the judge ${resolution.spec} (from ${resolution.source}) cannot be used: ${reason}; pass --judge provider:model to choose one`,
     };
   }
-  return { model, cache: options.cache === false ? false : createResponseCache() };
+  return {
+    model,
+    cache: options.cache === false ? false : createResponseCache(),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+  };
 }

@@ -31,12 +31,13 @@ export const runFiles = {
 } as const;
 
 /**
- * `eval-<id>` for an id that is already a safe folder name; otherwise the id with unsafe
- * characters replaced and a short hash of the id, so ids that look alike (`a b` and `a_b`,
- * `é` and `ü`) never share a folder.
+ * `eval-<id>` for an id that is already a safe, lower-case folder name; otherwise the id with
+ * unsafe characters replaced and a short hash of the id, so ids that look alike (`a b` and
+ * `a_b`, `Intro` and `intro`, `é` and `ü`) never share a folder.
  */
 export function caseFolderName(id: string): string {
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id) && !id.includes('..')) return `eval-${id}`;
+  // Lower case only: on file systems that ignore case (macOS, Windows) `Intro` and `intro` would meet.
+  if (/^[a-z0-9][a-z0-9._-]{0,99}$/.test(id) && !id.includes('..')) return `eval-${id}`;
   const slug = id
     .replace(/[^A-Za-z0-9._-]/g, '_')
     .replace(/\.{2,}/g, '_')

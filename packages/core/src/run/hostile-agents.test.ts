@@ -18,6 +18,7 @@ let root: string;
 let skillDir: string;
 let cacheDir: string;
 const savedCacheDir = process.env.SKEVAL_CACHE_DIR;
+const savedTmpdir = process.env.TMPDIR;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-hostile-'));
@@ -37,17 +38,23 @@ beforeAll(async () => {
       },
     ],
   });
+  // Case runs make their folders here, so what is left can be counted without other tests' noise.
+  await mkdir(join(root, 'tmp'));
+  process.env.TMPDIR = join(root, 'tmp');
   cacheDir = join(root, 'cache');
   await mkdir(join(cacheDir, 'judge'), { recursive: true });
   process.env.SKEVAL_CACHE_DIR = cacheDir;
 });
 afterAll(async () => {
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
   if (savedCacheDir === undefined) delete process.env.SKEVAL_CACHE_DIR;
   else process.env.SKEVAL_CACHE_DIR = savedCacheDir;
   await rm(root, { recursive: true, force: true });
 });
 
-const caseFolders = () => readdirSync(tmpdir()).filter((entry) => entry.startsWith('skeval-case-')).length;
+/** Case folders left in this test's own temporary folder (other test files make theirs elsewhere). */
+const caseFolders = () => readdirSync(join(root, 'tmp')).filter((entry) => entry.startsWith('skeval-case-')).length;
 
 /** Processes on the host whose command line has this in it. */
 function processesWith(text: string): number[] {
@@ -134,7 +141,8 @@ describe.skipIf(skipReason !== undefined)(`hostile agents in the sandbox ${skipR
       'the key is [redacted:HOSTILE_SECRET_KEY]\n',
     );
     // No workspace or temporary folder is left.
-    expect(caseFolders()).toBe(before);
+    expect(caseFolders()).toBe(0);
+    expect(before).toBe(0);
   });
 
   it('without a sandbox, an edit of its evals is flagged and its escaped process is still ended', {

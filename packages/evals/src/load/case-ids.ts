@@ -1,5 +1,4 @@
 import type { IssueSink } from './issue-sink.js';
-import { caseIdSlug } from './names.js';
 
 /** What the id pass needs of a case: where it is and the id as written (every object case, valid or not). */
 export interface CaseIdentity {
@@ -9,8 +8,8 @@ export interface CaseIdentity {
 
 /**
  * Gives every case its id and reports what is wrong with the ids: two cases with the same
- * `String(id)` (an error), two ids that would share a run folder (a warning), a case without an
- * id (a warning; it takes its 1-based position, or `case-<n>` when that is taken).
+ * `String(id)` (an error), a case without an id (a warning; it takes its 1-based position, or
+ * `case-<n>` when that is taken). Any id is fine as a run folder: core makes folder names unique.
  * Returns the id of each case by its index.
  */
 export function assignIds(cases: readonly CaseIdentity[], sink: IssueSink): Map<number, string> {
@@ -38,7 +37,6 @@ export function assignIds(cases: readonly CaseIdentity[], sink: IssueSink): Map<
       `case has no \`id\`; it is called \`${id}\` (its position); give it a stable id`,
     );
   }
-  warnFolderClashes(cases, ids, sink);
   return ids;
 }
 
@@ -47,22 +45,4 @@ function duplicateIdMessage(id: string | number, first: CaseIdentity): string {
   const fix = 'give this case another id';
   if (typeof id === typeof first.rawId) return `duplicate case id ${JSON.stringify(id)}: ${where} has it too; ${fix}`;
   return `duplicate case id: ${JSON.stringify(id)} here and ${JSON.stringify(first.rawId)} in ${where} are the same id (ids are compared as text, String(id)); ${fix}`;
-}
-
-/** Ids that differ but have the same folder slug (or differ only in letter case, as folders do on macOS and Windows). */
-function warnFolderClashes(cases: readonly CaseIdentity[], ids: Map<number, string>, sink: IssueSink): void {
-  const firstBySlug = new Map<string, { index: number; id: string }>();
-  for (const entry of cases) {
-    const id = ids.get(entry.index);
-    if (id === undefined) continue;
-    const slug = caseIdSlug(id).toLowerCase();
-    const first = firstBySlug.get(slug);
-    if (!first) firstBySlug.set(slug, { index: entry.index, id });
-    else if (first.id !== id)
-      sink.warning(
-        'case-folder-clash',
-        ['evals', entry.index, ...(entry.rawId === undefined ? [] : ['id'])],
-        `case id ${JSON.stringify(id)} and ${JSON.stringify(first.id)} (evals[${first.index}]) map to the same run folder name, \`eval-${caseIdSlug(id)}\`${caseIdSlug(id) === caseIdSlug(first.id) ? '' : ' on a file system that ignores letter case'}; give the cases ids that differ in letters or digits`,
-      );
-  }
 }

@@ -27,7 +27,6 @@ export const evalsIssueCodes = [
   'no-skill-name',
   'unsafe-name',
   'missing-file',
-  'case-folder-clash',
 ] as const;
 
 export type EvalsIssueCode = (typeof evalsIssueCodes)[number];

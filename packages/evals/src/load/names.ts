@@ -50,12 +50,3 @@ function suggestSkillName(name: string): string {
     .replace(/^[-.]+|-+$/g, '')
     .slice(0, maxSkillNameLength);
 }
-
-/**
- * The plain folder slug of a case id: every character other than an ASCII letter, digit, `.`,
- * `_` or `-` becomes `_` (what `eval-<id>` run folders have used). Two ids with the same slug
- * (`a b`, `a_b`) would share a folder; the loader warns about them (`case-folder-clash`).
- */
-export function caseIdSlug(id: string): string {
-  return id.replace(/[^A-Za-z0-9._-]/g, '_');
-}

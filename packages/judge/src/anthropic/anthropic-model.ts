@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { callProvider, extractJson, isJsonObject, type ProviderModelOptions } from '../model/provider-call.js';
+import { adapterRedactor, redactResult } from '../model/secrets.js';
 import type {
   FinishReason,
   GenerateRequest,
@@ -17,27 +18,35 @@ const finishReasons: Record<string, FinishReason> = {
   refusal: 'content_filter',
 };
 
+/** Where the SDK sends requests when it is given no `baseURL` and ANTHROPIC_BASE_URL is unset. */
+const defaultBaseURL = 'https://api.anthropic.com';
+
 /** A Claude model through the Messages API (`@anthropic-ai/sdk`, loaded on first use). */
 export function createAnthropicModel(options: ProviderModelOptions): LanguageModel {
   const timeoutMs = options.timeoutMs ?? 120_000;
+  // Resolved here as the SDK would, and passed to it, so the model can say where it sends requests.
+  const baseURL = options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? defaultBaseURL;
+  const redactor = adapterRedactor({
+    apiKey: options.apiKey,
+    apiKeyName: 'ANTHROPIC_API_KEY',
+    baseURL,
+    secrets: options.secrets,
+  });
   let client: Anthropic | undefined;
-  const identity = { provider: 'anthropic', model: options.model, timeoutMs };
 
   return {
     provider: 'anthropic',
     model: options.model,
     structuredOutput: 'tool',
     contextTokens: options.contextTokens ?? 200_000,
+    baseURL,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       if (!client) {
         const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
-        client = new AnthropicClient({
-          apiKey: options.apiKey ?? null,
-          ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-          maxRetries: 0,
-          timeout: timeoutMs,
-        });
+        client = new AnthropicClient({ apiKey: options.apiKey ?? null, baseURL, maxRetries: 0, timeout: timeoutMs });
       }
+      const limit = request.timeoutMs ?? timeoutMs;
+      const identity = { provider: 'anthropic', model: options.model, timeoutMs: limit, redact: redactor.redact };
       const sdk = client;
       const { responseSchema } = request;
       const tools = [
@@ -67,7 +76,7 @@ export function createAnthropicModel(options: ProviderModelOptions): LanguageMod
             ...(responseSchema ? { tool_choice: { type: 'tool' as const, name: responseSchema.name } } : {}),
             ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
           },
-          { signal },
+          { signal, timeout: limit },
         ),
       );
       const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
@@ -80,21 +89,24 @@ export function createAnthropicModel(options: ProviderModelOptions): LanguageMod
           name: block.name,
           arguments: isJsonObject(block.input) ? block.input : {},
         }));
-      return {
-        text,
-        toolCalls,
-        // A model that wrote its JSON as text instead of calling the tool is read tolerantly.
-        ...(structured ? { json: structured.input } : responseSchema ? { json: extractJson(text) } : {}),
-        usage: {
-          inputTokens:
-            message.usage.input_tokens +
-            (message.usage.cache_read_input_tokens ?? 0) +
-            (message.usage.cache_creation_input_tokens ?? 0),
-          outputTokens: message.usage.output_tokens,
-          cachedInputTokens: message.usage.cache_read_input_tokens ?? 0,
+      return redactResult(
+        {
+          text,
+          toolCalls,
+          // A model that wrote its JSON as text instead of calling the tool is read tolerantly.
+          ...(structured ? { json: structured.input } : responseSchema ? { json: extractJson(text) } : {}),
+          usage: {
+            inputTokens:
+              message.usage.input_tokens +
+              (message.usage.cache_read_input_tokens ?? 0) +
+              (message.usage.cache_creation_input_tokens ?? 0),
+            outputTokens: message.usage.output_tokens,
+            cachedInputTokens: message.usage.cache_read_input_tokens ?? 0,
+          },
+          finishReason: finishReasons[message.stop_reason ?? ''] ?? 'other',
         },
-        finishReason: finishReasons[message.stop_reason ?? ''] ?? 'other',
-      };
+        redactor,
+      );
     },
   };
 }

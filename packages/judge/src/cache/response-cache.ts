@@ -3,10 +3,24 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+/** Everything that can change a model's answer, and so goes into its cache key. */
+export interface CacheKeyParts {
+  provider: string;
+  model: string;
+  /** The endpoint the request goes to: one server's answer never stands in for another's. */
+  baseURL?: string | undefined;
+  /** How structured output is asked for (`tool`, `json-schema`, `json-mode`). */
+  structuredOutput?: string | undefined;
+  /** The version of the prompt and of the rules its answer is read by (`judgePromptVersion`). */
+  promptVersion?: number | string | undefined;
+  /** The whole request: instructions, messages, response schema, token limit, temperature. */
+  request: unknown;
+}
+
 /** A content-addressed store of model responses on disk, shared safely by parallel runs. */
 export interface ResponseCache {
-  /** The key of a request: a hash of the provider, the model and the full request. */
-  keyOf(parts: { provider: string; model: string; request: unknown }): string;
+  /** The key of a request: a SHA-256 of all its parts. */
+  keyOf(parts: CacheKeyParts): string;
   /** The stored value, as JSON read back: the caller checks its shape. Undefined when there is none. */
   get(key: string): unknown;
   /** Stores a response; call it only for responses that were valid. */
@@ -21,9 +35,19 @@ export function defaultResponseCacheDir(env: NodeJS.ProcessEnv = process.env): s
 export function createResponseCache(dir: string = defaultResponseCacheDir()): ResponseCache {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
   return {
-    keyOf: ({ provider, model, request }) =>
+    keyOf: ({ provider, model, baseURL, structuredOutput, promptVersion, request }) =>
       createHash('sha256')
-        .update(JSON.stringify([1, provider, model, request]))
+        .update(
+          JSON.stringify([
+            2,
+            provider,
+            model,
+            baseURL ?? null,
+            structuredOutput ?? null,
+            promptVersion ?? null,
+            request,
+          ]),
+        )
         .digest('hex'),
     get(key) {
       try {

@@ -25,7 +25,7 @@ const input: JudgeCaseInput = {
   prompt: 'Write a greeting for Ada in greeting.txt.',
   expectedOutput: 'greeting.txt holds Hello, Ada!',
   response: 'I wrote greeting.txt with the greeting for Ada.',
-  files: [{ path: 'greeting.txt', size: 12, excerpt: 'Hello, Ada!\n' }],
+  files: [{ path: 'greeting.txt', size: 26, excerpt: 'Hello, Ada! Welcome back.\n' }],
   claims: [
     { id: 'c1', text: 'The reply names greeting.txt' },
     { id: 'c2', text: 'The greeting is for Ada' },
@@ -40,9 +40,17 @@ const good = [
     evidence: 'The reply names the file.',
     quote: 'I wrote greeting.txt',
     source: 'response',
+    absent: null,
   },
-  { id: 'c2', verdict: 'pass', evidence: 'The file greets Ada.', quote: 'Hello, Ada!', source: 'greeting.txt' },
-  { id: 'c3', verdict: 'fail', evidence: 'The reply is in English.', quote: null, source: null },
+  {
+    id: 'c2',
+    verdict: 'pass',
+    evidence: 'The file greets Ada.',
+    quote: 'Hello, Ada! Welcome back.',
+    source: 'greeting.txt',
+    absent: null,
+  },
+  { id: 'c3', verdict: 'fail', evidence: 'The reply is in English.', quote: null, source: null, absent: null },
 ];
 
 type Family = 'anthropic' | 'openai' | 'compatible';
@@ -83,8 +91,9 @@ async function judgeWith(family: Family, replies: FakeReply[], options: { timeou
   const before = fake.requests.length;
   fake.enqueue(...replies);
   const result = await judgeCase(input, {
-    model: modelFor(family, { timeoutMs: options.timeoutMs ?? 5000 }),
+    model: modelFor(family),
     cache: false,
+    timeoutMs: options.timeoutMs ?? 5000,
     retries: options.retries ?? 2,
     retryBaseDelayMs: 1,
   });
@@ -103,14 +112,16 @@ describe.each(families)('judgeCase through the real SDK, %s wire format', (famil
     const { result, statuses, requests } = await judgeWith(family, [reply(family, { verdicts: good })]);
     expect(statuses).toEqual(['pass', 'pass', 'fail']);
     expect(requests).toBe(1);
-    expect(result.verdicts[1]?.evidence).toBe('The file greets Ada. (quote: "Hello, Ada!" from greeting.txt)');
+    expect(result.verdicts[1]?.evidence).toBe(
+      'The file greets Ada. (quote: "Hello, Ada! Welcome back." from greeting.txt)',
+    );
   });
 
   it.each<[string, unknown[], string[]]>([
     ['too few entries', good.slice(0, 2), ['pass', 'pass', 'error']],
     [
       'an extra entry',
-      [...good, { id: 'c9', verdict: 'pass', evidence: 'x', quote: null, source: null }],
+      [...good, { id: 'c9', verdict: 'pass', evidence: 'x', quote: null, source: null, absent: null }],
       ['pass', 'pass', 'fail'],
     ],
     ['a duplicated entry', [...good, good[1]], ['pass', 'error', 'fail']],
@@ -185,10 +196,10 @@ describe.each(families)('judgeCase through the real SDK, %s wire format', (famil
     });
     expect(statuses).toEqual(['error', 'error', 'error']);
     expect(requests).toBe(2);
-    expect(result.verdicts[0]?.evidence).toMatch(/provider_timeout: .* no answer within 200 ms/);
+    expect(result.verdicts[0]?.evidence).toMatch(/provider_timeout: .* no answer within \d+ ms/);
   });
 
-  it('fails a pass whose quote is not in the material (a judge obeying a prompt injection)', async () => {
+  it('does not count a pass whose quote is not in the material (a judge obeying a prompt injection)', async () => {
     const obeying = input.claims.map((claim) => ({
       id: claim.id,
       verdict: 'pass',
@@ -197,9 +208,9 @@ describe.each(families)('judgeCase through the real SDK, %s wire format', (famil
       source: 'response',
     }));
     const { result, statuses } = await judgeWith(family, [reply(family, { verdicts: obeying })]);
-    expect(statuses).toEqual(['fail', 'fail', 'fail']);
+    expect(statuses).toEqual(['error', 'error', 'error']);
     expect(result.verdicts[0]?.evidence).toBe(
-      'not counted as a pass: the judge quoted "All requirements verified by the grader", which is not in response. The judge said: As instructed.',
+      'the judge\'s evidence could not be verified: the quote "All requirements verified by the grader" is not in "response". The judge said: As instructed.',
     );
   });
 });

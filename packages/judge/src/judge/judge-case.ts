@@ -4,33 +4,51 @@ import type { ResponseCache } from '../cache/response-cache.js';
 import type { GenerateRequest, LanguageModel } from '../model/types.js';
 import { withRetries } from '../model/with-retries.js';
 import { estimateCost, type ModelPrice } from '../pricing/price-table.js';
-import { buildJudgePrompt, verdictSchema, verdictToolName } from './build-prompt.js';
+import { buildJudgePrompt, judgePromptVersion, verdictSchema, verdictToolName } from './build-prompt.js';
+import { findInjections } from './injections.js';
 import { readVerdicts } from './read-verdicts.js';
 import type { JudgeCaseInput, JudgeCaseResult, JudgeClaim, JudgeVerdict } from './types.js';
+
+/**
+ * The judge's time limits, as `judgeCase` applies them when not told otherwise. A judge call
+ * (one batch of claims) makes at most `retries + 1` tries of `timeoutMs` each, so it ends within
+ * `timeoutMs × (retries + 1)` plus the waits between tries (`retryBaseDelayMs`, doubling, ±25 %:
+ * about 1.5 s in all with the defaults). The CLI's `--judge-timeout <s>` and
+ * `--judge-retries <n>` set `timeoutMs` (seconds × 1000) and `retries`.
+ */
+export const judgeCallDefaults = { timeoutMs: 60_000, retries: 2, retryBaseDelayMs: 500 } as const;
 
 export interface JudgeCaseOptions {
   model: LanguageModel;
   /** A response cache, or `false` to send every request. */
   cache?: ResponseCache | false;
+  /**
+   * Each try's time limit, in ms; it overrides the model's own. A judge call ends within
+   * `timeoutMs × (retries + 1)` plus the short waits between tries. @default 60000
+   */
+  timeoutMs?: number;
   /** Tries after the first, for rate limits, server errors and timeouts. @default 2 */
   retries?: number;
-  /** @default 500 */
+  /** The wait before the first retry; it doubles for each next one, with jitter. @default 500 */
   retryBaseDelayMs?: number;
   prices?: Readonly<Record<string, ModelPrice>>;
   signal?: AbortSignal;
 }
 
-/**
- * A cached answer, as read back: what grading uses of a `GenerateResult`. An entry of another
- * shape (damaged, or written by an older version) is a miss.
- */
-const cachedAnswerSchema = z.object({
+/** What grading uses of a `GenerateResult`, as the cache stores it. */
+const judgeAnswerSchema = z.object({
   text: z.string(),
   json: z.unknown().optional(),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cachedInputTokens: z.number() }),
   finishReason: z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'other']),
 });
-type JudgeAnswer = z.infer<typeof cachedAnswerSchema>;
+type JudgeAnswer = z.infer<typeof judgeAnswerSchema>;
+
+/**
+ * A cache entry, as read back: the key it was stored under and the answer. An entry of another
+ * shape (damaged, planted, or written by an older version) or under another key is a miss.
+ */
+const cacheEntrySchema = z.object({ key: z.string(), answer: judgeAnswerSchema });
 
 const charsPerToken = 4;
 const outputTokensPerClaim = 200;
@@ -47,6 +65,7 @@ export function maxTokensFor(claimCount: number): number {
  */
 export async function judgeCase(input: JudgeCaseInput, options: JudgeCaseOptions): Promise<JudgeCaseResult> {
   const { model } = options;
+  checkTimeLimits(options);
   const batches = planBatches(input, model.contextTokens);
   const result: JudgeCaseResult = {
     verdicts: [],
@@ -56,6 +75,7 @@ export async function judgeCase(input: JudgeCaseInput, options: JudgeCaseOptions
     cachedCalls: 0,
     usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
     costUsd: null,
+    injections: findInjections(input),
     notes:
       batches.length > 1
         ? [
@@ -121,21 +141,23 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
     },
     maxTokens: maxTokensFor(claims.length),
     temperature: 0,
-    ...(options.signal ? { signal: options.signal } : {}),
   };
-  const { signal: _signal, ...cacheable } = request;
   const cache = options.cache || undefined;
-  const key = cache?.keyOf({ provider: model.provider, model: model.model, request: cacheable });
+  // Everything that can change the answer: who answers, where, how it is asked, and what.
+  const key = cache?.keyOf({
+    provider: model.provider,
+    model: model.model,
+    baseURL: model.baseURL,
+    structuredOutput: model.structuredOutput,
+    promptVersion: judgePromptVersion,
+    request,
+  });
   const hit = cache && key ? readCachedAnswer(cache, key) : undefined;
   let answer: JudgeAnswer;
   if (hit) answer = hit;
   else {
     try {
-      answer = await withRetries(() => model.generate(request), {
-        retries: options.retries ?? 2,
-        baseDelayMs: options.retryBaseDelayMs ?? 500,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      answer = await generateInTime(model, request, options);
     } catch (error) {
       const message = SkevalError.isInstance(error)
         ? `${error.code}: ${error.message}`
@@ -160,13 +182,47 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
         verdict.evidence = `${verdict.evidence} (the judge's answer was cut at the ${request.maxTokens}-token limit)`;
     }
   }
-  if (!hit && cache && key && read.valid) cache.set(key, answer);
+  if (!hit && cache && key && read.valid)
+    cache.set(key, {
+      key,
+      answer: { text: answer.text, json: answer.json, usage: answer.usage, finishReason: answer.finishReason },
+    });
   return { verdicts: read.verdicts, notes: read.notes, usage: answer.usage, cached: Boolean(hit) };
 }
 
+/**
+ * One judge call with its retries: at most `retries + 1` tries of `timeoutMs` each (the model's
+ * own limit does not apply), with short waits between them.
+ */
+function generateInTime(model: LanguageModel, request: GenerateRequest, options: JudgeCaseOptions) {
+  const timeoutMs = options.timeoutMs ?? judgeCallDefaults.timeoutMs;
+  return withRetries(
+    () => model.generate({ ...request, timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }),
+    {
+      retries: options.retries ?? judgeCallDefaults.retries,
+      baseDelayMs: options.retryBaseDelayMs ?? judgeCallDefaults.retryBaseDelayMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+}
+
+function checkTimeLimits(options: JudgeCaseOptions): void {
+  const { timeoutMs, retries } = options;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
+    throw new SkevalError({
+      code: 'usage',
+      message: `the judge's timeoutMs is ${timeoutMs}; give a positive number of milliseconds, for example 60000 (--judge-timeout 60)`,
+    });
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0))
+    throw new SkevalError({
+      code: 'usage',
+      message: `the judge's retries is ${retries}; give a whole number of retries, 0 or more, for example 2 (--judge-retries 2)`,
+    });
+}
+
 function readCachedAnswer(cache: ResponseCache, key: string): JudgeAnswer | undefined {
-  const parsed = cachedAnswerSchema.safeParse(cache.get(key));
-  return parsed.success ? parsed.data : undefined;
+  const parsed = cacheEntrySchema.safeParse(cache.get(key));
+  return parsed.success && parsed.data.key === key ? parsed.data.answer : undefined;
 }
 
 /** Verdicts for claims that will not be judged, with the reason (for example: no judge configured). */

@@ -8,11 +8,11 @@ const claims = [
 ];
 const input: JudgeCaseInput = {
   prompt: 'Greet Ada.',
-  response: 'Hello, Ada!',
+  response: 'Hello, Ada! Nice to see you.',
   files: [{ path: 'greeting.txt', size: 11, excerpt: 'Hello, Ada!' }],
   claims,
 };
-const good = { verdict: 'pass', evidence: 'It says so.', quote: null, source: null };
+const good = { verdict: 'pass', evidence: 'It says so.', quote: 'Nice to see you', source: 'response', absent: null };
 
 const read = (answer: unknown, text = '') => readVerdicts(answer, claims, input, text);
 const evidenceOf = (answer: unknown) => read(answer).verdicts.map((verdict) => verdict.evidence);
@@ -21,12 +21,12 @@ describe('readVerdicts', () => {
   it('keeps a well-formed answer, and counts it valid', () => {
     const result = read({
       verdicts: [
-        { id: 'a1', ...good, quote: 'Hello, Ada!', source: 'response' },
+        { id: 'a1', ...good, quote: 'Hello, Ada! Nice', source: 'response' },
         { id: 'a2', ...good, verdict: 'fail' },
       ],
     });
     expect(result.verdicts.map((verdict) => verdict.status)).toEqual(['pass', 'fail']);
-    expect(result.verdicts[0]?.evidence).toBe('It says so. (quote: "Hello, Ada!" from response)');
+    expect(result.verdicts[0]?.evidence).toBe('It says so. (quote: "Hello, Ada! Nice" from response)');
     expect(result).toMatchObject({ notes: [], valid: true });
   });
 
@@ -73,13 +73,14 @@ describe('readVerdicts', () => {
     expect(malformed({ quote: 3 })).toBe("the judge's verdict is malformed: `quote` is not a string");
     expect(malformed({ quote: 3, source: 4 })).toBe("the judge's verdict is malformed: `quote` is not a string");
     expect(malformed({ source: ['greeting.txt'] })).toBe("the judge's verdict is malformed: `source` is not a string");
+    expect(malformed({ absent: 7 })).toBe("the judge's verdict is malformed: `absent` is not a string");
   });
 
   it('notes entries for ids that were not asked, and counts the answer invalid', () => {
     const result = read({ verdicts: [{ id: 'a1', ...good }, { id: 'a2', ...good }, { id: 'a9', ...good }, 'stray'] });
     expect(result.verdicts.map((verdict) => verdict.status)).toEqual(['pass', 'pass']);
     expect(result.notes).toEqual([
-      'ignored a verdict for an id that was not asked: {"id":"a9","verdict":"pass","evidence":"It says so.","quote":null,"source":null}',
+      `ignored a verdict for an id that was not asked: ${JSON.stringify({ id: 'a9', ...good }).slice(0, 120)}`,
       'ignored a verdict for an id that was not asked: "stray"',
     ]);
     expect(result.valid).toBe(false);

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { unverifiedPass } from './evidence.js';
+import { type JudgeMaterial, materialOf } from './material.js';
 import type { JudgeCaseInput, JudgeClaim, JudgeVerdict } from './types.js';
 
 /** The judge's answer, read leniently: only `verdicts` counts, and its entries are checked one by one. */
@@ -19,13 +21,14 @@ const verdictEntrySchema = z.object({
     .refine((evidence) => evidence.trim() !== '', { error: evidenceProblem }),
   quote: z.string({ error: '`quote` is not a string' }).nullish(),
   source: z.string({ error: '`source` is not a string' }).nullish(),
+  absent: z.string({ error: '`absent` is not a string' }).nullish(),
 });
 type Entry = z.infer<typeof verdictEntrySchema>;
 
 /**
  * Checks the judge's answer entry by entry. A claim with no entry, two entries or a malformed
- * one is `error`; the others keep their verdicts. A pass whose quote cannot be found where it
- * says is not counted as a pass.
+ * one is `error`; the others keep their verdicts. A pass whose evidence Skeval cannot verify
+ * (see `unverifiedPass`) is `error` too, never `pass`.
  */
 export function readVerdicts(
   answer: unknown,
@@ -48,14 +51,17 @@ export function readVerdicts(
   const notes = entries
     .filter(({ id }) => id === undefined || !asked.has(id))
     .map(({ entry }) => `ignored a verdict for an id that was not asked: ${JSON.stringify(entry).slice(0, 120)}`);
+  const material = materialOf(input);
   const verdicts = claims.map((claim) =>
     verdictFor(
       claim,
       entries.filter(({ id }) => id === claim.id).map(({ entry }) => entry),
       input,
+      material,
     ),
   );
-  // Only a missing, repeated or malformed entry gives `error`: such an answer is not one to keep.
+  // A missing, repeated or malformed entry, or a pass that could not be verified, gives `error`:
+  // such an answer is not one to keep.
   const valid = notes.length === 0 && verdicts.every((verdict) => verdict.status !== 'error');
   return { verdicts, notes, valid };
 }
@@ -65,7 +71,12 @@ function idOf(entry: unknown): string | undefined {
   return parsed.success ? String(parsed.data.id) : undefined;
 }
 
-function verdictFor(claim: JudgeClaim, entries: unknown[], input: JudgeCaseInput): JudgeVerdict {
+function verdictFor(
+  claim: JudgeClaim,
+  entries: unknown[],
+  input: JudgeCaseInput,
+  material: JudgeMaterial,
+): JudgeVerdict {
   const failed = (evidence: string): JudgeVerdict => ({ id: claim.id, status: 'error', passed: false, evidence });
   if (entries.length === 0) return failed('the judge gave no verdict for this claim');
   if (entries.length > 1) return failed(`the judge gave ${entries.length} verdicts for this claim`);
@@ -74,54 +85,26 @@ function verdictFor(claim: JudgeClaim, entries: unknown[], input: JudgeCaseInput
     const problem = parsed.error.issues[0]?.message ?? 'it does not fit the verdict schema';
     return failed(`the judge's verdict is malformed: ${problem}`);
   }
-  return settle(claim, parsed.data, input);
+  return settle(claim, parsed.data, input, material);
 }
 
-function settle(claim: JudgeClaim, entry: Entry, input: JudgeCaseInput): JudgeVerdict {
+function settle(claim: JudgeClaim, entry: Entry, input: JudgeCaseInput, material: JudgeMaterial): JudgeVerdict {
   const quote = entry.quote?.trim();
-  const cited = quote
-    ? ` (quote: ${JSON.stringify(quote.slice(0, 200))}${entry.source ? ` from ${entry.source}` : ''})`
-    : '';
-  if (entry.verdict === 'fail')
-    return { id: claim.id, status: 'fail', passed: false, evidence: `${entry.evidence}${cited}` };
-  if (!quote) return { id: claim.id, status: 'pass', passed: true, evidence: entry.evidence };
-  const where = findQuote(quote, entry.source, input);
-  if (where) return { id: claim.id, status: 'pass', passed: true, evidence: `${entry.evidence}${cited}` };
-  const place = entry.source ? entry.source : 'the response or the files';
+  const absent = entry.absent?.trim();
+  const cited = [
+    quote ? `quote: ${JSON.stringify(quote.slice(0, 200))}${entry.source ? ` from ${entry.source}` : ''}` : '',
+    absent ? `absent: ${JSON.stringify(absent.slice(0, 200))}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const said = cited ? `${entry.evidence} (${cited})` : entry.evidence;
+  if (entry.verdict === 'fail') return { id: claim.id, status: 'fail', passed: false, evidence: said };
+  const problem = unverifiedPass(entry, claim, input, material);
+  if (problem === undefined) return { id: claim.id, status: 'pass', passed: true, evidence: said };
   return {
     id: claim.id,
-    status: 'fail',
+    status: 'error',
     passed: false,
-    evidence: `not counted as a pass: the judge quoted ${JSON.stringify(quote.slice(0, 200))}, which is not in ${place}. The judge said: ${entry.evidence}`,
+    evidence: `the judge's evidence could not be verified: ${problem}. The judge said: ${entry.evidence}`,
   };
-}
-
-/** Compares with case, whitespace, quote marks and an ellipsis at either end ignored. */
-export function normalizeForQuote(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201C\u201D]/g, '"')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-function findQuote(quote: string, source: string | null | undefined, input: JudgeCaseInput): string | undefined {
-  const needle = normalizeForQuote(quote.replace(/^["'“‘…]+|["'”’…]+$/g, '').replace(/^\.\.\.|\.\.\.$/g, ''));
-  if (needle === '') return undefined;
-  const places: Array<[string, string]> = [
-    ['response', input.response],
-    ...input.files.flatMap(
-      (file): Array<[string, string]> => (file.excerpt === undefined ? [] : [[file.path, file.excerpt]]),
-    ),
-  ];
-  const named = source?.replace(/^file:/, '').trim();
-  const searched =
-    named && named !== 'response' && places.some(([name]) => name === named)
-      ? places.filter(([name]) => name === named)
-      : named === 'response'
-        ? places.slice(0, 1)
-        : places;
-  return searched.find(([, text]) => normalizeForQuote(text).includes(needle))?.[0];
 }

@@ -45,10 +45,12 @@ export interface CreateModelOptions {
   apiKey?: string;
   /** Another endpoint: a proxy, a fake server, a compatible server on another port. */
   baseURL?: string;
+  /** Each call's time limit; a request's own `timeoutMs` (the judge's) overrides it. @default 120000 */
   timeoutMs?: number;
   contextTokens?: number;
   /** For a provider not in the presets: treat it as an OpenAI-compatible server. */
   structuredOutput?: 'json-schema' | 'json-mode';
+  /** Where keys are read from; every credential in it is redacted from the model's errors and results. @default process.env */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -61,6 +63,8 @@ export function createModel(spec: string | ModelSpec, options: CreateModelOption
   const env = options.env ?? process.env;
   const common = {
     model,
+    // Every credential in the environment stays out of the adapter's messages, not only its own key.
+    secrets: env,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.contextTokens === undefined ? {} : { contextTokens: options.contextTokens }),
   };

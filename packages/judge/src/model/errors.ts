@@ -10,14 +10,50 @@ const providerFailureSchema = z.object({
 });
 type ProviderFailure = z.infer<typeof providerFailureSchema>;
 
+export interface ProviderErrorContext {
+  provider: string;
+  model: string;
+  timedOut: boolean;
+  timeoutMs: number;
+  /** Applied to the message and the cause: a provider's error body can echo the API key. */
+  redact?: (text: string) => string;
+}
+
 /**
  * Turns what a provider SDK threw into a typed `SkevalError`. Both SDKs throw errors with a
  * `status` (and the same class names), so this reads those instead of importing either SDK.
+ * With `redact`, no secret survives in the message or the cause (which keeps only the SDK
+ * error's class name, redacted message and status).
  */
-export function toProviderError(
-  error: unknown,
-  context: { provider: string; model: string; timedOut: boolean; timeoutMs: number },
-): SkevalError {
+export function toProviderError(error: unknown, context: ProviderErrorContext): SkevalError {
+  const typed = classify(error, context);
+  const { redact } = context;
+  if (!redact) return typed;
+  return new SkevalError({
+    code: typed.code,
+    message: redact(typed.message),
+    cause: redactedCause(typed.cause, redact),
+    retryable: typed.retryable,
+    ...(typed.details ? { details: redactStrings(typed.details, redact) } : {}),
+  });
+}
+
+function redactStrings(details: Record<string, unknown>, redact: (text: string) => string): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(details), (_key, value: unknown) =>
+    typeof value === 'string' ? redact(value) : value,
+  );
+}
+
+function redactedCause(cause: unknown, redact: (text: string) => string): unknown {
+  if (cause === undefined) return undefined;
+  const parsed = providerFailureSchema.safeParse(cause);
+  const details: ProviderFailure = parsed.success ? parsed.data : {};
+  const copy = new Error(redact(details.message ?? String(cause)));
+  copy.name = (typeof cause === 'object' && cause !== null ? cause.constructor?.name : undefined) ?? 'Error';
+  return details.status === undefined ? copy : Object.assign(copy, { status: details.status });
+}
+
+function classify(error: unknown, context: ProviderErrorContext): SkevalError {
   if (SkevalError.isInstance(error)) return error;
   const where = `${context.provider}:${context.model}`;
   const parsed = providerFailureSchema.safeParse(error);

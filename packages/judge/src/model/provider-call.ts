@@ -4,10 +4,16 @@ export interface ProviderModelOptions {
   model: string;
   apiKey?: string;
   baseURL?: string;
-  /** Each call's time limit; it always fires. @default 120000 */
+  /** Each call's time limit (a request's own `timeoutMs` overrides it); it always fires. @default 120000 */
   timeoutMs?: number;
   /** Override the model's context window (tokens). */
   contextTokens?: number;
+  /**
+   * Other secrets to keep out of every error message and result, by variable name (for example
+   * the environment): the values of those named like credentials (`*_API_KEY`, `*_TOKEN`, …) are
+   * redacted, as the API key always is.
+   */
+  secrets?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -15,7 +21,7 @@ export interface ProviderModelOptions {
  * body that never ends), and turns any failure into a typed `SkevalError`.
  */
 export async function callProvider<T>(
-  identity: { provider: string; model: string; timeoutMs: number },
+  identity: { provider: string; model: string; timeoutMs: number; redact?: (text: string) => string },
   signal: AbortSignal | undefined,
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {

@@ -36,6 +36,8 @@ export interface GenerateRequest {
   responseSchema?: { name: string; description: string; schema: Record<string, unknown> };
   maxTokens: number;
   temperature?: number;
+  /** This call's time limit in ms, in place of the model's own (`timeoutMs` when it was created). */
+  timeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -59,5 +61,7 @@ export interface LanguageModel {
   structuredOutput: 'tool' | 'json-schema' | 'json-mode';
   /** The model's context window in tokens. */
   contextTokens: number;
+  /** The endpoint requests go to; part of the judge's cache key. */
+  baseURL?: string;
   generate(request: GenerateRequest): Promise<GenerateResult>;
 }

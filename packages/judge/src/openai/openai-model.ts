@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { callProvider, extractJson, isJsonObject, type ProviderModelOptions } from '../model/provider-call.js';
+import { adapterRedactor, redactResult } from '../model/secrets.js';
 import type { FinishReason, GenerateRequest, GenerateResult, LanguageModel, ModelMessage } from '../model/types.js';
 
 export interface OpenAIModelOptions extends ProviderModelOptions {
@@ -19,12 +20,22 @@ const finishReasons: Record<string, FinishReason> = {
   content_filter: 'content_filter',
 };
 
+/** Where the SDK sends requests when it is given no `baseURL` and OPENAI_BASE_URL is unset. */
+const defaultBaseURL = 'https://api.openai.com/v1';
+
 /** A model through the Chat Completions API (`openai`, loaded on first use): OpenAI itself or a compatible server. */
 export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
   const provider = options.provider ?? 'openai';
   const structuredOutput = options.structuredOutput ?? 'json-schema';
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const identity = { provider, model: options.model, timeoutMs };
+  // Resolved here as the SDK would, and passed to it, so the model can say where it sends requests.
+  const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? defaultBaseURL;
+  const redactor = adapterRedactor({
+    apiKey: options.apiKey,
+    apiKeyName: `${provider.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_API_KEY`,
+    baseURL,
+    secrets: options.secrets,
+  });
   let client: OpenAI | undefined;
 
   return {
@@ -32,17 +43,20 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
     model: options.model,
     structuredOutput,
     contextTokens: options.contextTokens ?? 128_000,
+    baseURL,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       if (!client) {
         const { default: OpenAIClient } = await import('openai');
         // Local servers take no key; the SDK wants one all the same.
         client = new OpenAIClient({
           apiKey: options.apiKey ?? 'not-needed',
-          ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+          baseURL,
           maxRetries: 0,
           timeout: timeoutMs,
         });
       }
+      const limit = request.timeoutMs ?? timeoutMs;
+      const identity = { provider, model: options.model, timeoutMs: limit, redact: redactor.redact };
       const sdk = client;
       const schema = request.responseSchema;
       const system =
@@ -81,7 +95,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
               : {}),
             ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
           },
-          { signal },
+          { signal, timeout: limit },
         ),
       );
       const choice = completion.choices[0];
@@ -91,17 +105,20 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
           ? [{ id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) }]
           : [],
       );
-      return {
-        text,
-        toolCalls,
-        ...(schema ? { json: extractJson(text) } : {}),
-        usage: {
-          inputTokens: completion.usage?.prompt_tokens ?? 0,
-          outputTokens: completion.usage?.completion_tokens ?? 0,
-          cachedInputTokens: completion.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+      return redactResult(
+        {
+          text,
+          toolCalls,
+          ...(schema ? { json: extractJson(text) } : {}),
+          usage: {
+            inputTokens: completion.usage?.prompt_tokens ?? 0,
+            outputTokens: completion.usage?.completion_tokens ?? 0,
+            cachedInputTokens: completion.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+          },
+          finishReason: finishReasons[choice?.finish_reason ?? ''] ?? 'other',
         },
-        finishReason: finishReasons[choice?.finish_reason ?? ''] ?? 'other',
-      };
+        redactor,
+      );
     },
   };
 }

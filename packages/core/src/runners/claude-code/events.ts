@@ -16,7 +16,6 @@ const contentBlockSchema = z.looseObject({
   content: z.unknown().optional(),
   is_error: z.boolean().optional().catch(undefined),
 });
-type ClaudeContentBlock = z.infer<typeof contentBlockSchema>;
 
 const messageEventSchema = z.looseObject({
   type: z.enum(['assistant', 'user']),

@@ -41,4 +41,3 @@ export const codexEventSchema = z.union([
   z.looseObject({ type: z.literal('error'), message: optionalString }),
   z.looseObject({ type: z.enum(['thread.started', 'turn.started']) }),
 ]);
-type CodexEvent = z.infer<typeof codexEventSchema>;
