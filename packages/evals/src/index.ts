@@ -12,7 +12,7 @@ export {
 export type { SkillPathProblem } from './load/issue-sink.js';
 export { type EvalsIssue, type EvalsIssueCode, evalsIssueCodes, formatIssue } from './load/issues.js';
 export { defaultMaxEvalsFileBytes, type LoadEvalsFileOptions, loadEvalsFile } from './load/load-evals-file.js';
-export { explainUnsafeSkillName, maxSkillNameLength } from './load/names.js';
+export { explainUnsafeSkillName, maxSkillNameLength, unsafeSkillNameMessage } from './load/names.js';
 export type { CaseFile, LoadedCase, LoadedEvalsFile, LoadResult } from './load/types.js';
 export {
   type DiscoveredSkill,

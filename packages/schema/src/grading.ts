@@ -76,6 +76,8 @@ export const gradingSchema = z
             z.object({ source: z.string(), field: z.enum(['text', 'path']), pattern: z.string(), text: z.string() }),
           )
           .optional(),
+        /** What the judge step has to say beyond the verdicts: calls split, an answer not cached. */
+        notes: z.array(z.string()).optional(),
       })
       .optional(),
     /** Set when the run changed the skill: its installed copy (by name) or its own folder. */

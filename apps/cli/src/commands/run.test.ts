@@ -91,6 +91,24 @@ describe('skeval run', () => {
     expect((await run(['run', 'crashy', ...agent, '--output-dir', 'out'])).code).toBe(3);
   });
 
+  it('names an evals file that belongs to no skill, in the plan and in the run', async () => {
+    const tree = join(root, 'tree');
+    await mkdir(join(tree, 'stray'), { recursive: true });
+    await writeFile(join(tree, 'stray', 'evals.json'), JSON.stringify({ skill_name: 'missing', evals: [] }));
+    await mkdir(join(tree, 'good'), { recursive: true });
+    await writeFile(join(tree, 'good', 'SKILL.md'), '---\nname: good\ndescription: test\n---\n');
+    await writeFile(
+      join(tree, 'good', 'evals.json'),
+      JSON.stringify({ skill_name: 'good', evals: [{ id: 1, prompt: 'a greeting', assertions: [] }] }),
+    );
+    const reason = /stray\/evals\.json names "missing"; no SKILL\.md has that name/;
+    const plan = await run(['run', 'tree', '--dry-run', ...agent]);
+    expect(plan.stdout).toMatch(reason);
+    const result = await run(['run', 'tree', ...agent, '--output-dir', 'tree-out']);
+    expect(result.stderr).toMatch(reason);
+    expect(result.stdout).toMatch(/^good /m);
+  });
+
   it('exits 2 for a --case that matches nothing', async () => {
     const result = await run(['run', 'good', ...agent, '--case', '99']);
     expect(result).toMatchObject({ code: 2, stderr: 'skeval: --case 99 matches no case; the cases are: 1\n' });

@@ -223,6 +223,7 @@ function renderPlan(plan: RunPlan, judgeSkipReason?: string): string {
     lines.push(
       `${invalid.skill}: not runnable, its evals file has ${invalid.errors.length} error${invalid.errors.length === 1 ? '' : 's'} (skeval validate ${invalid.evalsPath})`,
     );
+  for (const entry of plan.unpaired) lines.push(entry.reason);
   lines.push(
     `in all: ${plan.agentRuns} agent runs, ${plan.judgeCalls} judge calls${plan.judge ? ` to ${plan.judge}` : ''}`,
   );

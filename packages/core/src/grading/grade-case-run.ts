@@ -132,6 +132,7 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
           cost_usd: result.costUsd,
         },
         ...(result.injections.length ? { injections: result.injections } : {}),
+        ...(result.notes.length ? { notes: result.notes } : {}),
       };
     }
   }

@@ -25,6 +25,8 @@ export interface PlanRunOptions {
 export interface RunPlan {
   skills: Array<{ skill: string; cases: number; arms: number; runs: number; agentRuns: number; judgeCalls: number }>;
   invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
+  /** Evals files found that belong to no skill, each with why: they do not run. */
+  unpaired: Array<{ evalsPath: string; reason: string }>;
   agentRuns: number;
   judgeCalls: number;
   judge: string | null;
@@ -55,6 +57,7 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
   const plan: RunPlan = {
     skills: [],
     invalid: [],
+    unpaired: discovered.unpaired.map((entry) => ({ evalsPath: entry.evalsPath, reason: entry.reason })),
     agentRuns: 0,
     judgeCalls: 0,
     judge: options.judge ? `${options.judge.provider}:${options.judge.model}` : null,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { type DiscoveredSkill, discoverSkills, readSkillManifest } from '@skeval/evals';
+import { type DiscoveredSkill, discoverSkills } from '@skeval/evals';
 import { type Configuration, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
@@ -16,6 +16,7 @@ import { chooseSandbox } from '../sandbox/choose-sandbox.js';
 import type { SandboxKind } from '../sandbox/sandbox.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { createContainment, hiddenPaths } from './containment.js';
+import { baselineFolder, readExtraSkills } from './other-skills.js';
 import { resumeTarget } from './resume-target.js';
 import { runCase } from './run-case.js';
 import { byCaseOrder, type RunReport, type SkillRun, totalsOf } from './run-report.js';
@@ -102,6 +103,13 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const invalid = chosen
     .filter((skill) => !skill.load.evals)
     .map((skill) => ({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors }));
+  // Other skills are checked before anything is set up: a bad folder or name stops the run here.
+  const extras = await readExtraSkills(
+    options.extraSkills ?? [],
+    cwd,
+    runnable.map((entry) => entry.skill.name),
+  );
+  const oldSkill = options.baseline ? baselineFolder(options.baseline, cwd) : undefined;
   const runId = options.resume
     ? basename(resolve(cwd, options.resume))
     : (options.runId ?? new Date().toISOString().replace(/[:.]/g, '-'));
@@ -113,6 +121,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     userEnv,
     ...(options.passEnv ? { passEnv: options.passEnv } : {}),
   });
+  // An evals file that pairs with no skill does not run; say so rather than drop it quietly.
+  for (const entry of resumed ? [] : discovered.unpaired) options.onProgress?.({ type: 'note', message: entry.reason });
   if (sandbox.kind === 'none' && options.sandbox === undefined)
     options.onProgress?.({ type: 'note', message: sandbox.reason });
   const contextMode = options.contextMode ?? 'isolated';
@@ -144,13 +154,6 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       : ['with_skill'];
   const repetitions = Math.max(1, Math.floor(options.runs ?? 1));
   const nested = arms.length > 1 || repetitions > 1;
-  const extras = await Promise.all(
-    (options.extraSkills ?? []).map(async (path) => ({
-      dir: resolve(cwd, path),
-      ...(await readSkillManifest(resolve(cwd, path))),
-    })),
-  );
-  const oldSkill = options.baseline ? resolve(cwd, options.baseline) : undefined;
   const installFor = (skill: DiscoveredSkill, arm: Configuration): SkillToInstall[] => {
     const dir = arm === 'with_skill' ? skill.dir : arm === 'old_skill' ? oldSkill : undefined;
     return [...(dir ? [{ name: skill.name, dir, description: skill.description }] : []), ...extras];

@@ -54,7 +54,14 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
   const installed: CaseWorkspace['installed'] = [];
   if (options.skillsDir) {
     for (const entry of options.install) {
-      const target = join(dir, options.skillsDir, entry.name);
+      const skillsRoot = join(dir, options.skillsDir);
+      const target = join(skillsRoot, entry.name);
+      // Names are checked where they are read; this is the last line, should one slip through.
+      if (dirname(target) !== skillsRoot || basename(target) !== entry.name)
+        throw new SkevalError({
+          code: 'invalid_input',
+          message: `skill name ${JSON.stringify(entry.name)} (${entry.dir}) is not one folder name; give the skill a \`name\` of letters, digits, \`.\`, \`_\` and \`-\``,
+        });
       await copyTree(entry.dir, target, { root: entry.dir, skipTop: ['evals', 'evals-runs'] });
       installed.push({ name: entry.name, path: target, hashBefore: hashTree(target) });
     }

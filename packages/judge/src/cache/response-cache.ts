@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -61,8 +61,13 @@ export function createResponseCache(dir: string = defaultResponseCacheDir()): Re
       mkdirSync(join(dir, key.slice(0, 2)), { recursive: true });
       // Written aside and renamed: a reader in another run sees the whole file or none.
       const temporary = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      writeFileSync(temporary, JSON.stringify(value));
-      renameSync(temporary, target);
+      try {
+        writeFileSync(temporary, JSON.stringify(value));
+        renameSync(temporary, target);
+      } catch (error) {
+        rmSync(temporary, { force: true });
+        throw error;
+      }
     },
   };
 }

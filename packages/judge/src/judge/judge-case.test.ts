@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -333,6 +333,19 @@ describe('usage, cost and the response cache', () => {
     expect(fake.requests.length).toBe(before);
     expect(second.verdicts).toEqual(first.verdicts);
     expect(second.cachedCalls).toBe(1);
+  });
+
+  it('keeps the verdicts and says so when the cache cannot be written', async () => {
+    // A cache folder that is a file: every write fails with ENOTDIR, whoever runs the test.
+    const blocked = join(cacheDir, 'blocked');
+    await writeFile(blocked, 'not a folder');
+    fake.enqueue(reply('openai', { verdicts: good }));
+    const result = await judgeCase(
+      { ...input, response: `${input.response} (uncached)` },
+      { model: modelFor('openai'), cache: createResponseCache(blocked) },
+    );
+    expect(result.verdicts.map((verdict) => verdict.status)).toEqual(['pass', 'pass', 'fail']);
+    expect(result.notes.join('\n')).toMatch(/the judge's answer was not cached \(ENOTDIR.*blocked.*the verdicts stand/);
   });
 
   it('does not store an answer that was not valid', async () => {

@@ -182,12 +182,21 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
         verdict.evidence = `${verdict.evidence} (the judge's answer was cut at the ${request.maxTokens}-token limit)`;
     }
   }
-  if (!hit && cache && key && read.valid)
-    cache.set(key, {
-      key,
-      answer: { text: answer.text, json: answer.json, usage: answer.usage, finishReason: answer.finishReason },
-    });
-  return { verdicts: read.verdicts, notes: read.notes, usage: answer.usage, cached: Boolean(hit) };
+  const notes = [...read.notes];
+  if (!hit && cache && key && read.valid) {
+    try {
+      cache.set(key, {
+        key,
+        answer: { text: answer.text, json: answer.json, usage: answer.usage, finishReason: answer.finishReason },
+      });
+    } catch (error) {
+      // The verdicts are the judge's either way; a cache that cannot be written only costs a repeat call.
+      notes.push(
+        `the judge's answer was not cached (${error instanceof Error ? error.message : String(error)}): the verdicts stand; free space or fix the permissions of the judge cache (SKEVAL_CACHE_DIR), or pass --no-cache`,
+      );
+    }
+  }
+  return { verdicts: read.verdicts, notes, usage: answer.usage, cached: Boolean(hit) };
 }
 
 /**
