@@ -1,5 +1,5 @@
 /** The version of the JSON that `--json` prints; bumped when a field changes meaning or goes. */
-export const jsonOutputVersion = 1;
+const jsonOutputVersion = 1;
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 

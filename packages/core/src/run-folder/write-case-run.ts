@@ -55,7 +55,7 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
 }
 
 /** Files the run left larger than this are not copied into `outputs/` (they are listed instead). */
-export const maxOutputFileBytes = 64 * 1024 * 1024;
+const maxOutputFileBytes = 64 * 1024 * 1024;
 
 /**
  * Copies one file the run left, or says why not: a symlink is copied as a link (never

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { listFiles } from '@skeval/scripts';
 
 /** Files larger than this are told apart by size and modification time, not read. */
-export const maxHashedBytes = 64 * 1024 * 1024;
+const maxHashedBytes = 64 * 1024 * 1024;
 
 /**
  * What stands for one entry's content: a hash of a regular file's bytes (by size and
@@ -12,7 +12,7 @@ export const maxHashedBytes = 64 * 1024 * 1024;
  * a FIFO or /dev/zero), or the kind of a special file (a FIFO, a socket, a device: never opened,
  * since opening a FIFO blocks).
  */
-export function fingerprintEntry(path: string): string {
+function fingerprintEntry(path: string): string {
   let stats: Stats;
   try {
     stats = lstatSync(path);
