@@ -31,6 +31,17 @@ export {
   type TranspileResult,
   transpileEvals,
 } from './transpile/transpile-evals.js';
+export { findSkillFolders } from './triggers/find-skill-folders.js';
+export { type LoadTriggerSetOptions, loadTriggerSet } from './triggers/load-trigger-set.js';
+export {
+  describeTriggerCounts,
+  loadSkillTriggers,
+  type SkillTriggers,
+  triggerFileNames,
+  triggerFilesOf,
+} from './triggers/skill-triggers.js';
+export { type TriggerQuery, type TriggerSetLoad, type TriggerShape, triggerShapes } from './triggers/types.js';
+export type { TriggerCounts } from './triggers/validate-triggers.js';
 export {
   type ValidatedFile,
   type ValidateEvalsOptions,

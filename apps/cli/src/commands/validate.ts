@@ -1,5 +1,6 @@
 import {
   collapseIssues,
+  describeTriggerCounts,
   formatCollapsedIssue,
   formatIssue,
   type ValidateEvalsResult,
@@ -61,6 +62,7 @@ function renderText(result: ValidateEvalsResult, quiet: boolean, verbose: boolea
           }));
     const issues = [...errors, ...warnings].sort((a, b) => a.line - b.line || a.column - b.column);
     for (const issue of issues) lines.push(issue.text);
+    if (file.triggers && !quiet) lines.push(`${file.fileName}: ${describeTriggerCounts(file.triggers)}`);
   }
   // Quiet means errors only: the exit code says the rest.
   if (quiet) return lines.length ? `${lines.join('\n')}\n` : '';
@@ -82,6 +84,16 @@ function toJson(result: ValidateEvalsResult) {
       file: file.fileName,
       valid: file.valid,
       cases: file.evals?.cases.length ?? null,
+      ...(file.triggers
+        ? {
+            triggers: {
+              total: file.triggers.total,
+              should_trigger: file.triggers.shouldTrigger,
+              should_not_trigger: file.triggers.shouldNotTrigger,
+              shapes: file.triggers.shapes,
+            },
+          }
+        : {}),
       errors: file.errors,
       warnings: file.warnings,
       ...(file.lint ? { lint: file.lint } : {}),

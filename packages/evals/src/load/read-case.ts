@@ -16,6 +16,8 @@ const caseFieldsSchema = evalCaseSchema.omit({
 });
 const promptAliases = ['input', 'query', 'question', 'task', 'user_prompt'];
 const nameKeys = ['name', 'eval_name'];
+/** Case keys of trigger queries, read by `skeval triggers` (see triggers/). */
+const triggerKeys = ['should_trigger', 'expected_skill', 'forbidden_skills'];
 
 /** A case as read: where it is, its id as written, and the case itself when it has no errors. */
 export interface ReadCase {
@@ -53,7 +55,7 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
   const assertions = readAssertionLists(value, path, sink);
   const extraKeys = unknownKeys(value, knownCaseKeys);
   for (const key of extraKeys) {
-    if (!nameKeys.includes(key))
+    if (!nameKeys.includes(key) && !triggerKeys.includes(key))
       sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
   }
   const identity = { index, ...(rawId === undefined ? {} : { rawId }) };

@@ -6,6 +6,8 @@ import { readCase } from './read-case.js';
 import type { LoadedCase, LoadedEvalsFile } from './types.js';
 
 const misplacedCaseKeys = ['cases', 'tests', 'test_cases', 'scenarios', 'suites'];
+/** Top-level keys of trigger sets, read by `skeval triggers` (see triggers/). */
+const triggerKeys = ['trigger_evals', 'should_trigger', 'should_not_trigger'];
 
 /**
  * Reads a parsed evals file. Every independent problem is reported: the top-level fields are
@@ -32,9 +34,14 @@ export function readEvalsFile(value: unknown, fileName: string, sink: IssueSink)
   }
   const cases = value.evals;
   const elsewhere = cases === undefined ? misplacedCaseKeys.find((key) => Array.isArray(value[key])) : undefined;
-  const extraKeys = unknownKeys(value, knownTopLevelKeys).filter((key) => !(key === 'skill' && name.field === 'skill'));
+  const extraKeys = unknownKeys(value, [...knownTopLevelKeys, ...triggerKeys]).filter(
+    (key) => !(key === 'skill' && name.field === 'skill'),
+  );
   for (const key of extraKeys.filter((key) => key !== elsewhere))
     sink.warning('unknown-key', [key], `unknown top-level key \`${key}\` is kept but not used`, { key: true });
+  // A file of trigger sets only has no cases to run, and nothing wrong with it.
+  if (cases === undefined && triggerKeys.some((key) => value[key] !== undefined))
+    return { fileName, ...(name.value ? { skillName: name.value } : {}), cases: [], extra: {} };
   if (cases === undefined) {
     const hint = elsewhere
       ? `; the cases seem to be under \`${elsewhere}\`: rename it to \`evals\``
@@ -71,14 +78,8 @@ function readCaseArray(value: unknown[], fileName: string, sink: IssueSink): Loa
     );
     return undefined;
   }
-  if (value.every((item) => 'should_trigger' in item && !('prompt' in item))) {
-    sink.error(
-      'top-level-not-object',
-      [],
-      `this is a trigger eval set (items with \`query\` and \`should_trigger\`), which tests when a skill is chosen; an evals file is { "skill_name": "…", "evals": [ { "id": 1, "prompt": "…" } ] }`,
-    );
-    return undefined;
-  }
+  // skill-creator's trigger eval set ({ query, should_trigger } items): no cases, read by `skeval triggers`.
+  if (value.every((item) => 'should_trigger' in item && !('prompt' in item))) return { fileName, cases: [], extra: {} };
   sink.warning(
     'read-as',
     [],

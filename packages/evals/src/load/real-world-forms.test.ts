@@ -74,10 +74,16 @@ describe('loadEvalsFile: forms real files use, read with a warning', () => {
     expect(result.evals?.skillName).toBeUndefined();
   });
 
-  it('names a top-level array of trigger queries for what it is', () => {
+  it('reads a top-level array of trigger queries as a file with no cases (skeval triggers runs it)', () => {
     const result = load('[{ "query": "write my tests first", "should_trigger": true }]');
-    expect(result.errors.map((issue) => issue.message)).toEqual([
-      'this is a trigger eval set (items with `query` and `should_trigger`), which tests when a skill is chosen; an evals file is { "skill_name": "…", "evals": [ { "id": 1, "prompt": "…" } ] }',
-    ]);
+    expect(result.errors).toEqual([]);
+    expect(result.evals?.cases).toEqual([]);
+  });
+
+  it('reads a file of trigger lists only as a file with no cases, not as one missing `evals`', () => {
+    const result = load('{ "skill": "commit", "should_trigger": [{ "prompt": "/commit" }], "should_not_trigger": [] }');
+    expect(result.errors).toEqual([]);
+    expect(result.evals?.cases).toEqual([]);
+    expect(result.warnings.map((issue) => issue.code)).toEqual(['read-as']);
   });
 });

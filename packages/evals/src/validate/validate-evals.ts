@@ -10,7 +10,9 @@ import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import type { LoadResult } from '../load/types.js';
 import { type EvalsFileTarget, findEvalsTargets } from '../skills/find-evals-files.js';
 import { loadEvalsFileFromDisk, skillDirOf } from '../skills/load-from-disk.js';
-import { parseSkillManifest } from '../skills/read-skill-manifest.js';
+import { parseSkillManifest, readSkillManifest } from '../skills/read-skill-manifest.js';
+import { triggerFilesOf } from '../triggers/skill-triggers.js';
+import { type TriggerCounts, validateTriggers } from '../triggers/validate-triggers.js';
 
 export interface ValidateEvalsOptions {
   /** Files or folders; folders are searched for evals files as discovery finds them (then `*.json`). */
@@ -37,6 +39,8 @@ export interface ValidatedFile extends LoadResult {
    * (`warnings` itself keeps every issue, for JSON output and `--verbose`).
    */
   collapsedWarnings: CollapsedIssue[];
+  /** The trigger queries the file holds (`skeval triggers` runs them), when it holds any. */
+  triggers?: TriggerCounts;
 }
 
 export interface ValidateEvalsResult {
@@ -59,8 +63,12 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   const found = new Map<string, EvalsFileTarget>();
   for (const path of paths)
-    for (const target of await findEvalsTargets(path, cwd))
+    for (const target of await findEvalsTargets(path, cwd)) {
       if (!found.has(target.absolutePath)) found.set(target.absolutePath, target);
+      // Trigger files kept beside a skill's evals file are checked with it.
+      for (const absolutePath of target.skillDir ? triggerFilesOf(target.skillDir) : [])
+        if (!found.has(absolutePath)) found.set(absolutePath, { absolutePath, skillDir: target.skillDir });
+    }
   if (found.size === 0) {
     throw new SkevalError({
       code: 'usage',
@@ -70,10 +78,14 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
   const files: ValidatedFile[] = [];
   for (const { absolutePath, skillDir } of found.values()) {
     const fileName = relative(cwd, absolutePath) || absolutePath;
-    const result = await loadEvalsFileFromDisk(absolutePath, fileName, {
+    const loaded = await loadEvalsFileFromDisk(absolutePath, fileName, {
       maxBytes: options.maxBytes ?? defaultMaxEvalsFileBytes,
       ...(skillDir ? { skillDir } : {}),
     });
+    const skillName =
+      loaded.evals?.skillName ??
+      (skillDir && existsSync(join(skillDir, 'SKILL.md')) ? (await readSkillManifest(skillDir)).name : undefined);
+    const { result, triggers } = await validateTriggers(loaded, absolutePath, skillName);
     const lint =
       options.lint && result.evals && result.locate
         ? await lintFile(skillDir ?? skillDirOf(absolutePath), result.evals, result.locate)
@@ -86,6 +98,7 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
       ...(skillDir ? { skillDir } : {}),
       ...(lint ? { lint } : {}),
       collapsedWarnings: collapseIssues(result.warnings),
+      ...(triggers ? { triggers } : {}),
     });
   }
   const byCode: Partial<Record<EvalsIssueCode, number>> = {};

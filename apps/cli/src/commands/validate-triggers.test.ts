@@ -1,0 +1,74 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../main.js';
+
+let root: string;
+
+async function run(args: string[]) {
+  let stdout = '';
+  const code = await main(args, { stdout: (text) => (stdout += text), stderr: () => undefined, cwd: root, env: {} });
+  return { code, stdout };
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'skeval-validate-triggers-'));
+  const skill = join(root, 'commit');
+  await mkdir(join(skill, 'evals'), { recursive: true });
+  await writeFile(join(skill, 'SKILL.md'), '---\nname: commit\ndescription: Commit staged changes\n---\n');
+  const positive = ['commit this', 'make a commit', 'commit and push', 'write the commit message'];
+  // Only trigger lists: no `evals` array, which is not an error.
+  await writeFile(
+    join(skill, 'evals', 'evals.json'),
+    JSON.stringify({
+      skill: 'commit',
+      should_trigger: positive.map((prompt, index) => ({ id: `p${index}`, prompt, expected_skill: 'commit' })),
+      should_not_trigger: [{ id: 'n0', prompt: 'audit the repo', expected_skill: 'audit' }],
+    }),
+  );
+  // skill-creator's eval set beside it.
+  await writeFile(
+    join(skill, 'evals', 'trigger-evals.json'),
+    JSON.stringify([
+      { query: 'commit the fix', should_trigger: true },
+      { query: 'commit the docs', should_trigger: true },
+      { query: 'commit the tests', should_trigger: true },
+      { query: 'show the log', should_trigger: false },
+      { query: 'rebase onto main', should_trigger: false },
+      { query: 'what is a commit?', should_trigger: false },
+      { query: 'amend the message', should_trigger: false },
+    ]),
+  );
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('skeval validate and trigger sets', () => {
+  it('says how many trigger queries each file holds, and a file of trigger lists only is valid', async () => {
+    const { code, stdout } = await run(['validate', 'commit']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('commit/evals/evals.json: 5 trigger queries (4 should trigger, 1 should not)');
+    expect(stdout).toContain('commit/evals/trigger-evals.json: 7 trigger queries (3 should trigger, 4 should not)');
+    expect(stdout).not.toContain('no `evals` array');
+    expect(stdout).toContain('2 files: 2 valid, 0 invalid');
+  });
+
+  it('gives the counts in --json', async () => {
+    const { stdout } = await run(['validate', 'commit/evals/trigger-evals.json', '--json']);
+    const [file] = JSON.parse(stdout).files;
+    expect(file).toMatchObject({
+      valid: true,
+      cases: 0,
+      triggers: { total: 7, should_trigger: 3, should_not_trigger: 4, shapes: { 'eval-set': 7 } },
+    });
+  });
+
+  it('reports a broken trigger query as an error with its place', async () => {
+    await writeFile(join(root, 'bad.json'), '{\n  "trigger_evals": { "should_trigger": [{ "why": "x" }] }\n}\n');
+    const { code, stdout } = await run(['validate', 'bad.json']);
+    expect(code).toBe(2);
+    expect(stdout).toContain(
+      'bad.json:2:41: error: trigger_evals.should_trigger[0]: the trigger query has no `query`: add "query": "what a user would ask"',
+    );
+  });
+});

@@ -1,0 +1,154 @@
+import { formatPointer, jsonTypeName } from '@skeval/schema';
+import { createIssueSink, type IssueSink, isPlainObject, type JsonPath } from '../load/issue-sink.js';
+import { parseJsonDocument } from '../load/json-document.js';
+import { createLineIndex, decodeSource } from '../load/source-text.js';
+import { type ReadTriggerItem, readTriggerItem } from './read-trigger-item.js';
+import type { TriggerQuery, TriggerSetLoad, TriggerShape } from './types.js';
+
+export interface LoadTriggerSetOptions {
+  /** The file's content: bytes or text. */
+  source: string | Uint8Array;
+  /** The name used in messages. */
+  fileName: string;
+  /** The skill under test: a query whose `should_trigger` names a skill should trigger it when this is that name. */
+  skillName?: string;
+}
+
+/**
+ * Reads every trigger set a file holds, whatever its shape — `should_trigger` on the cases of
+ * `evals`, a `trigger_evals` object of lists or array of queries, top-level `should_trigger` /
+ * `should_not_trigger` lists, or skill-creator's eval set (a top-level array of `{ query,
+ * should_trigger }`) — into one list of queries, each located, with every problem found.
+ * A file with no trigger set gives no queries and no issues.
+ */
+export function loadTriggerSet(options: LoadTriggerSetOptions): TriggerSetLoad {
+  const { fileName } = options;
+  const empty: TriggerSetLoad = { fileName, queries: [], shapes: {}, errors: [], warnings: [] };
+  const decoded = decodeSource(options.source);
+  if (!decoded.ok || decoded.text.trim() === '') return empty;
+  const lines = createLineIndex(decoded.text);
+  const parsed = parseJsonDocument(decoded.text);
+  if (!parsed.ok) {
+    const errors = parsed.problems.map((problem) => ({
+      severity: 'error' as const,
+      code: problem.kind,
+      message: problem.message,
+      path: [],
+      pointer: '',
+      ...lines.locate(problem.offset),
+    }));
+    return { ...empty, errors };
+  }
+  const { document } = parsed;
+  const sink = createIssueSink(lines, document);
+  const items = readTriggerSets(document.value, sink, options.skillName);
+  const shapes: Partial<Record<TriggerShape, number>> = {};
+  for (const item of items) shapes[item.shape] = (shapes[item.shape] ?? 0) + 1;
+  const queries = assignQueryIds(items).map(({ item, id }): TriggerQuery => {
+    const { rawId: _rawId, path, ...rest } = item;
+    return { ...rest, id, fileName, pointer: formatPointer(path), ...lines.locate(document.offsetOf(path)) };
+  });
+  const byPosition = [...sink.issues].sort((a, b) => a.line - b.line || a.column - b.column);
+  return {
+    fileName,
+    queries,
+    shapes,
+    errors: byPosition.filter((issue) => issue.severity === 'error'),
+    warnings: byPosition.filter((issue) => issue.severity === 'warning'),
+  };
+}
+
+function readTriggerSets(value: unknown, sink: IssueSink, skillName: string | undefined): ReadTriggerItem[] {
+  const context = { sink, ...(skillName === undefined ? {} : { skillName }) };
+  if (Array.isArray(value)) {
+    const isEvalSet =
+      value.length > 0 && value.every((item) => isPlainObject(item) && 'should_trigger' in item && !('prompt' in item));
+    if (isEvalSet) return readList(value, [], 'eval-set', context);
+    // A top-level array of cases: those that say `should_trigger` are trigger queries.
+    return readCases(value, [], context);
+  }
+  if (!isPlainObject(value)) return [];
+  const items: ReadTriggerItem[] = [];
+  if (Array.isArray(value.evals)) items.push(...readCases(value.evals, ['evals'], context));
+  const nested = value.trigger_evals;
+  if (Array.isArray(nested)) items.push(...readList(nested, ['trigger_evals'], 'trigger-evals-array', context));
+  else if (isPlainObject(nested)) items.push(...readLists(nested, ['trigger_evals'], 'trigger-evals-lists', context));
+  else if (nested !== undefined)
+    sink.error(
+      'invalid-value',
+      ['trigger_evals'],
+      `\`trigger_evals\` must be { "should_trigger": [ … ], "should_not_trigger": [ … ] } or an array of { "query", "should_trigger" }, got ${jsonTypeName(nested)}`,
+    );
+  items.push(...readLists(value, [], 'top-level-lists', context));
+  return items;
+}
+
+type ReadContext = { sink: IssueSink; skillName?: string };
+
+/** The cases of an `evals` list that carry `should_trigger`; their prompt is the query. */
+function readCases(cases: unknown[], path: JsonPath, context: ReadContext): ReadTriggerItem[] {
+  return cases.flatMap((entry, index) =>
+    isPlainObject(entry) && entry.should_trigger !== undefined
+      ? (readTriggerItem(entry, { ...context, path: [...path, index], shape: 'case-field' }) ?? [])
+      : [],
+  );
+}
+
+/** `should_trigger` and `should_not_trigger` lists in an object. */
+function readLists(
+  holder: Record<string, unknown>,
+  path: JsonPath,
+  shape: TriggerShape,
+  context: ReadContext,
+): ReadTriggerItem[] {
+  const items: ReadTriggerItem[] = [];
+  for (const [key, listSays] of [
+    ['should_trigger', true],
+    ['should_not_trigger', false],
+  ] as const) {
+    const list = holder[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      context.sink.error(
+        'invalid-value',
+        [...path, key],
+        `\`${key}\` must be an array of trigger queries (strings or { "query": "…" }), got ${jsonTypeName(list)}`,
+      );
+      continue;
+    }
+    items.push(...readList(list, [...path, key], shape, context, listSays));
+  }
+  return items;
+}
+
+function readList(
+  list: unknown[],
+  path: JsonPath,
+  shape: TriggerShape,
+  context: ReadContext,
+  listSays?: boolean,
+): ReadTriggerItem[] {
+  return list.flatMap(
+    (entry, index) =>
+      readTriggerItem(entry, {
+        ...context,
+        path: [...path, index],
+        shape,
+        ...(listSays === undefined ? {} : { listSays }),
+      }) ?? [],
+  );
+}
+
+/** Each query's id: the one written when no other query has it, else `q<n>` by position. */
+export function assignQueryIds<Item extends { rawId?: string }>(items: Item[]): Array<{ item: Item; id: string }> {
+  const counts = new Map<string, number>();
+  for (const item of items) if (item.rawId) counts.set(item.rawId, (counts.get(item.rawId) ?? 0) + 1);
+  const taken = new Set<string>();
+  return items.map((item, index) => {
+    const written = item.rawId && counts.get(item.rawId) === 1 ? item.rawId : undefined;
+    let id = written ?? `q${index + 1}`;
+    while (taken.has(id)) id = `${id}-${index + 1}`;
+    taken.add(id);
+    return { item, id };
+  });
+}
