@@ -1,14 +1,15 @@
 import type { GraderPayload } from '@skeval/schema';
+import { buildGraderPayload } from '@skeval/scripts';
 import type { RunAssertOptions } from './run-assert.js';
 
-/** The one payload every grader reads (custom graders on stdin). */
+/** The one payload every grader reads (custom graders on stdin): the one a run gives them. */
 export function payloadOf(options: RunAssertOptions): GraderPayload {
-  return {
-    output: options.output,
-    input: options.input ?? '',
-    ...(options.expectedOutput === undefined ? {} : { expected_output: options.expectedOutput }),
-    ...(options.workspacePath === undefined ? {} : { workspace_path: options.workspacePath }),
+  return buildGraderPayload({
+    prompt: options.input ?? '',
+    response: options.output,
+    ...(options.expectedOutput === undefined ? {} : { expectedOutput: options.expectedOutput }),
+    ...(options.workspacePath === undefined ? {} : { workspacePath: options.workspacePath }),
     ...(options.trace ? { trace: options.trace } : {}),
     config: options.config ?? {},
-  };
+  });
 }

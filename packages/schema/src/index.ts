@@ -1,10 +1,12 @@
 export {
   type AssertInputFile,
   assertInputFileSchema,
+  type GraderMessage,
   type GraderPayload,
   type GraderResult,
   type GraderResultV5,
   graderAssertionSchema,
+  graderMessageSchema,
   graderPayloadSchema,
   graderResultSchema,
   graderResultV5Schema,

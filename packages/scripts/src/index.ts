@@ -1,5 +1,6 @@
 export { bundleGrader, graderCacheDir } from './custom/bundle-grader.js';
 export { defineScriptGrader, isScriptGrader, type ScriptGrader } from './custom/define-script-grader.js';
+export { buildGraderPayload, type GraderPayloadSource } from './custom/grader-payload.js';
 export {
   findGraderFile,
   type GraderFile,

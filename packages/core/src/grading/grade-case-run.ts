@@ -3,6 +3,7 @@ import { type JudgeClaim, type JudgeFile, judgeCase, skipClaims } from '@skeval/
 import type { AssertionResult, GraderResult, Grading, NormalizedAssertion, Trace } from '@skeval/schema';
 import { passRateOf, SkevalError } from '@skeval/schema';
 import {
+  buildGraderPayload,
   createWorkspaceReader,
   type ResolvedGrader,
   resolveGrader,
@@ -20,6 +21,8 @@ export interface GradeCaseRunOptions {
     finalText: string;
     trace: Trace;
     error?: { code: string; message: string };
+    /** When the agent started (ISO 8601), for the graders' `start_time`. */
+    startedAt?: string;
   };
   /** The folder holding what the run left (the workspace, or a stored `outputs/`). */
   workspaceDir: string;
@@ -34,18 +37,24 @@ export interface GradeCaseRunOptions {
   /** Applied to everything the judge is sent that the agent produced (the response, file excerpts). */
   redact?: (text: string) => string;
   signal?: AbortSignal;
+  /**
+   * The longest the whole grading of the case run may take, graders and judge together; what is
+   * not decided by then is an `error`. @default 600000
+   */
+  timeLimitMs?: number;
 }
 
 const excerptChars = 4000;
+const defaultTimeLimitMs = 600_000;
 
 /**
  * Grades one case run in one pass: deterministic graders (built-in and custom) as code, then
  * every judged claim in one judge call. A run whose agent crashed or timed out is graded
- * `error` with the reason; no path leads from an error to `pass`.
+ * `error` with the reason; no path leads from an error to `pass`. The whole grading has a time
+ * limit: a grader or judge still working when it passes leaves an `error` that says so.
  */
 export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Grading> {
   const { evalCase, run } = options;
-  const redact = options.redact ?? ((text: string) => text);
   const rows = new Map<number, AssertionResult>();
   const assertions = evalCase.assertions;
   if (run.status !== 'ok') {
@@ -54,12 +63,38 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
       rows.set(index, row(assertion, 'error', reason, gradedBy(assertion)));
     return finish(evalCase, assertions, rows, undefined, run.error);
   }
+  const limitMs = options.timeLimitMs ?? defaultTimeLimitMs;
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(), limitMs);
+  try {
+    return await gradeWithin(options, rows, limit.signal, limitMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The grading itself, stopped by `limit`: an assertion not decided in time is an `error` that says so. */
+async function gradeWithin(
+  options: GradeCaseRunOptions,
+  rows: Map<number, AssertionResult>,
+  limit: AbortSignal,
+  limitMs: number,
+): Promise<Grading> {
+  const { evalCase, run } = options;
+  const assertions = evalCase.assertions;
+  const redact = options.redact ?? ((text: string) => text);
+  const signal = options.signal ? AbortSignal.any([options.signal, limit]) : limit;
+  const overTime = `not graded: the case run's grading passed its ${limitMs / 1000} s limit`;
   const workspace = createWorkspaceReader(options.workspaceDir);
   const claims: Array<{ index: number; assertion: NormalizedAssertion; claim: JudgeClaim }> = [];
   for (const [index, assertion] of assertions.entries()) {
     const started = Date.now();
     if (assertion.spec.mode === 'judge') {
       claims.push({ index, assertion, claim: { id: `a${index + 1}`, text: assertion.spec.claim } });
+      continue;
+    }
+    if (limit.aborted) {
+      rows.set(index, row(assertion, 'error', overTime, assertion.spec.grader));
       continue;
     }
     const { grader, config, fallbackClaim } = assertion.spec;
@@ -70,29 +105,35 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
       continue;
     }
     try {
-      const payload = {
-        output: run.finalText,
-        input: evalCase.prompt,
-        ...(evalCase.expectedOutput ? { expected_output: evalCase.expectedOutput } : {}),
-        input_files: evalCase.files.map((file) => file.path),
+      const payload = buildGraderPayload({
+        prompt: evalCase.prompt,
+        response: run.finalText,
+        ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
+        inputFiles: evalCase.files.map((file) => file.path),
         trace: run.trace,
-        workspace_path: options.workspaceDir,
+        workspacePath: options.workspaceDir,
         config,
-        metadata: evalCase.metadata,
-      };
-      const result = await runGrader(resolved, payload, {
-        workspace,
-        skillDir: options.skill.dir,
-        skillName: options.skill.name,
-        timeoutMs: options.graderTimeoutMs ?? 30_000,
-        ...(options.env ? { env: options.env } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...(evalCase.metadata ? { metadata: evalCase.metadata } : {}),
+        ...(run.startedAt ? { startedAt: run.startedAt } : {}),
       });
+      const result = await bounded(
+        runGrader(resolved, payload, {
+          workspace,
+          skillDir: options.skill.dir,
+          skillName: options.skill.name,
+          timeoutMs: options.graderTimeoutMs ?? 30_000,
+          ...(options.env ? { env: options.env } : {}),
+          signal,
+        }),
+        limit,
+      );
       rows.set(index, fromGraderResult(assertion, result, grader, Date.now() - started));
     } catch (error) {
-      const message = SkevalError.isInstance(error)
-        ? `${error.code}: ${error.message}`
-        : `grader_failed: ${error instanceof Error ? error.message : String(error)}`;
+      const message = limit.aborted
+        ? overTime
+        : SkevalError.isInstance(error)
+          ? `${error.code}: ${error.message}`
+          : `grader_failed: ${error instanceof Error ? error.message : String(error)}`;
       rows.set(index, row(assertion, 'error', message, grader, Date.now() - started));
     }
   }
@@ -102,8 +143,10 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
     if (!options.judge.model) {
       const verdicts = skipClaims(claimList, options.judge.skipReason ?? 'no judge model is configured');
       settleClaims(claims, verdicts, rows);
+    } else if (limit.aborted) {
+      settleClaims(claims, [], rows, overTime);
     } else {
-      const result = await judgeCase(
+      const judged = judgeCase(
         {
           prompt: evalCase.prompt,
           ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
@@ -116,9 +159,14 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
           cache: options.judge.cache ?? false,
           ...(options.judge.retries === undefined ? {} : { retries: options.judge.retries }),
           ...(options.judge.timeoutMs === undefined ? {} : { timeoutMs: options.judge.timeoutMs }),
-          ...(options.signal ? { signal: options.signal } : {}),
+          signal,
         },
       );
+      const result = await bounded(judged, limit).catch((error: unknown) => {
+        if (limit.aborted) return undefined;
+        throw error;
+      });
+      if (!result) return finish(evalCase, assertions, settleClaims(claims, [], rows, overTime));
       settleClaims(claims, result.verdicts, rows);
       judgeInfo = {
         model: result.model,
@@ -144,10 +192,22 @@ function settleClaims(
   claims: ReadonlyArray<{ index: number; assertion: NormalizedAssertion }>,
   verdicts: ReadonlyArray<{ status: AssertionResult['status']; evidence: string }>,
   rows: Map<number, AssertionResult>,
-): void {
+  missing = 'the judge gave no verdict for this claim',
+): Map<number, AssertionResult> {
   claims.forEach((entry, at) => {
-    const verdict = verdicts[at] ?? { status: 'error', evidence: 'the judge gave no verdict for this claim' };
+    const verdict = verdicts[at] ?? { status: 'error', evidence: missing };
     rows.set(entry.index, row(entry.assertion, verdict.status, verdict.evidence, 'judge'));
+  });
+  return rows;
+}
+
+/** `work`, or a rejection as soon as `limit` fires: a grader or judge that ignores its signal is not waited for. */
+function bounded<T>(work: Promise<T>, limit: AbortSignal): Promise<T> {
+  if (limit.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    limit.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => limit.removeEventListener('abort', onAbort));
   });
 }
 

@@ -156,7 +156,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
     const graded = await gradeCaseRun({
       evalCase,
       skill,
-      run,
+      run: { ...run, startedAt: startedAt.toISOString() },
       workspaceDir: workspace.dir,
       outputs,
       judge: options.judge,

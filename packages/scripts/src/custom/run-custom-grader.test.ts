@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findGraderFile, listGraderFiles } from './find-graders.js';
+import { buildGraderPayload } from './grader-payload.js';
 import { describeCustomGrader, runCustomGrader } from './run-custom-grader.js';
 
 /** Whether a process still runs: a zombie (killed, not yet reaped by init) does not. */
@@ -27,11 +28,11 @@ afterAll(() => rm(cacheDir, { recursive: true, force: true }));
 const run = (name: string, options: { output?: string; config?: Record<string, unknown>; timeoutMs?: number } = {}) =>
   runCustomGrader({
     file: findGraderFile(name, nested)!,
-    payload: {
-      output: options.output ?? 'The capital of France is Paris.',
-      input: 'What is the capital of France?',
+    payload: buildGraderPayload({
+      prompt: 'What is the capital of France?',
+      response: options.output ?? 'The capital of France is Paris.',
       config: options.config ?? {},
-    },
+    }),
     cacheDir,
     timeoutMs: options.timeoutMs ?? 20_000,
   });
@@ -72,9 +73,10 @@ describe('runCustomGrader', () => {
 
   it('gives the grader the snake_case payload on stdin', async () => {
     const evidence = JSON.parse((await run('echo-payload', { config: { a: 1 } })).assertions[0]!.evidence!);
-    expect(evidence).toEqual({
+    expect(evidence).toMatchObject({
       output: 'The capital of France is Paris.',
-      input: 'What is the capital of France?',
+      input: [{ role: 'user', content: 'What is the capital of France?' }],
+      question: 'What is the capital of France?',
       config: { a: 1 },
     });
   });

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGraderPayload } from '../custom/grader-payload.js';
 import { resolveGrader } from './resolve-grader.js';
 import { runGrader } from './run-grader.js';
 
@@ -45,7 +46,11 @@ describe('resolveGrader', () => {
 });
 
 describe('runGrader', () => {
-  const payload = { output: 'The capital of France is Paris.', input: 'q', config: { value: 'Paris' } };
+  const payload = buildGraderPayload({
+    prompt: 'q',
+    response: 'The capital of France is Paris.',
+    config: { value: 'Paris' },
+  });
 
   it('grades with a built-in and with a custom grader from the same payload', async () => {
     const builtIn = await runGrader(resolveGrader('output-contains', { from: nested }), payload);

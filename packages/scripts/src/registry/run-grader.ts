@@ -41,13 +41,13 @@ export async function runGrader(
     case 'built-in': {
       const workspace =
         options.workspace ??
-        (payload.workspace_path === undefined ? undefined : createWorkspaceReader(payload.workspace_path));
+        (payload.workspace_path ? createWorkspaceReader(payload.workspace_path) : undefined);
       return runBuiltInGrader({
         grader: resolved.grader,
         config: payload.config ?? {},
         output: payload.output,
-        input: payload.input,
-        ...(payload.expected_output === undefined ? {} : { expectedOutput: payload.expected_output }),
+        input: payload.question,
+        ...(payload.criteria ? { expectedOutput: payload.criteria } : {}),
         ...(workspace ? { workspace } : {}),
         ...(payload.trace ? { trace: payload.trace } : {}),
         ...(options.skillDir ? { skillDir: options.skillDir } : {}),
