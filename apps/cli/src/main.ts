@@ -6,6 +6,7 @@ import { registerCompare } from './commands/compare.js';
 import { registerGrade } from './commands/grade.js';
 import { registerRun } from './commands/run.js';
 import { registerTranspile } from './commands/transpile.js';
+import { registerTriggers } from './commands/triggers.js';
 import { registerValidate } from './commands/validate.js';
 import { exitCodes } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -49,6 +50,7 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     registerCompare,
     registerBrief,
     registerTranspile,
+    registerTriggers,
   ]) {
     register(program, context);
   }

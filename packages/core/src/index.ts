@@ -51,6 +51,16 @@ export type {
 } from './runners/types.js';
 export { type ChooseSandboxOptions, chooseSandbox } from './sandbox/choose-sandbox.js';
 export type { Sandbox, SandboxCommand, SandboxKind, SandboxPlan } from './sandbox/sandbox.js';
+export type { TriggersProgressEvent } from './triggers/evaluate-description.js';
+export { checkDescription } from './triggers/rewrite-description.js';
+export type { DecisionBudget } from './triggers/run-trigger-query.js';
+export {
+  type RunTriggersOptions,
+  type RunTriggersResult,
+  runTriggers,
+  type SkillTriggersRun,
+} from './triggers/run-triggers.js';
+export { formatRate, renderTriggersMarkdown } from './triggers/triggers-markdown.js';
 export {
   type CaseWorkspace,
   type PrepareWorkspaceOptions,

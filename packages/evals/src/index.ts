@@ -33,6 +33,7 @@ export {
 } from './transpile/transpile-evals.js';
 export { findSkillFolders } from './triggers/find-skill-folders.js';
 export { type LoadTriggerSetOptions, loadTriggerSet } from './triggers/load-trigger-set.js';
+export { maxDescriptionChars, setSkillDescription } from './triggers/set-skill-description.js';
 export {
   describeTriggerCounts,
   loadSkillTriggers,

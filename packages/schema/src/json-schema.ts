@@ -2,12 +2,15 @@ import * as z from 'zod';
 import { benchmarkSchema } from './benchmark.js';
 import { evalsFileSchema } from './evals-file.js';
 import { gradingSchema } from './grading.js';
+import { triggersFileSchema, triggersHistorySchema } from './triggers.js';
 
 /** The JSON Schema files shipped in `json-schema/`, by file name. */
 export const jsonSchemaSources = {
   'evals.schema.json': { schema: evalsFileSchema, io: 'input' },
   'grading.schema.json': { schema: gradingSchema, io: 'output' },
   'benchmark.schema.json': { schema: benchmarkSchema, io: 'output' },
+  'triggers.schema.json': { schema: triggersFileSchema, io: 'output' },
+  'triggers-history.schema.json': { schema: triggersHistorySchema, io: 'output' },
 } as const;
 
 export type JsonSchemaFileName = keyof typeof jsonSchemaSources;

@@ -55,6 +55,8 @@ export function createCaseExec(options: {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Sees every program's stdout as it arrives. */
+  onStdout?: (chunk: string) => void;
 }): { exec: RunnerContext['exec']; environmentNames: () => string[] } {
   const names = new Set(Object.keys(options.env));
   const exec = (
@@ -73,6 +75,7 @@ export function createCaseExec(options: {
       timeoutMs: overrides.timeoutMs ?? options.timeoutMs,
       ...(overrides.maxOutputBytes === undefined ? {} : { maxOutputBytes: overrides.maxOutputBytes }),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onStdout ? { onStdout: options.onStdout } : {}),
     });
   };
   /** Every variable name the agent's programs got (never the values). */

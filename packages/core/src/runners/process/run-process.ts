@@ -21,6 +21,8 @@ export interface RunProcessOptions {
   signal?: AbortSignal;
   /** @default 16 MiB */
   maxOutputBytes?: number;
+  /** Sees stdout as it arrives (`skeval triggers` stops an agent once its routing decision shows). */
+  onStdout?: (chunk: string) => void;
 }
 
 const stderrTailBytes = 8192;
@@ -48,6 +50,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     stripFinalNewline: false,
   });
   let stderr = '';
+  const { onStdout } = options;
+  if (onStdout) subprocess.stdout?.on('data', (chunk: Buffer) => onStdout(chunk.toString('utf8')));
   subprocess.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-stderrTailBytes);
   });

@@ -1,0 +1,83 @@
+import { relative } from 'node:path';
+import { formatRate, type RunTriggersResult } from '@skeval/core';
+import { formatIssue } from '@skeval/evals';
+import type { TriggersFile, TriggersHistory } from '@skeval/schema';
+
+/** The terminal report of `skeval triggers`: per skill, its rates, the routing matrix, what failed and what errored. */
+export function renderTriggersText(result: RunTriggersResult, cwd: string): string {
+  const lines: string[] = [];
+  for (const entry of result.invalid) {
+    for (const issue of entry.errors) lines.push(formatIssue(entry.fileName, issue));
+    lines.push(`${entry.skill}: not run, its trigger set has errors`, '');
+  }
+  for (const run of result.runs) {
+    lines.push(...renderSkill(run.triggers), ...(run.history ? renderHistory(run.history) : []));
+    const written = relative(cwd, run.runDir) || run.runDir;
+    lines.push(`  written: ${written}/triggers.json`, ...run.writeErrors.map((error) => `  ${error}`), '');
+  }
+  if (result.interrupted) lines.push('interrupted: what finished is reported above');
+  return `${lines.join('\n')}\n`;
+}
+
+function renderSkill(file: TriggersFile): string[] {
+  const { skeval } = file;
+  const lines = [
+    `${file.skill_name}: ${file.summary.passed}/${file.summary.total} queries passed (${skeval.agent}, ${skeval.runs_per_query} runs each, threshold ${skeval.trigger_threshold})`,
+  ];
+  if (skeval.description_source !== 'skill')
+    lines.push(`  description (${skeval.description_source}): ${file.description}`);
+  for (const skill of skeval.skills)
+    lines.push(
+      `  ${skill.skill}: recall ${formatRate(skill.recall)}, false triggers ${formatRate(skill.false_trigger_rate)}, precision ${formatRate(skill.precision)}, accuracy ${formatRate(skill.accuracy)}`,
+    );
+  lines.push('  routing matrix (rows: written for; columns: fired; runs):', ...renderMatrix(file));
+  lines.push(
+    `  dormancy: ${skeval.dormancy.held}/${skeval.dormancy.queries} held${skeval.dormancy.broken ? `; broken: ${skeval.dormancy.broken_ids.join(', ')}` : ''}`,
+  );
+  for (const query of skeval.queries) {
+    if (query.pass === true) continue;
+    const verdict = query.pass === null ? 'EXCLUDED' : 'FAIL';
+    lines.push(
+      `  ${verdict} ${query.id} ${JSON.stringify(query.query.slice(0, 70))}: should ${query.should_trigger ? '' : 'not '}trigger, loaded in ${query.trigger_rate.successes}/${query.trigger_rate.trials}${query.errors ? ` (${query.errors} errored)` : ''}`,
+    );
+  }
+  for (const query of skeval.queries.filter((entry) => entry.forbidden_loaded.length))
+    lines.push(`  forbidden skill loaded for ${query.id}: ${query.forbidden_loaded.join(', ')}`);
+  if (skeval.errors.length) {
+    lines.push(`  ${skeval.errors.length} runs errored, left out of every rate:`);
+    for (const error of skeval.errors.slice(0, 10))
+      lines.push(`    ${error.query_id} run ${error.run}: ${error.code}: ${error.message.slice(0, 160)}`);
+  }
+  const { comparison } = skeval;
+  if (comparison)
+    lines.push(
+      `  compared with the original description: ${comparison.baseline.passed}/${comparison.baseline.total} → ${comparison.candidate.passed}/${comparison.candidate.total} on the same queries; exact McNemar p = ${comparison.p_value} (${comparison.verdict.replace('_', ' ')})`,
+    );
+  return lines;
+}
+
+function renderMatrix(file: TriggersFile): string[] {
+  const { rows, columns, counts } = file.skeval.matrix;
+  const width = Math.max(...rows.map((row) => row.length), 4);
+  const widths = columns.map((column) => Math.max(column.length, 3));
+  const header = `    ${' '.repeat(width)}  ${columns.map((column, at) => column.padStart(widths[at] ?? 3)).join('  ')}`;
+  return [
+    header,
+    ...rows.map(
+      (row, at) =>
+        `    ${row.padEnd(width)}  ${(counts[at] ?? []).map((count, column) => String(count).padStart(widths[column] ?? 3)).join('  ')}`,
+    ),
+  ];
+}
+
+function renderHistory(history: TriggersHistory): string[] {
+  return [
+    `  optimize: best round ${history.skeval.best_iteration} (test ${history.best_test_score}, train ${history.best_train_score}); ${history.exit_reason}`,
+    ...history.history.map((round) =>
+      round.rejected
+        ? `    round ${round.iteration}: rejected: ${round.rejected}`
+        : `    round ${round.iteration}: train ${round.train_passed}/${round.train_total}, test ${round.test_passed ?? 0}/${round.test_total ?? 0}, ${round.characters} characters`,
+    ),
+    `  best description: ${history.best_description}`,
+  ];
+}

@@ -1,0 +1,278 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { DecisionBudget, RunTriggersResult, TriggersProgressEvent } from '@skeval/core';
+import { SkevalError } from '@skeval/schema';
+import type { Command } from 'commander';
+import { exitCodes } from '../exit-codes.js';
+import { jsonOutput } from '../json-output.js';
+import type { CommandContext } from '../main.js';
+import {
+  addOptions,
+  collect,
+  invalid,
+  nonNegativeInteger,
+  type OptionTable,
+  type OptionValues,
+  positiveInteger,
+  positiveNumber,
+} from '../options.js';
+import { renderTriggersText } from './render-triggers.js';
+
+/** `--decision-budget`: `10` tool calls, `30s`, or both: `10,30s`. */
+function parseBudget(value: string): DecisionBudget {
+  const budget: DecisionBudget = {};
+  for (const part of value.split(',').map((entry) => entry.trim())) {
+    const seconds = /^(\d+(?:\.\d+)?)s$/.exec(part)?.[1];
+    if (seconds !== undefined && Number(seconds) > 0) budget.seconds = Number(seconds);
+    else if (/^\d+$/.test(part) && Number(part) > 0) budget.toolCalls = Number(part);
+    else invalid(`expected tool calls (10), seconds (30s) or both (10,30s), got ${value}`);
+  }
+  return budget;
+}
+
+function share(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1)
+    invalid(`expected a number from 0 to 1, got ${value}`);
+  return number;
+}
+
+function holdoutShare(value: string): number {
+  const number = share(value);
+  if (number === 0 || number === 1) invalid(`expected a share above 0 and below 1, got ${value}`);
+  return number;
+}
+
+/** `skeval triggers`'s options: the one place that lists them. */
+const triggersOptions = {
+  agent: {
+    flags: '--agent <name>',
+    description: 'the agent (default: command with --agent-command, else claude-code)',
+    choices: ['sdk', 'claude-code', 'codex', 'pi', 'command'],
+  },
+  agentCommand: {
+    flags: '--agent-command <command>',
+    description: 'for --agent command: the program, with {prompt}, {prompt_file}, {workspace}',
+  },
+  agentBin: { flags: '--agent-bin <path>', description: "the agent CLI's executable (default: claude, codex, pi)" },
+  model: { flags: '--model <model>', description: "the agent's model, as the agent names it" },
+  permissionMode: {
+    flags: '--permission-mode <mode>',
+    description: 'claude-code: its --permission-mode instead of skipping permission prompts',
+  },
+  sandbox: {
+    flags: '--sandbox <kind>',
+    description: 'contain each agent: bwrap (the default where it works) or none',
+    choices: ['bwrap', 'none'],
+  },
+  network: { flags: '--network <mode>', description: 'on or none', choices: ['on', 'none'], default: 'on' },
+  passEnv: {
+    flags: '--pass-env <name>',
+    description: 'pass this environment variable to the agent (repeatable)',
+    parse: collect,
+    default: [],
+  },
+  contextMode: {
+    flags: '--context-mode <mode>',
+    description: 'isolated (only the installed skills) or ambient (the agent may load its user skills too)',
+    choices: ['isolated', 'ambient'],
+    default: 'isolated',
+  },
+  skill: { flags: '--skill <name>', description: 'only this skill (repeatable)', parse: collect, default: [] },
+  runs: { flags: '--runs <n>', description: 'runs of each query', parse: positiveInteger, default: 3 },
+  triggerThreshold: {
+    flags: '--trigger-threshold <rate>',
+    description: 'a query passes when its trigger rate reaches this (stays under it for should_trigger false)',
+    parse: share,
+    default: 0.5,
+  },
+  decisionBudget: {
+    flags: '--decision-budget <budget>',
+    description: 'stop a run with no skill loaded after this many tool calls and/or seconds: 10, 30s or 10,30s',
+    parse: parseBudget,
+    default: { toolCalls: 10, seconds: 120 },
+  },
+  earlyStop: { flags: '--no-early-stop', description: 'let every agent run to its end (costs more)' },
+  neighbour: {
+    flags: '--neighbour <dir>',
+    description:
+      "a skill folder or a folder of skills installed beside the skill, instead of the repository's (repeatable)",
+    parse: collect,
+    default: [],
+  },
+  neighbours: { flags: '--no-neighbours', description: "install none of the repository's other skills" },
+  extraSkill: {
+    flags: '--extra-skill <path>',
+    description: 'add a skill to the neighbourhood (repeatable)',
+    parse: collect,
+    default: [],
+  },
+  description: {
+    flags: '--description <text>',
+    description: "test this description instead of SKILL.md's (compared with it on the same queries)",
+  },
+  descriptionFile: { flags: '--description-file <file>', description: 'the same, read from a file' },
+  optimize: {
+    flags: '--optimize',
+    description: 'look for a better description with the judge model (train/test split, best by test score)',
+  },
+  iterations: { flags: '--iterations <n>', description: 'rounds of --optimize', parse: positiveInteger, default: 5 },
+  holdout: {
+    flags: '--holdout <share>',
+    description: 'share of each class of queries held out for test by --optimize',
+    parse: holdoutShare,
+    default: 0.4,
+  },
+  seed: { flags: '--seed <n>', description: "the split's seed", parse: nonNegativeInteger, default: 42 },
+  judge: { flags: '--judge <provider:model>', description: 'the model --optimize asks for descriptions' },
+  concurrency: { flags: '--concurrency <n>', description: 'runs at a time', parse: positiveInteger, default: 4 },
+  timeout: { flags: '--timeout <seconds>', description: "each run's time limit", parse: positiveNumber, default: 300 },
+  outputDir: {
+    flags: '--output-dir <dir>',
+    description: 'where results go: <dir>/<skill>/triggers/<run-id>/ (default: <skill>/evals-runs/triggers/)',
+  },
+  json: { flags: '--json', description: 'print the result as JSON' },
+} as const satisfies OptionTable;
+
+type TriggersFlags = OptionValues<typeof triggersOptions>;
+
+export function registerTriggers(program: Command, context: CommandContext): void {
+  const command = program
+    .command('triggers')
+    .description('does the skill fire? run its trigger queries among its neighbours and measure the routing')
+    .argument('[path]', 'a skill folder, or a tree of skills', '.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 every query passed, 1 some query failed, 2 bad usage or an invalid trigger set, 3 a query whose every run errored, 130 interrupted.',
+    );
+  addOptions(command, triggersOptions).action((path: string, flags: TriggersFlags) => triggers(path, flags, context));
+}
+
+async function triggers(path: string, flags: TriggersFlags, { io, setExitCode, signal }: CommandContext) {
+  const { checkDescription, createRunner, resolveJudgeSetup, runTriggers } = await import('@skeval/core');
+  if (flags.description !== undefined && flags.descriptionFile !== undefined)
+    throw new SkevalError({ code: 'usage', message: '--description and --description-file: give one of them' });
+  const description =
+    flags.description !== undefined
+      ? { text: checkDescription(flags.description, '--description'), source: 'flag' as const }
+      : flags.descriptionFile !== undefined
+        ? {
+            text: checkDescription(
+              await readDescriptionFile(flags.descriptionFile, io.cwd),
+              `--description-file ${flags.descriptionFile}`,
+            ),
+            source: 'file' as const,
+          }
+        : undefined;
+  let optimize:
+    | {
+        model: NonNullable<ReturnType<typeof resolveJudgeSetup>['model']>;
+        iterations: number;
+        holdout: number;
+        seed: number;
+      }
+    | undefined;
+  if (flags.optimize) {
+    const judge = resolveJudgeSetup({
+      ...(flags.judge ? { judge: flags.judge } : {}),
+      cache: false,
+      cwd: io.cwd,
+      env: io.env,
+    });
+    if (!judge.model)
+      throw new SkevalError({
+        code: 'usage',
+        message: `--optimize needs a model to propose descriptions: ${judge.skipReason ?? 'pass --judge provider:model'}`,
+      });
+    optimize = { model: judge.model, iterations: flags.iterations, holdout: flags.holdout, seed: flags.seed };
+  }
+  const runner = createRunner({
+    ...(flags.agent ? { agent: flags.agent } : {}),
+    ...(flags.agentCommand ? { command: flags.agentCommand } : {}),
+    ...(flags.agentBin ? { executable: flags.agentBin } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.permissionMode ? { permissionMode: flags.permissionMode } : {}),
+    cwd: io.cwd,
+    env: io.env,
+  });
+  const result = await runTriggers({
+    path,
+    cwd: io.cwd,
+    ...(flags.skill.length ? { skills: flags.skill } : {}),
+    runner,
+    runs: flags.runs,
+    threshold: flags.triggerThreshold,
+    budget: flags.decisionBudget,
+    earlyStop: flags.earlyStop,
+    ...(flags.neighbour.length ? { neighbours: flags.neighbour } : {}),
+    extraSkills: flags.extraSkill,
+    alone: !flags.neighbours,
+    ...(description ? { description } : {}),
+    ...(optimize ? { optimize } : {}),
+    concurrency: flags.concurrency,
+    timeoutMs: flags.timeout * 1000,
+    ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
+    contextMode: flags.contextMode,
+    env: io.env,
+    passEnv: flags.passEnv,
+    ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
+    network: flags.network,
+    ...(signal ? { signal } : {}),
+    onProgress: createTriggersProgress(io),
+  });
+  if (io.stderrIsTTY) io.stderr('\r\x1b[K');
+  io.stdout(flags.json ? jsonOutput(toJson(result)) : renderTriggersText(result, io.cwd));
+  setExitCode(exitCodeOf(result));
+}
+
+async function readDescriptionFile(path: string, cwd: string): Promise<string> {
+  return readFile(resolve(cwd, path), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new SkevalError({
+      code: 'usage',
+      message: `--description-file ${path}: cannot read it (${error.code ?? error.message})`,
+    });
+  });
+}
+
+/** 130 interrupted, 3 unwritable results or a query left undecided, 2 invalid trigger sets, 1 a failed query, 0 all passed. */
+function exitCodeOf(result: RunTriggersResult): number {
+  if (result.interrupted) return exitCodes.interrupted;
+  if (result.runs.some((run) => run.writeErrors.length > 0 || run.triggers.skeval.excluded.length > 0))
+    return exitCodes.infrastructure;
+  if (result.invalid.length > 0) return exitCodes.usage;
+  if (result.runs.some((run) => run.triggers.summary.failed > 0)) return exitCodes.failed;
+  return exitCodes.ok;
+}
+
+/** Progress on stderr: a live line on a terminal, else a line per errored run and every note. */
+function createTriggersProgress(io: CommandContext['io']): (event: TriggersProgressEvent) => void {
+  let done = 0;
+  return (event) => {
+    if (event.type === 'note') {
+      io.stderr(`${io.stderrIsTTY ? '\r\x1b[K' : ''}note: ${event.message}\n`);
+      return;
+    }
+    done += 1;
+    const label = event.label ? ` ${event.label}` : '';
+    if (event.run.status === 'error')
+      io.stderr(
+        `${io.stderrIsTTY ? '\r\x1b[K' : ''}${event.skill}${label} ${event.queryId} run ${event.run.run}: error: ${event.run.error?.message ?? ''}\n`,
+      );
+    else if (io.stderrIsTTY) io.stderr(`\r\x1b[K${event.skill}${label}: ${done} runs done`);
+  };
+}
+
+function toJson(result: RunTriggersResult) {
+  return {
+    interrupted: result.interrupted,
+    invalid: result.invalid,
+    runs: result.runs.map((run) => ({
+      skill: run.skill,
+      runDir: run.runDir,
+      triggers: run.triggers,
+      ...(run.baseline ? { baseline: run.baseline } : {}),
+      ...(run.history ? { history: run.history } : {}),
+      writeErrors: run.writeErrors,
+    })),
+  };
+}

@@ -1,0 +1,336 @@
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import {
+  type EvalsIssue,
+  findSkillFolders,
+  loadSkillTriggers,
+  readSkillManifest,
+  type TriggerQuery,
+} from '@skeval/evals';
+import type { LanguageModel } from '@skeval/judge';
+import { SkevalError, type TriggersFile, type TriggersHistory } from '@skeval/schema';
+import pLimit from 'p-limit';
+import { createContainment, hiddenPaths } from '../run/containment.js';
+import { writeFileAtomic, writeJsonAtomic } from '../run-folder/write-atomic.js';
+import type { AgentRunner } from '../runners/types.js';
+import { chooseSandbox } from '../sandbox/choose-sandbox.js';
+import type { SandboxKind } from '../sandbox/sandbox.js';
+import { buildTriggersFile } from './build-triggers-file.js';
+import { evaluateDescription, type TriggersProgressEvent } from './evaluate-description.js';
+import { buildNeighbourhood } from './neighbourhood.js';
+import { optimizeDescription } from './optimize-description.js';
+import type { DecisionBudget } from './run-trigger-query.js';
+import { compareDescriptions } from './score-triggers.js';
+import { renderTriggersMarkdown } from './triggers-markdown.js';
+
+export interface RunTriggersOptions {
+  /** A skill folder, or a tree of them: every skill with trigger queries runs. */
+  path: string;
+  cwd?: string;
+  /** Only these skills (by name). */
+  skills?: string[];
+  runner: AgentRunner;
+  /** Runs of each query. @default 3 */
+  runs?: number;
+  /** A query passes when its trigger rate reaches this (stays under it, for should_trigger false). @default 0.5 */
+  threshold?: number;
+  /** @default { toolCalls: 10, seconds: 120 } */
+  budget?: DecisionBudget;
+  /** Stop each agent once its routing decision shows. @default true */
+  earlyStop?: boolean;
+  /** Neighbour skills instead of the repository's (`--neighbour`). */
+  neighbours?: string[];
+  /** Skills added to the neighbourhood (`--extra-skill`). */
+  extraSkills?: string[];
+  /** No neighbours from the repository. */
+  alone?: boolean;
+  /** Another description to test, compared with the skill's own on the same queries. */
+  description?: { text: string; source: 'flag' | 'file' };
+  /** Look for a better description with the judge model. */
+  optimize?: { model: LanguageModel; iterations: number; holdout: number; seed: number };
+  /** Runs at a time. @default 4 */
+  concurrency?: number;
+  /** Each run's time limit. @default 300000 */
+  timeoutMs?: number;
+  /** Where results go: `<outputDir>/<skill>/triggers/<run-id>/`. @default `<skill>/evals-runs/triggers/<run-id>/` */
+  outputDir?: string;
+  runId?: string;
+  contextMode?: 'isolated' | 'ambient';
+  env?: NodeJS.ProcessEnv;
+  passEnv?: string[];
+  sandbox?: SandboxKind;
+  network?: 'on' | 'none';
+  signal?: AbortSignal;
+  onProgress?: (event: TriggersProgressEvent) => void;
+}
+
+/** One skill's trigger run: what was written where. */
+export interface SkillTriggersRun {
+  skill: string;
+  skillDir: string;
+  runDir: string;
+  /** The description that was tested (the candidate, or the best one found). */
+  triggers: TriggersFile;
+  /** With `description`: the skill's own description on the same queries. */
+  baseline?: TriggersFile;
+  history?: TriggersHistory;
+  writeErrors: string[];
+}
+
+export interface RunTriggersResult {
+  runs: SkillTriggersRun[];
+  /** Skills whose trigger files have errors: they did not run. */
+  invalid: Array<{ skill: string; fileName: string; errors: EvalsIssue[] }>;
+  interrupted: boolean;
+}
+
+interface SkillUnderTest {
+  name: string;
+  dir: string;
+  description: string;
+  queries: TriggerQuery[];
+}
+
+/**
+ * Does the skill fire? Every trigger query of every skill found runs `runs` times through the
+ * agent, with the skill installed among its neighbourhood, each run stopped as soon as the
+ * routing decision shows. Writes `triggers.json` (and `benchmark.md`, and with `--optimize`
+ * `triggers-history.json`) per skill.
+ */
+export async function runTriggers(options: RunTriggersOptions): Promise<RunTriggersResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const { skills, invalid } = await findSkillsWithTriggers(options, cwd);
+  const userEnv = options.env ?? process.env;
+  const sandbox = chooseSandbox(options.sandbox ? { requested: options.sandbox } : {});
+  if (sandbox.kind === 'none' && options.sandbox === undefined)
+    options.onProgress?.({ type: 'note', message: sandbox.reason });
+  const containment = createContainment({
+    sandbox,
+    ...(options.network ? { network: options.network } : {}),
+    userEnv,
+    ...(options.passEnv ? { passEnv: options.passEnv } : {}),
+  });
+  const check =
+    skills.length && options.runner.check
+      ? await options.runner.check({ env: userEnv, sandbox: sandbox.kind })
+      : undefined;
+  for (const message of check?.notes ?? []) options.onProgress?.({ type: 'note', message });
+  const runId = options.runId ?? new Date().toISOString().replace(/[:.]/g, '-');
+  const runs = options.runs ?? 3;
+  const threshold = options.threshold ?? 0.5;
+  const budget = options.budget ?? { toolCalls: 10, seconds: 120 };
+  const earlyStop = options.earlyStop ?? true;
+  const contextMode = options.contextMode ?? 'isolated';
+  const limit = pLimit(options.concurrency ?? 4);
+  let interrupted = false;
+  const onStop = () => {
+    interrupted = true;
+  };
+  options.signal?.addEventListener('abort', onStop, { once: true });
+  if (options.signal?.aborted) onStop();
+
+  const results: SkillTriggersRun[] = [];
+  for (const skill of skills) {
+    if (interrupted) break;
+    const neighbourhood = await buildNeighbourhood({
+      skill: { name: skill.name, dir: skill.dir, description: skill.description },
+      searchRoot: resolve(cwd, options.path),
+      ...(options.neighbours ? { neighbours: options.neighbours } : {}),
+      ...(options.extraSkills ? { extraSkills: options.extraSkills } : {}),
+      ...(options.alone ? { alone: true } : {}),
+      cwd,
+    });
+    for (const message of neighbourhood.notes) options.onProgress?.({ type: 'note', message });
+    const base = options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
+    const runDir = join(base, 'triggers', runId);
+    const hidden = hiddenPaths({
+      skillDir: skill.dir,
+      outputBase: base,
+      userEnv,
+      contextMode,
+      extra: neighbourhood.install.slice(1).map((entry) => entry.dir),
+    });
+    const evaluate = (
+      description: string | undefined,
+      label?: string,
+      queries: readonly TriggerQuery[] = skill.queries,
+    ) =>
+      evaluateDescription({
+        runner: options.runner,
+        containment,
+        hidden,
+        install: neighbourhood.install,
+        queries,
+        ...(description === undefined ? {} : { description }),
+        runs,
+        threshold,
+        budget,
+        earlyStop,
+        timeoutMs: options.timeoutMs ?? 300_000,
+        contextMode,
+        limit,
+        ...(options.signal ? { signal: options.signal } : {}),
+        isStopped: () => interrupted,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(label ? { label } : {}),
+      });
+    const common = {
+      skillName: skill.name,
+      install: neighbourhood.install,
+      runId,
+      agent: options.runner.name,
+      model: options.runner.model ?? null,
+      runs,
+      threshold,
+      budget,
+      earlyStop,
+    };
+    const run: SkillTriggersRun = {
+      skill: skill.name,
+      skillDir: skill.dir,
+      runDir,
+      triggers: buildTriggersFile({
+        ...common,
+        description: skill.description,
+        descriptionSource: 'skill',
+        queries: [],
+      }),
+      writeErrors: [],
+    };
+    if (options.optimize) {
+      const skillText = await readFile(join(skill.dir, 'SKILL.md'), 'utf8').catch(() => '');
+      const optimized = await optimizeDescription({
+        skillName: skill.name,
+        skillBody: skillText.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, ''),
+        original: options.description?.text ?? skill.description,
+        queries: skill.queries,
+        model: options.optimize.model,
+        iterations: options.optimize.iterations,
+        holdout: options.optimize.holdout,
+        seed: options.optimize.seed,
+        evaluate: (description, iteration) => evaluate(description, `round ${iteration}`),
+        isStopped: () => interrupted,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const comparison = compareDescriptions(
+        { description: optimized.history.original_description, queries: optimized.original.queries },
+        { description: optimized.best.description, queries: optimized.best.queries },
+        optimized.testIds,
+      );
+      run.history = optimized.history;
+      run.triggers = buildTriggersFile({
+        ...common,
+        description: optimized.best.description,
+        descriptionSource: 'optimize',
+        queries: optimized.best.queries,
+        comparison,
+      });
+    } else if (options.description) {
+      const candidate = await evaluate(options.description.text, 'candidate');
+      const own = await evaluate(undefined, 'baseline');
+      const comparison = compareDescriptions(
+        { description: skill.description, queries: own },
+        { description: options.description.text, queries: candidate },
+      );
+      run.baseline = buildTriggersFile({
+        ...common,
+        description: skill.description,
+        descriptionSource: 'skill',
+        queries: own,
+      });
+      run.triggers = buildTriggersFile({
+        ...common,
+        description: options.description.text,
+        descriptionSource: options.description.source,
+        queries: candidate,
+        comparison,
+      });
+    } else {
+      run.triggers = buildTriggersFile({
+        ...common,
+        description: skill.description,
+        descriptionSource: 'skill',
+        queries: await evaluate(undefined),
+      });
+    }
+    await writeRun(run);
+    results.push(run);
+  }
+  options.signal?.removeEventListener('abort', onStop);
+  return { runs: results, invalid, interrupted };
+}
+
+async function writeRun(run: SkillTriggersRun): Promise<void> {
+  const writes: Array<[string, () => Promise<void>]> = [
+    ['triggers.json', () => writeJsonAtomic(join(run.runDir, 'triggers.json'), run.triggers, { ensureFolder: true })],
+    ...(run.baseline
+      ? [
+          [
+            'triggers-baseline.json',
+            () => writeJsonAtomic(join(run.runDir, 'triggers-baseline.json'), run.baseline, { ensureFolder: true }),
+          ] as [string, () => Promise<void>],
+        ]
+      : []),
+    ...(run.history
+      ? [
+          [
+            'triggers-history.json',
+            () => writeJsonAtomic(join(run.runDir, 'triggers-history.json'), run.history, { ensureFolder: true }),
+          ] as [string, () => Promise<void>],
+        ]
+      : []),
+    [
+      'benchmark.md',
+      () => writeFileAtomic(join(run.runDir, 'benchmark.md'), renderTriggersMarkdown(run.triggers, run.history)),
+    ],
+  ];
+  for (const [name, write] of writes) {
+    await write().catch((error: unknown) => {
+      run.writeErrors.push(
+        `cannot write ${join(run.runDir, name)}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+  }
+}
+
+/** The skills under the path with trigger queries; those whose trigger files have errors are listed apart. */
+async function findSkillsWithTriggers(
+  options: RunTriggersOptions,
+  cwd: string,
+): Promise<{ skills: SkillUnderTest[]; invalid: RunTriggersResult['invalid'] }> {
+  const root = resolve(cwd, options.path);
+  if (!existsSync(root)) throw new SkevalError({ code: 'usage', message: `${options.path}: no such folder` });
+  const dirs = statSync(root).isDirectory()
+    ? existsSync(join(root, 'SKILL.md'))
+      ? [root]
+      : await findSkillFolders(root)
+    : [];
+  const skills: SkillUnderTest[] = [];
+  const invalid: RunTriggersResult['invalid'] = [];
+  for (const dir of dirs) {
+    const manifest = await readSkillManifest(dir);
+    if (options.skills?.length && !options.skills.includes(manifest.name)) continue;
+    const found = await loadSkillTriggers({ skillDir: dir, skillName: manifest.name, cwd });
+    const broken = found.files.find((file) => file.errors.some((issue) => issue.path.length > 0));
+    if (broken) {
+      invalid.push({ skill: manifest.name, fileName: broken.fileName, errors: broken.errors });
+      continue;
+    }
+    if (found.queries.length > 0) skills.push({ ...manifest, dir, queries: found.queries });
+  }
+  const unknown = (options.skills ?? []).filter(
+    (name) => !skills.some((skill) => skill.name === name) && !invalid.some((entry) => entry.skill === name),
+  );
+  if (unknown.length)
+    throw new SkevalError({
+      code: 'usage',
+      message: `--skill ${unknown.join(', ')} matches no skill with trigger queries in ${options.path}`,
+    });
+  if (skills.length === 0 && invalid.length === 0)
+    throw new SkevalError({
+      code: 'usage',
+      message: `no trigger queries found in ${relative(cwd, root) || options.path}: add "should_trigger": true/false to cases in evals/evals.json, a "trigger_evals" list, or evals/trigger-evals.json as [{ "query": "…", "should_trigger": true }] (see docs/triggers.md)`,
+    });
+  return { skills, invalid };
+}
