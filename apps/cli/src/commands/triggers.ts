@@ -152,18 +152,13 @@ async function triggers(path: string, flags: TriggersFlags, { io, setExitCode, s
   const { checkDescription, createRunner, resolveJudgeSetup, runTriggers } = await import('@skeval/core');
   if (flags.description !== undefined && flags.descriptionFile !== undefined)
     throw new SkevalError({ code: 'usage', message: '--description and --description-file: give one of them' });
-  const description =
-    flags.description !== undefined
-      ? { text: checkDescription(flags.description, '--description'), source: 'flag' as const }
-      : flags.descriptionFile !== undefined
-        ? {
-            text: checkDescription(
-              await readDescriptionFile(flags.descriptionFile, io.cwd),
-              `--description-file ${flags.descriptionFile}`,
-            ),
-            source: 'file' as const,
-          }
-        : undefined;
+  let description: { text: string; source: 'flag' | 'file' } | undefined;
+  if (flags.description !== undefined)
+    description = { text: checkDescription(flags.description, '--description'), source: 'flag' };
+  else if (flags.descriptionFile !== undefined) {
+    const text = await readDescriptionFile(flags.descriptionFile, io.cwd);
+    description = { text: checkDescription(text, `--description-file ${flags.descriptionFile}`), source: 'file' };
+  }
   let optimize:
     | {
         model: NonNullable<ReturnType<typeof resolveJudgeSetup>['model']>;

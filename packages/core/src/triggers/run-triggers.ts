@@ -262,36 +262,26 @@ export async function runTriggers(options: RunTriggersOptions): Promise<RunTrigg
 }
 
 async function writeRun(run: SkillTriggersRun): Promise<void> {
-  const writes: Array<[string, () => Promise<void>]> = [
-    ['triggers.json', () => writeJsonAtomic(join(run.runDir, 'triggers.json'), run.triggers, { ensureFolder: true })],
-    ...(run.baseline
-      ? [
-          [
-            'triggers-baseline.json',
-            () => writeJsonAtomic(join(run.runDir, 'triggers-baseline.json'), run.baseline, { ensureFolder: true }),
-          ] as [string, () => Promise<void>],
-        ]
-      : []),
-    ...(run.history
-      ? [
-          [
-            'triggers-history.json',
-            () => writeJsonAtomic(join(run.runDir, 'triggers-history.json'), run.history, { ensureFolder: true }),
-          ] as [string, () => Promise<void>],
-        ]
-      : []),
-    [
-      'benchmark.md',
-      () => writeFileAtomic(join(run.runDir, 'benchmark.md'), renderTriggersMarkdown(run.triggers, run.history)),
-    ],
+  const files: Array<[string, unknown]> = [
+    ['triggers.json', run.triggers],
+    ['triggers-baseline.json', run.baseline],
+    ['triggers-history.json', run.history],
   ];
-  for (const [name, write] of writes) {
-    await write().catch((error: unknown) => {
-      run.writeErrors.push(
-        `cannot write ${join(run.runDir, name)}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+  for (const [name, value] of files) {
+    if (value === undefined) continue;
+    await writeJsonAtomic(join(run.runDir, name), value, { ensureFolder: true }).catch((error: unknown) => {
+      run.writeErrors.push(`cannot write ${join(run.runDir, name)}: ${messageOf(error)}`);
     });
   }
+  await writeFileAtomic(join(run.runDir, 'benchmark.md'), renderTriggersMarkdown(run.triggers, run.history)).catch(
+    (error: unknown) => {
+      run.writeErrors.push(`cannot write ${join(run.runDir, 'benchmark.md')}: ${messageOf(error)}`);
+    },
+  );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The skills under the path with trigger queries; those whose trigger files have errors are listed apart. */
