@@ -14,7 +14,7 @@ import { exactMcNemar, wilsonRate } from './statistics.js';
 export const noSkill = 'none';
 
 /** The row of the routing matrix a query belongs to: the skill it was written for, or `none`. */
-export function rowOf(query: Pick<TriggerQuery, 'expectedSkill' | 'shouldTrigger'>, underTest: string): string {
+function rowOf(query: Pick<TriggerQuery, 'expectedSkill' | 'shouldTrigger'>, underTest: string): string {
   if (query.expectedSkill !== undefined) return query.expectedSkill ?? noSkill;
   return query.shouldTrigger ? underTest : noSkill;
 }

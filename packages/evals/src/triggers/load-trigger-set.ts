@@ -140,7 +140,7 @@ function readList(
 }
 
 /** Each query's id: the one written when no other query has it, else `q<n>` by position. */
-export function assignQueryIds<Item extends { rawId?: string }>(items: Item[]): Array<{ item: Item; id: string }> {
+function assignQueryIds<Item extends { rawId?: string }>(items: Item[]): Array<{ item: Item; id: string }> {
   const counts = new Map<string, number>();
   for (const item of items) if (item.rawId) counts.set(item.rawId, (counts.get(item.rawId) ?? 0) + 1);
   const taken = new Set<string>();

@@ -1,0 +1,76 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../main.js';
+
+const agent = new URL('../../../../packages/core/src/triggers/__fixtures__/routing-agent.mjs', import.meta.url)
+  .pathname;
+let root: string;
+
+async function run(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    cwd: root,
+    env: { PATH: process.env.PATH, WORK_STEPS: '1', WORK_DELAY_MS: '0' },
+  });
+  return { code, stdout, stderr };
+}
+
+const agentFlags = ['--agent-command', `node ${agent}`, '--pass-env', 'WORK_STEPS', '--pass-env', 'WORK_DELAY_MS'];
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'skeval-cli-triggers-'));
+  const skill = join(root, 'commit');
+  await mkdir(join(skill, 'evals'), { recursive: true });
+  await writeFile(join(skill, 'SKILL.md'), '---\nname: commit\ndescription: Commit staged changes\n---\n');
+  await writeFile(
+    join(skill, 'evals', 'trigger-evals.json'),
+    JSON.stringify([
+      { query: 'commit the staged work', should_trigger: true },
+      { query: 'rebase onto main', should_trigger: true },
+      { query: 'what is the weather', should_trigger: false },
+    ]),
+  );
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('skeval triggers', () => {
+  it('prints the rates and the routing matrix, and exits 1 when a query failed', async () => {
+    const { code, stdout } = await run(['triggers', 'commit', ...agentFlags, '--runs', '1', '--no-neighbours']);
+    expect(stdout).toContain('commit: 2/3 queries passed (command, 1 runs each, threshold 0.5)');
+    expect(stdout).toContain('commit: recall 50% (9%–91%, 1/2)');
+    expect(stdout).toContain('routing matrix (rows: written for; columns: fired; runs):');
+    expect(stdout).toContain('FAIL q2 "rebase onto main": should trigger, loaded in 0/1');
+    expect(stdout).toMatch(/written: out|written: commit\/evals-runs\/triggers\/.+\/triggers\.json/);
+    expect(code).toBe(1);
+  });
+
+  it('gives the triggers file in --json', async () => {
+    const { stdout } = await run(['triggers', 'commit', ...agentFlags, '--runs', '1', '--no-neighbours', '--json']);
+    const [entry] = JSON.parse(stdout).runs;
+    expect(entry.triggers.summary).toEqual({ total: 3, passed: 2, failed: 1 });
+  });
+
+  it.each([
+    [['--decision-budget', '0'], /--decision-budget/],
+    [['--trigger-threshold', '2'], /--trigger-threshold/],
+    [['--description', 'x'.repeat(1025)], /1025 characters; agents read at most 1024/],
+    [['--optimize', '--judge', 'nope'], /judge|nope/],
+  ])('refuses %j with exit 2', async (flags, message) => {
+    const { code, stderr } = await run(['triggers', 'commit', ...agentFlags, ...flags]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it('says where trigger queries go when a skill has none', async () => {
+    await mkdir(join(root, 'empty'), { recursive: true });
+    await writeFile(join(root, 'empty', 'SKILL.md'), '---\nname: empty\ndescription: x\n---\n');
+    const { code, stderr } = await run(['triggers', 'empty', ...agentFlags]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('no trigger queries found in empty');
+  });
+});
