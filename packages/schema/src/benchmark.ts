@@ -50,15 +50,26 @@ const rateByArm = z.record(z.string(), rate.nullable());
 
 /** One arm's numbers in a comparison. */
 const armAnalysisArmSchema = z.looseObject({
-  /** Passed assertions over all graded assertions of the arm. */
+  /**
+   * Passed assertions over all graded assertions of the arm, pooled (weighted by assertions): a
+   * diagnostic, not the arm's pass rate.
+   */
   pass_rate_pooled: rate.nullable(),
-  /** The mean over cases of each case's pass rate. */
+  /**
+   * The arm's pass rate: the mean over cases of each case's mean run pass rate (`passRateOf`), the
+   * same number as `run_summary.<arm>.pass_rate.mean` when every case has as many runs.
+   */
   pass_rate_case_mean: rate.nullable(),
   runs: z.number().int().nonnegative(),
-  /** Runs whose agent crashed or timed out: left out of the pass rates. */
+  /** Runs whose agent crashed or timed out: every assertion of theirs is `error`, so not passed. */
   errored_runs: z.number().int().nonnegative(),
+  /** `<case>/run-<n>` of each run whose agent crashed or timed out. */
+  errored_run_ids: z.array(z.string()).optional(),
   errored_assertions: z.number().int().nonnegative(),
-  /** `<case>/run-<n>` of each run left out. */
+  /**
+   * Runs left out of the pass rates: none since agent errors count as not passed (files written
+   * before list the runs whose agent crashed or timed out here).
+   */
   excluded_runs: z.array(z.string()),
   time_seconds_mean: z.number().nonnegative().nullable(),
   tokens_mean: z.number().nonnegative().nullable(),
@@ -90,6 +101,8 @@ export const armAnalysisSchema = z.looseObject({
       pass_pow_k: rateByArm,
       k: z.number().int().nonnegative(),
       flaky: z.boolean(),
+      /** Marked `"metadata": { "negative_control": true }`: the skill should not change it. */
+      negative_control: z.boolean().optional(),
     }),
   ),
   assertions: z.array(
@@ -100,9 +113,27 @@ export const armAnalysisSchema = z.looseObject({
       rate_with: rate.nullable(),
       rate_without: rate.nullable(),
       delta: z.number().nullable(),
+      /** A negative control's assertions are never `non-discriminating`: passing alike in both arms is their purpose. */
       flag: z.enum(['always fails', 'non-discriminating', 'skill hurts', 'flaky']).nullable(),
+      negative_control: z.boolean().optional(),
     }),
   ),
+  /**
+   * The negative controls and whether each held: `held` when the case passes at least as often
+   * with the skill as without it, `broken` when less often, `not measured` when an arm has no
+   * graded run of it. Absent from benchmark files written before controls were reported.
+   */
+  controls: z
+    .array(
+      z.looseObject({
+        eval_id: z.string(),
+        pass_rate: rateByArm,
+        /** Target minus baseline case pass rate. */
+        delta: z.number().nullable(),
+        status: z.enum(['held', 'broken', 'not measured']),
+      }),
+    )
+    .optional(),
   skill_read: z
     .looseObject({
       runs: z.number().int().nonnegative(),

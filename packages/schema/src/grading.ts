@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { usageSchema } from './trace.js';
+import { toolCallKinds, usageSchema } from './trace.js';
 
 /**
  * The four states every verdict ends in. `passed` is true only for `pass`; `error` and `skipped`
@@ -53,6 +53,30 @@ export const gradingSummarySchema = z.object({
 });
 export type GradingSummary = z.infer<typeof gradingSummarySchema>;
 
+const count = z.number().int().nonnegative();
+
+/**
+ * How the agent worked, in the shape skill-creator's `execution_metrics` has (its aggregator reads
+ * `total_tool_calls`, `errors_encountered` and `output_chars`), computed from the trace and the
+ * files the run left.
+ */
+export const executionMetricsSchema = z.looseObject({
+  /** Tool calls by the tool's name as the agent called it (`Bash`, `read_file`, …). */
+  tool_calls: z.record(z.string(), count),
+  total_tool_calls: count,
+  /** The agent's turns: its assistant messages. */
+  total_steps: count,
+  /** Tool calls that returned an error, plus one when the agent itself crashed or timed out. */
+  errors_encountered: count,
+  /** Characters of the text files in `outputs/` (binary files left out). */
+  output_chars: count,
+  /** Characters of the trace's messages: what a transcript of the run would hold. */
+  transcript_chars: count,
+  /** Skeval's addition: tool calls by what they did (`shell`, `read`, `write`, …). */
+  tool_calls_by_kind: z.partialRecord(z.enum(toolCallKinds), count),
+});
+export type ExecutionMetrics = z.infer<typeof executionMetricsSchema>;
+
 /** `grading.json`: every verdict of one case run, with evidence. */
 export const gradingSchema = z
   .object({
@@ -84,6 +108,8 @@ export const gradingSchema = z
     skill_edited: z.object({ installed: z.array(z.string()), original: z.boolean() }).optional(),
     /** Set when the agent crashed or timed out, so the case was not graded normally. */
     agent_error: z.object({ code: z.string(), message: z.string() }).optional(),
+    /** How the agent worked (absent from run folders written before Skeval wrote it). */
+    execution_metrics: executionMetricsSchema.optional(),
   })
   .meta({ title: 'Skeval grading.json', description: "One case run's verdicts; readable by skill-creator's viewer." });
 export type Grading = z.infer<typeof gradingSchema>;

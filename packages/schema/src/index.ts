@@ -79,11 +79,14 @@ export {
   setupSchema,
   setupSchemas,
 } from './evals-file.js';
+export { type Feedback, feedbackSchema, type RunReview, runReviewSchema } from './feedback.js';
 export { parseGraderResult } from './grader-result.js';
 export {
   type AssertionResult,
   assertionResultSchema,
+  type ExecutionMetrics,
   type ExpectationResult,
+  executionMetricsSchema,
   expectationResultSchema,
   type Grading,
   type GradingSummary,
@@ -101,6 +104,8 @@ export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.j
 export {
   type ContextManifest,
   contextManifestSchema,
+  type EvalMetadata,
+  evalMetadataSchema,
   type RunSummary,
   runSummarySchema,
   type ToolSummary,

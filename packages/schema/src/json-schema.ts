@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import { benchmarkSchema } from './benchmark.js';
 import { evalsFileSchema } from './evals-file.js';
+import { feedbackSchema } from './feedback.js';
 import { gradingSchema } from './grading.js';
+import { evalMetadataSchema } from './run-files.js';
 import { triggersFileSchema, triggersHistorySchema } from './triggers.js';
 
 /** The JSON Schema files shipped in `json-schema/`, by file name. */
@@ -9,6 +11,8 @@ export const jsonSchemaSources = {
   'evals.schema.json': { schema: evalsFileSchema, io: 'input' },
   'grading.schema.json': { schema: gradingSchema, io: 'output' },
   'benchmark.schema.json': { schema: benchmarkSchema, io: 'output' },
+  'eval-metadata.schema.json': { schema: evalMetadataSchema, io: 'output' },
+  'feedback.schema.json': { schema: feedbackSchema, io: 'output' },
   'triggers.schema.json': { schema: triggersFileSchema, io: 'output' },
   'triggers-history.schema.json': { schema: triggersHistorySchema, io: 'output' },
 } as const;

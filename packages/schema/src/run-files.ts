@@ -31,6 +31,29 @@ export const runSummarySchema = z.looseObject({
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
+/**
+ * `eval_metadata.json`, in each case folder and each arm folder: the case as skill-creator's
+ * aggregator and viewer read it (an integer `eval_id`, the prompt, the assertions as text).
+ */
+export const evalMetadataSchema = z
+  .looseObject({
+    /** An integer, as skill-creator's tools need it: an integer id as written, else a stable number (see `skeval_id`). */
+    eval_id: z.number().int(),
+    eval_name: z.string(),
+    prompt: z.string(),
+    /** Each assertion's text, in grading order (the rows of grading.json). */
+    assertions: z.array(z.string()),
+    /** The case's id as Skeval knows it (grading.json's `case_id`, `String(id)` of the id as written). */
+    skeval_id: z.string(),
+    /** Marked `"metadata": { "negative_control": true }`: the skill should not change the outcome. */
+    negative_control: z.boolean(),
+  })
+  .meta({
+    title: 'Skeval eval_metadata.json',
+    description: "One case as skill-creator's aggregator and viewer read it, beside its runs.",
+  });
+export type EvalMetadata = z.infer<typeof evalMetadataSchema>;
+
 /** `tool-summary.json`: a case run's tool use at a glance. */
 export const toolSummarySchema = z.object({
   total: z.number().int().nonnegative(),
