@@ -75,6 +75,7 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
       files,
       ...(setup.ignored || !setup.setup ? {} : { setup: setup.setup }),
       metadata: fields.metadata ?? {},
+      negativeControl: readNegativeControl(fields.metadata, [...path, 'metadata', 'negative_control'], sink),
       assertions,
       extra: Object.fromEntries(kept.map((key) => [key, value[key]])),
     },
@@ -122,6 +123,21 @@ function readExpectedOutput(value: unknown, path: JsonPath, sink: IssueSink): st
     `\`expected_output\` must be a string (what a good answer says), got ${jsonTypeName(value)}`,
   );
   return undefined;
+}
+
+/**
+ * `metadata.negative_control`: `true` marks the case as one the skill should not change. Anything
+ * but a boolean is read as not a control, with a warning, rather than guessed at.
+ */
+function readNegativeControl(metadata: Record<string, unknown> | undefined, path: JsonPath, sink: IssueSink): boolean {
+  const marker = metadata?.negative_control;
+  if (marker === undefined || typeof marker === 'boolean') return marker === true;
+  sink.warning(
+    'invalid-value',
+    path,
+    `\`negative_control\` must be true or false, got ${jsonTypeName(marker)}: the case is not treated as a negative control; write \`"negative_control": true\``,
+  );
+  return false;
 }
 
 function isValidId(id: unknown): id is string | number {

@@ -23,6 +23,12 @@ export interface LoadedCase {
   files: CaseFile[];
   setup?: Setup;
   metadata: Record<string, unknown>;
+  /**
+   * A negative control: a case the skill should not change, marked `"metadata": {
+   * "negative_control": true }`. Comparisons report it as held or broken instead of flagging its
+   * assertions as non-discriminating. The loader always sets it; a case made by hand may leave it out.
+   */
+  negativeControl?: boolean;
   /** Everything in `assertions` and then in `expectations`: both lists are graded. */
   assertions: NormalizedAssertion[];
   /** Keys Skeval does not use, kept as written. */
