@@ -9,6 +9,16 @@ export {
 export { type GradeCaseRunOptions, gradeCaseRun } from './grading/grade-case-run.js';
 export { type JudgeSetup, resolveJudgeSetup } from './grading/judge-setup.js';
 export { renderBenchmark } from './reporters/benchmark-markdown.js';
+export { type BenchmarkTerminalOptions, renderBenchmarkTerminal } from './reporters/benchmark-terminal.js';
+export { type ComparisonTerminalOptions, renderComparisonTerminal } from './reporters/compare-terminal.js';
+export { type GithubReportOptions, renderGithubAnnotations } from './reporters/github.js';
+export { renderJsonReport } from './reporters/json.js';
+export { renderJunitReport } from './reporters/junit.js';
+export { type MarkdownReportOptions, renderMarkdownReport } from './reporters/markdown.js';
+export { type ReporterName, renderReport, reporterNames } from './reporters/render-report.js';
+export { createStyle, type Style } from './reporters/style.js';
+export { renderTerminalReport, type TerminalReportOptions } from './reporters/terminal.js';
+export { displayWidth, truncate, wrapWords } from './reporters/text-width.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './run/grade-run.js';
 export { type PlanRunOptions, planRun, type RunPlan } from './run/plan-run.js';
 export {
