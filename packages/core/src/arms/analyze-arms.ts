@@ -10,8 +10,14 @@ export interface ArmRun {
   statuses: Array<'pass' | 'fail' | 'error' | 'skipped'>;
   /** Assertion texts, by position. */
   texts: string[];
-  /** The agent crashed or timed out: the run is left out of pass rates and counted apart. */
+  /**
+   * The agent crashed or timed out: every assertion is `error`, so the run counts as not passed
+   * (a skill that makes the agent hang must not look better for it); counted apart too, and left
+   * out of the per-assertion rates, which a crash says nothing about.
+   */
   agentError: boolean;
+  /** A negative control (`metadata.negative_control`): reported held or broken, never "non-discriminating". */
+  negativeControl?: boolean;
   /** Whether the run read the skill under test (with_skill and old_skill runs). */
   skillRead: boolean;
   seconds: number | null;
@@ -35,10 +41,11 @@ export function runSucceeded(run: ArmRun): boolean {
 }
 
 /**
- * Compares the arms of a run: pass rates (pooled over assertions, and as the mean of case means),
- * the paired per-case delta with a seeded 95% bootstrap interval and its verdict, per-case pass@k
- * and pass^k, per-assertion discrimination flags, the effect of reading the skill, and errors,
- * which are counted apart and never folded into fails.
+ * Compares the arms of a run: pass rates (the mean of case means, which is the arm's pass rate,
+ * and pooled over assertions), the paired per-case delta with a seeded 95% bootstrap interval
+ * and its verdict, per-case pass@k and pass^k, per-assertion discrimination flags, negative
+ * controls held or broken, the effect of reading the skill, and errors, which count as not
+ * passed and are never folded into fails.
  */
 export function analyzeArms(
   runs: ArmRun[],
@@ -47,13 +54,13 @@ export function analyzeArms(
   const { target, baseline } = options;
   const armsPresent = [...new Set(runs.map((run) => run.arm))];
   const caseIds = [...new Set(runs.map((run) => run.caseId))];
-  const valid = (run: ArmRun) => !run.agentError;
+  const controlIds = new Set(runs.filter((run) => run.negativeControl).map((run) => run.caseId));
+  const finished = (run: ArmRun) => !run.agentError;
   const runsOf = (arm: Configuration, caseId?: string) =>
     runs.filter((run) => run.arm === arm && (caseId === undefined || run.caseId === caseId));
 
   const caseMean = (arm: Configuration, caseId: string): number | null => {
     const rates = runsOf(arm, caseId)
-      .filter(valid)
       .map(runPassRate)
       .filter((rate): rate is number => rate !== null);
     return rates.length ? mean(rates) : null;
@@ -62,8 +69,7 @@ export function analyzeArms(
   const arms: ArmAnalysis['arms'] = {};
   for (const arm of armsPresent) {
     const all = runsOf(arm);
-    const kept = all.filter(valid);
-    const statuses = kept.flatMap((run) => run.statuses).filter(graded);
+    const statuses = all.flatMap((run) => run.statuses).filter(graded);
     const caseMeans = caseIds.map((caseId) => caseMean(arm, caseId)).filter((rate): rate is number => rate !== null);
     const known = (values: Array<number | null>) => values.filter((value): value is number => value !== null);
     const costs = all.map((run) => run.costUsd);
@@ -73,9 +79,11 @@ export function analyzeArms(
         : null,
       pass_rate_case_mean: caseMeans.length ? mean(caseMeans) : null,
       runs: all.length,
-      errored_runs: all.length - kept.length,
-      errored_assertions: kept.flatMap((run) => run.statuses).filter((status) => status === 'error').length,
-      excluded_runs: all.filter((run) => !valid(run)).map((run) => `${run.caseId}/run-${run.runNumber}`),
+      errored_runs: all.filter((run) => run.agentError).length,
+      errored_run_ids: all.filter((run) => run.agentError).map((run) => `${run.caseId}/run-${run.runNumber}`),
+      errored_assertions: all.flatMap((run) => run.statuses).filter((status) => status === 'error').length,
+      // Nothing is left out of the pass rates any more: agent errors count as not passed.
+      excluded_runs: [],
       time_seconds_mean: known(all.map((run) => run.seconds)).length
         ? mean(known(all.map((run) => run.seconds)))
         : null,
@@ -115,8 +123,9 @@ export function analyzeArms(
       k: 0,
       flaky: false,
     };
+    if (controlIds.has(caseId)) entry.negative_control = true;
     for (const arm of armsPresent) {
-      const kept = runsOf(arm, caseId).filter(valid);
+      const kept = runsOf(arm, caseId);
       entry.k = Math.max(entry.k, kept.length);
       entry.pass_rate[arm] = caseMean(arm, caseId);
       const successes = kept.filter(runSucceeded).length;
@@ -133,20 +142,23 @@ export function analyzeArms(
     sample?.texts.forEach((text, index) => {
       const rate = (arm: Configuration) => {
         const values = runsOf(arm, caseId)
-          .filter(valid)
+          .filter(finished)
           .map((run) => run.statuses[index])
           .filter((status) => status !== undefined && graded(status));
         return values.length ? values.filter((status) => status === 'pass').length / values.length : null;
       };
       const withRate = rate(target);
       const withoutRate = armsPresent.includes(baseline) ? rate(baseline) : null;
+      const control = controlIds.has(caseId);
       const flag =
         withRate === null
           ? null
           : withRate === 0 && (withoutRate === null || withoutRate === 0)
             ? 'always fails'
             : withRate === 1 && withoutRate === 1
-              ? 'non-discriminating'
+              ? control
+                ? null
+                : 'non-discriminating'
               : withoutRate !== null && withoutRate > withRate
                 ? 'skill hurts'
                 : withRate > 0 && withRate < 1
@@ -160,12 +172,17 @@ export function analyzeArms(
         rate_without: withoutRate,
         delta: withRate !== null && withoutRate !== null ? withRate - withoutRate : null,
         flag,
+        ...(control ? { negative_control: true } : {}),
       });
     });
   }
 
+  const controls = caseIds
+    .filter((caseId) => controlIds.has(caseId))
+    .map((caseId) => controlOf(caseId, caseMean(target, caseId), caseMean(baseline, caseId), { target, baseline }));
+
   let skillRead: ArmAnalysis['skill_read'] = null;
-  const targetRuns = runsOf(target).filter(valid);
+  const targetRuns = runsOf(target);
   if (targetRuns.length) {
     const split = (read: boolean) => {
       const differences = caseIds.flatMap((caseId) => {
@@ -185,5 +202,26 @@ export function analyzeArms(
       delta_when_not_read: split(false),
     };
   }
-  return { baseline, target, arms, delta, cases, assertions, skill_read: skillRead };
+  return { baseline, target, arms, delta, cases, assertions, controls, skill_read: skillRead };
+}
+
+/**
+ * A negative control held when the case passes at least as often with the skill as without it:
+ * the skill did not break what it should leave alone. A rise does not break it (it is shown in
+ * the delta); an arm with no graded run leaves it not measured.
+ */
+function controlOf(
+  caseId: string,
+  targetRate: number | null,
+  baselineRate: number | null,
+  arms: { target: Configuration; baseline: Configuration },
+): NonNullable<ArmAnalysis['controls']>[number] {
+  const delta = targetRate !== null && baselineRate !== null ? targetRate - baselineRate : null;
+  return {
+    eval_id: caseId,
+    pass_rate: { [arms.target]: targetRate, [arms.baseline]: baselineRate },
+    delta,
+    // A tolerance for the rounding of means of fractions, never for a whole assertion.
+    status: delta === null ? 'not measured' : delta >= -1e-9 ? 'held' : 'broken',
+  };
 }

@@ -184,26 +184,36 @@ describe('--compare with --runs: with_skill 0.9 against without_skill 0.3, 20 ca
     expect(delta.verdict).toBe('not distinguishable');
   }, 120_000);
 
-  it('counts crashed runs per arm, leaves them out of the pass rates and says which', async () => {
+  it('counts crashed runs per arm, says which, and counts them as not passed in every pass rate', async () => {
     const { benchmark } = await compareRun('crashes', 0.9, 0.3, {
       env: { CRASH_ARM: 'without_skill', CRASH_CASE: 'Case 3:' },
       runs: 2,
     });
-    const arms = (
-      benchmark.skeval as unknown as {
-        arms: Record<string, { runs: number; errored_runs: number; excluded_runs: string[]; pass_rate_pooled: number }>;
-      }
-    ).arms;
-    expect(arms.without_skill).toMatchObject({ runs: 40, errored_runs: 2, excluded_runs: ['3/run-1', '3/run-2'] });
-    expect(arms.with_skill).toMatchObject({ runs: 40, errored_runs: 0 });
+    const analysis = benchmark.skeval!;
+    const arms = analysis.arms;
+    expect(arms.without_skill).toMatchObject({
+      runs: 40,
+      errored_runs: 2,
+      errored_run_ids: ['3/run-1', '3/run-2'],
+      excluded_runs: [],
+    });
+    expect(arms.with_skill).toMatchObject({ runs: 40, errored_runs: 0, errored_run_ids: [] });
     const crashed = benchmark.runs.filter((run) => run.configuration === 'without_skill' && run.eval_id === 3);
-    expect(crashed.map((run) => run.result.errors)).toEqual([3, 3]);
-    const decided = benchmark.runs.filter((run) => run.configuration === 'without_skill' && run.eval_id !== 3);
+    expect(crashed.map((run) => [run.result.errors, run.result.pass_rate])).toEqual([
+      [3, 0],
+      [3, 0],
+    ]);
+    // Every run of the arm, the crashed ones at 0: the pooled rate and the arm's pass rate alike.
+    const without = benchmark.runs.filter((run) => run.configuration === 'without_skill');
     const pooled =
-      decided.reduce((sum, run) => sum + run.result.passed, 0) /
-      decided.reduce((sum, run) => sum + run.result.passed + run.result.failed, 0);
+      without.reduce((sum, run) => sum + run.result.passed, 0) /
+      without.reduce((sum, run) => sum + run.result.total, 0);
     expect(arms.without_skill?.pass_rate_pooled).toBeCloseTo(pooled, 10);
-    expect(benchmark.skeval && JSON.stringify(benchmark.skeval)).toContain('"errored_runs":2');
+    const runMean = without.reduce((sum, run) => sum + (run.result.pass_rate ?? 0), 0) / without.length;
+    expect(arms.without_skill?.pass_rate_case_mean).toBeCloseTo(runMean, 10);
+    expect(benchmark.run_summary.without_skill?.pass_rate.mean).toBeCloseTo(runMean, 4);
+    // A crash says nothing about an assertion: the per-assertion rates count only runs that finished (here none).
+    expect(analysis.assertions.find((entry) => entry.eval_id === '3' && entry.index === 2)?.rate_without).toBeNull();
   }, 120_000);
 
   it('--baseline compares with another version of the skill (arm old_skill); --extra-skill goes into both arms', async () => {

@@ -33,15 +33,9 @@ export function renderBenchmark(benchmark: Benchmark): string {
   );
   lines.push(`| | ${with_} | ${without} | Δ |`, '|---|---|---|---|');
   const delta = analysis.delta;
+  // The one pass rate (the mean of case means, as run_summary has it); the pooled figure stays in benchmark.json.
   lines.push(
-    `| pass rate, mean of case means | ${percent(target.pass_rate_case_mean)} | ${percent(base.pass_rate_case_mean)} | ${delta ? `${points(delta.pass_rate)} (95% CI ${points(delta.ci95[0])} … ${points(delta.ci95[1])})` : 'n/a'} |`,
-  );
-  const pooled =
-    target.pass_rate_pooled !== null && base.pass_rate_pooled !== null
-      ? points(target.pass_rate_pooled - base.pass_rate_pooled)
-      : 'n/a';
-  lines.push(
-    `| pass rate, pooled over assertions | ${percent(target.pass_rate_pooled)} | ${percent(base.pass_rate_pooled)} | ${pooled} |`,
+    `| pass rate | ${percent(target.pass_rate_case_mean)} | ${percent(base.pass_rate_case_mean)} | ${delta ? `${points(delta.pass_rate)} (95% CI ${points(delta.ci95[0])} … ${points(delta.ci95[1])})` : 'n/a'} |`,
   );
   lines.push(
     `| mean time per run | ${fixed(target.time_seconds_mean, 1, ' s')} | ${fixed(base.time_seconds_mean, 1, ' s')} | ${benchmark.run_summary.delta?.time_seconds ?? 'n/a'} s |`,
@@ -51,7 +45,7 @@ export function renderBenchmark(benchmark: Benchmark): string {
   );
   lines.push(`| cost | ${money(target.cost_usd)} | ${money(base.cost_usd)} | |`);
   lines.push(
-    `| agent errors (left out of pass rates) | ${target.errored_runs} of ${target.runs} runs | ${base.errored_runs} of ${base.runs} runs | |`,
+    `| agent errors (counted as not passed) | ${target.errored_runs} of ${target.runs} runs | ${base.errored_runs} of ${base.runs} runs | |`,
     '',
   );
   if (delta)
@@ -59,11 +53,26 @@ export function renderBenchmark(benchmark: Benchmark): string {
       `**Verdict: ${delta.verdict}** — paired bootstrap over ${delta.cases} cases (${delta.resamples} resamples, seed ${delta.seed}).`,
       '',
     );
+  const errored = [
+    ...(target.errored_run_ids ?? []).map((run) => `${with_} ${run}`),
+    ...(base.errored_run_ids ?? []).map((run) => `${without} ${run}`),
+  ];
+  if (errored.length) lines.push(`Agent errors: ${errored.join(', ')}.`, '');
+  // Files written before agent errors counted as not passed list the runs they left out.
   const excluded = [
-    ...target.excluded_runs.map((run) => `${with_} ${run}`),
-    ...base.excluded_runs.map((run) => `${without} ${run}`),
+    ...(target.excluded_runs ?? []).map((run) => `${with_} ${run}`),
+    ...(base.excluded_runs ?? []).map((run) => `${without} ${run}`),
   ];
   if (excluded.length) lines.push(`Left out for agent errors: ${excluded.join(', ')}.`, '');
+  if (analysis.controls?.length) {
+    const rateOf = (entry: { pass_rate: Record<string, number | null> }, arm: string) =>
+      percent(entry.pass_rate[arm] ?? null);
+    const controls = analysis.controls.map(
+      (entry) =>
+        `${entry.eval_id} ${entry.status} (${with_} ${rateOf(entry, analysis.target)}, ${without} ${rateOf(entry, analysis.baseline)})`,
+    );
+    lines.push(`Negative controls: ${controls.join('; ')}.`, '');
+  }
   if (analysis.skill_read) {
     const read = analysis.skill_read;
     lines.push(

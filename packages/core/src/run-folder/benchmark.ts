@@ -4,10 +4,16 @@ import { type ArmRun, analyzeArms } from '../arms/analyze-arms.js';
 import { mean, signed, stddev } from '../arms/statistics.js';
 import type { StoredCaseRun } from './read-case-run.js';
 
+/**
+ * What a benchmark needs of a case: its id as written, its name, and whether it is a negative
+ * control (unknown, as after a merge of shards that did not record it, reads as not one).
+ */
+export type BenchmarkCase = Pick<LoadedCase, 'id' | 'rawId' | 'name'> & Partial<Pick<LoadedCase, 'negativeControl'>>;
+
 export interface BuildBenchmarkOptions {
   skill: { name: string; dir: string };
-  /** The cases of the evals file, for each run's `eval_id` as written and its name. */
-  cases: readonly LoadedCase[];
+  /** The cases of the evals file, for each run's `eval_id` as written and its name (all a merge of shards has of them). */
+  cases: readonly BenchmarkCase[];
   /** Every finished case run of the run folder (so a resumed run counts every session's). */
   runs: readonly StoredCaseRun[];
   /** The agent's model, when the runner knows it. */
@@ -51,6 +57,7 @@ export function buildBenchmark(options: BuildBenchmarkOptions): Benchmark {
     statuses: stored.grading.assertion_results.map((row) => row.status),
     texts: stored.grading.assertion_results.map((row) => row.text),
     agentError: stored.grading.agent_error !== undefined,
+    negativeControl: cases.get(stored.grading.case_id)?.negativeControl === true,
     skillRead: skillRead(stored),
     seconds: stored.timing.total_duration_seconds,
     tokens: stored.timing.total_tokens,

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { LoadedCase } from '@skeval/evals';
 import { type Benchmark, type RunSummary, runSummarySchema } from '@skeval/schema';
 import { renderBenchmark } from '../reporters/benchmark-markdown.js';
 import { buildBenchmark } from './benchmark.js';
+import { type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
 import { listCaseRunFolders, runFiles } from './layout.js';
 import { type ArtifactRead, readJsonArtifact } from './read-artifact.js';
 import { readCaseRun, type StoredCaseRun, statusOf } from './read-case-run.js';
@@ -41,7 +41,7 @@ export function readRunSummary(runDir: string): Promise<ArtifactRead<RunSummary>
 export interface SummarizeRunFolderOptions {
   runDir: string;
   skill: { name: string; dir: string };
-  cases: readonly LoadedCase[];
+  cases: readonly SummaryCase[];
   runId: string;
   agent: string;
   model: string | null;
@@ -53,16 +53,17 @@ export interface SummarizeRunFolderOptions {
 /**
  * Writes what a run folder says as a whole — benchmark.json, benchmark.md and summary.json —
  * from the case runs on disk, so every session of a resumed run and every re-grade count, and
- * the three files always agree.
+ * the three files always agree; and each case's eval_metadata.json, for skill-creator's tools.
  */
 export async function summarizeRunFolder(
   options: SummarizeRunFolderOptions,
 ): Promise<RunFolderContents & { benchmark: Benchmark }> {
   const contents = await readRunFolder(options.runDir);
   const { runs } = contents;
+  const cases = await withStoredControls(options.runDir, options.cases);
   const benchmark = buildBenchmark({
     skill: options.skill,
-    cases: options.cases,
+    cases,
     runs,
     executorModel: options.model,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
@@ -97,6 +98,7 @@ export async function summarizeRunFolder(
     writeJsonAtomic(join(options.runDir, runFiles.benchmark), benchmark),
     writeFileAtomic(join(options.runDir, runFiles.benchmarkMarkdown), renderBenchmark(benchmark)),
     writeJsonAtomic(join(options.runDir, runFiles.summary), summary),
+    writeEvalMetadata({ runDir: options.runDir, cases, folders: await listCaseRunFolders(options.runDir) }),
   ]);
   return { ...contents, benchmark };
 }

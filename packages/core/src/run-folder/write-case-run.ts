@@ -1,6 +1,7 @@
 import { lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ContextManifest, Grading, Timing, ToolSummary, Trace } from '@skeval/schema';
+import { executionMetricsOf } from './execution-metrics.js';
 import { caseRunFiles } from './layout.js';
 import { writeFileAtomic, writeJsonAtomic } from './write-atomic.js';
 
@@ -51,7 +52,22 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
     writeJsonAtomic(join(caseDir, caseRunFiles.contextManifest), contextManifest, inFolder),
     writeJsonAtomic(join(caseDir, caseRunFiles.timing), artifacts.timing, inFolder),
   ]);
-  await writeJsonAtomic(join(caseDir, caseRunFiles.grading), artifacts.grading, inFolder);
+  await writeGrading(caseDir, artifacts.grading, artifacts.trace);
+}
+
+/**
+ * Writes a case run's grading.json with its `execution_metrics` (from the trace and `outputs/`,
+ * as skill-creator's aggregator reads them). The caller writes it last.
+ */
+export async function writeGrading(caseDir: string, grading: Grading, trace: Trace): Promise<Grading> {
+  const metrics = await executionMetricsOf({
+    trace,
+    outputsDir: join(caseDir, caseRunFiles.outputs),
+    agentFailed: grading.agent_error !== undefined,
+  });
+  const written = { ...grading, execution_metrics: metrics };
+  await writeJsonAtomic(join(caseDir, caseRunFiles.grading), written, { ensureFolder: false });
+  return written;
 }
 
 /** Files the run left larger than this are not copied into `outputs/` (they are listed instead). */

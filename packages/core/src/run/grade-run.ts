@@ -8,7 +8,7 @@ import type { JudgeSetup } from '../grading/judge-setup.js';
 import { caseFolderName, caseRunFiles, listCaseRunFolders } from '../run-folder/layout.js';
 import { type CaseRunOutcome, outcomeOf, readCaseRun, replayCaseRun } from '../run-folder/read-case-run.js';
 import { readRunSummary, summarizeRunFolder } from '../run-folder/run-summary.js';
-import { writeJsonAtomic } from '../run-folder/write-atomic.js';
+import { writeGrading } from '../run-folder/write-case-run.js';
 import { byCaseOrder, type RunReport, totalsOf } from './run-report.js';
 
 export interface GradeRunOptions {
@@ -84,8 +84,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
       judge: options.judge,
     });
     const edited = stored.run.grading.skill_edited;
-    const grading = edited ? { ...graded, skill_edited: edited } : graded;
-    await writeJsonAtomic(resolve(folder.dir, caseRunFiles.grading), grading);
+    const grading = await writeGrading(folder.dir, edited ? { ...graded, skill_edited: edited } : graded, run.trace);
     outcomes.push(outcomeOf(skill.name, { ...stored.run, grading }));
   }
   outcomes.sort(byCaseOrder);

@@ -62,6 +62,7 @@ describe('runEvals on the bundled example', () => {
       expect((await readdir(dir)).sort()).toEqual([
         'assistant.md',
         'context-manifest.json',
+        'eval_metadata.json',
         'grading.json',
         'outputs',
         'timing.json',
