@@ -1,6 +1,5 @@
 export { bundleGrader, graderCacheDir } from './custom/bundle-grader.js';
 export { defineScriptGrader, isScriptGrader, type ScriptGrader } from './custom/define-script-grader.js';
-export { buildGraderPayload, type GraderPayloadSource } from './custom/grader-payload.js';
 export {
   findGraderFile,
   type GraderFile,
@@ -10,8 +9,9 @@ export {
   type ResolvedCustomGrader,
   resolveCustomGrader,
 } from './custom/find-graders.js';
+export { buildGraderPayload, type GraderPayloadSource } from './custom/grader-payload.js';
 export { describeCustomGrader, type RunCustomGraderOptions, runCustomGrader } from './custom/run-custom-grader.js';
-export { defaultDeniedCommands, providerKeyVariables } from './graders/safety.js';
+export { defaultDeniedCommands } from './graders/denied-commands.js';
 export {
   createRegexRunner,
   type RegexJob,
@@ -31,7 +31,8 @@ export { isBuiltInGraderName } from './registry/names.js';
 export { builtInGraders, getBuiltInGrader } from './registry/registry.js';
 export { type ResolvedGrader, resolveGrader } from './registry/resolve-grader.js';
 export { type RunGraderOptions, runGrader, snapshotGrader } from './registry/run-grader.js';
-export { listFiles } from './workspace/list-files.js';
+export { providerKeyVariables } from './secrets/secret-values.js';
+export { type FileListing, type ListFilesOptions, listFiles } from './workspace/list-files.js';
 export {
   createWorkspaceReader,
   defaultMaxReadBytes,

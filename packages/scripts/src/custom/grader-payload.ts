@@ -69,7 +69,7 @@ function summaryOf(trace: Trace): NonNullable<GraderPayload['trace_summary']> {
   const durations: Record<string, number[]> = {};
   for (const call of trace.tool_calls) {
     toolCalls[call.name] = (toolCalls[call.name] ?? 0) + 1;
-    if (call.duration_ms !== undefined) (durations[call.name] ??= []).push(call.duration_ms);
+    if (call.duration_ms !== undefined) durations[call.name] = [...(durations[call.name] ?? []), call.duration_ms];
   }
   const answered = trace.tool_calls.filter((call) => call.result).length;
   const assistantTurns = trace.messages.filter((message) => message.role === 'assistant').length;

@@ -154,6 +154,25 @@ describe('custom graders that misbehave end as errors, never passes', () => {
     await expect(run(grader, timeoutMs === undefined ? {} : { timeoutMs })).rejects.toMatchObject(expected);
   });
 
+  // Each of these was recorded with the verdict of its score (`score >= 0.5`), whatever `pass` said.
+  it.each<[string, Record<string, unknown>, string]>([
+    ['says fail with score 1', { pass: false, score: 1 }, 'pass: false but score: 1'],
+    ['says pass with score 0', { pass: true, score: 0 }, 'pass: true but score: 0'],
+    ['says fail with score 0.5', { pass: false, score: 0.5 }, 'pass: false but score: 0.5'],
+    ['says pass with score 0.49', { pass: true, score: 0.49 }, 'pass: true but score: 0.49'],
+    [
+      'adds pass: false to a passing v4 result',
+      { score: 1, assertions: [{ text: 'a', passed: true }], pass: false },
+      'pass: false but score: 1',
+    ],
+    ['adds a pass that is a string to a v4 result', { score: 1, assertions: [], pass: 'false' }, 'pass is a string'],
+  ])('a grader that %s is an error that names the contradiction', async (_name, result, message) => {
+    await expect(run('echo-result', { config: { result } })).rejects.toMatchObject({
+      code: 'grader_failed',
+      message: expect.stringContaining(`printed a result that cannot be trusted: ${message}`),
+    });
+  });
+
   it('stops the processes a timed-out grader started', async () => {
     const stderr = await run('spawns-and-hangs', { timeoutMs: 1500 }).then(
       () => '',

@@ -90,13 +90,15 @@ export async function runCustomGrader(options: RunCustomGraderOptions): Promise<
   } catch {
     fail('grader_failed', `printed something that is not JSON: ${JSON.stringify(text.slice(0, 200))}`);
   }
-  const result = parseGraderResult(value);
-  if (!result)
+  const reading = parseGraderResult(value);
+  if (reading.status === 'invalid')
+    fail('grader_failed', `printed a result that cannot be trusted: ${reading.message}`);
+  if (reading.status === 'unrecognized')
     fail(
       'grader_failed',
       `printed JSON that is neither { "score", "assertions" } nor { "pass", "checks" }: ${JSON.stringify(text.slice(0, 200))}`,
     );
-  return result;
+  return reading.result;
 }
 
 /**

@@ -101,6 +101,52 @@ describe('behavior graders', () => {
     ).rejects.toMatchObject({ code: 'grader_failed' });
   });
 
+  /** A trace whose `path` (`usage.input_tokens`, `duration_ms`, …) holds `value`, as a hostile agent stream could leave it. */
+  const tracedWith = (path: string, value: unknown): Trace => {
+    const hostile = makeTrace([{ name: 'Bash', kind: 'shell', arguments: {}, command: 'ls' }]);
+    const keys = path.split('.');
+    const last = keys.pop() ?? path;
+    const owner = keys.reduce<object>((object, key) => Reflect.get(object, key), hostile);
+    Reflect.set(owner, last, value);
+    return hostile;
+  };
+
+  // Each of these compared as within budget (`NaN > 10` is false) or as over it by accident.
+  it.each<[string, unknown, Record<string, number>]>([
+    ['usage.input_tokens', 'lots', { maxTokens: 10 }],
+    ['usage.total_tokens', 'lots', { maxTokens: 10 }],
+    ['usage.total_tokens', Number.NaN, { maxTokens: 10 }],
+    ['usage.total_tokens', -5, { maxTokens: 10 }],
+    ['usage.total_tokens', Number.POSITIVE_INFINITY, { maxTokens: 10 }],
+    ['usage.total_tokens', undefined, { maxTokens: 10 }],
+    ['usage.cached_input_tokens', -1, { maxTokens: 10_000 }],
+    ['usage.output_tokens', '200', { maxToolCalls: 5 }],
+    ['duration_ms', 'slow', { maxDurationMs: 10 }],
+    ['duration_ms', Number.NaN, { maxDurationMs: 10 }],
+    ['usage.cost_usd', Number.NaN, { maxCostUsd: 0.001 }],
+    ['usage.cost_usd', '0.5', { maxCostUsd: 1 }],
+    ['tool_calls', 'lots', { maxToolCalls: 10 }],
+  ])('budget is an error, never compared, when the trace has %s = %s', async (path, value, config) => {
+    await expect(grade('behavior-budget', config, tracedWith(path, value))).rejects.toMatchObject({
+      code: 'grader_failed',
+      message: expect.stringContaining(`the trace's ${path} is `),
+    });
+  });
+
+  it('tool-count is an error when the trace has no list of tool calls', async () => {
+    await expect(grade('behavior-tool-count', { max: 10 }, tracedWith('tool_calls', 'abc'))).rejects.toMatchObject({
+      code: 'grader_failed',
+      message: '`behavior-tool-count`: the trace\'s tool_calls is "abc", not a list of tool calls',
+    });
+  });
+
+  it('refuses a budget limit that is not a finite number as a config error', async () => {
+    await expect(grade('behavior-budget', { maxTokens: Number.POSITIVE_INFINITY })).rejects.toMatchObject({
+      code: 'usage',
+    });
+    await expect(grade('output-length', { max: Number.NaN })).rejects.toMatchObject({ code: 'usage' });
+  });
+
   it('needs a trace', async () => {
     await expect(grade('behavior-tool-called', { tool: 'Bash' }, null)).rejects.toMatchObject({
       code: 'usage',

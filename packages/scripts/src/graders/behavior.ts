@@ -2,6 +2,7 @@ import { behaviorIntentSchemas, SkevalError, type ToolCall } from '@skeval/schem
 import { type RegexRunner, runRegexEach } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, requireTrace, verdict } from '../registry/grader.js';
 import { describePattern, quote, settle } from './evidence.js';
+import { readTraceNumbers } from './trace-numbers.js';
 
 /** A call answers to a tool name by its own name (any case) or by Skeval's kind (`shell`, `read`, …). */
 export function isCallTo(call: ToolCall, tool: string): boolean {
@@ -234,17 +235,13 @@ export const behaviorBudget = defineBuiltInGrader({
   reads: ['trace'],
   schema: behaviorIntentSchemas.budget,
   grade(context) {
-    const trace = requireTrace(context, 'behavior-budget');
+    const used = readTraceNumbers(requireTrace(context, 'behavior-budget'), 'behavior-budget');
     const { maxTokens, maxDurationMs, maxToolCalls, maxCostUsd } = context.config;
     const checks = [
-      maxTokens === undefined ? undefined : { label: 'tokens', value: trace.usage.total_tokens, limit: maxTokens },
-      maxDurationMs === undefined ? undefined : { label: 'ms', value: trace.duration_ms, limit: maxDurationMs },
-      maxToolCalls === undefined
-        ? undefined
-        : { label: 'tool calls', value: trace.tool_calls.length, limit: maxToolCalls },
-      maxCostUsd === undefined
-        ? undefined
-        : { label: 'USD', value: knownCost(trace.usage.cost_usd), limit: maxCostUsd },
+      maxTokens === undefined ? undefined : { label: 'tokens', value: used.totalTokens, limit: maxTokens },
+      maxDurationMs === undefined ? undefined : { label: 'ms', value: used.durationMs, limit: maxDurationMs },
+      maxToolCalls === undefined ? undefined : { label: 'tool calls', value: used.toolCalls, limit: maxToolCalls },
+      maxCostUsd === undefined ? undefined : { label: 'USD', value: knownCost(used.costUsd), limit: maxCostUsd },
     ].filter((check) => check !== undefined);
     const over = checks.filter((check) => check.value > check.limit);
     const text = `within budget (${checks.map((check) => `≤ ${check.limit} ${check.label}`).join(', ')})`;
@@ -258,8 +255,8 @@ export const behaviorBudget = defineBuiltInGrader({
   },
 });
 
-function knownCost(cost: number | null | undefined): number {
-  if (cost === undefined || cost === null) {
+function knownCost(cost: number | null): number {
+  if (cost === null) {
     throw new SkevalError({
       code: 'grader_failed',
       message: 'the run has no known cost (the model is not in the price table), so `maxCostUsd` cannot be checked',

@@ -1,20 +1,26 @@
 import { join } from 'node:path';
 import { SkevalError, workspaceIntentSchemas } from '@skeval/schema';
-import { createTwoFilesPatch } from 'diff';
 import picomatch from 'picomatch';
+import { type RegexRunner, runRegexEach } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, requireWorkspace, verdict } from '../registry/grader.js';
 import { listFiles } from '../workspace/list-files.js';
-import { createWorkspaceReader, type WorkspaceReader, type WorkspaceText } from '../workspace/workspace-reader.js';
-import { unreadable } from './evidence.js';
+import { createWorkspaceReader, type WorkspaceReader } from '../workspace/workspace-reader.js';
+import { compareFiles } from './snapshot-compare.js';
 
 const maxEvidenceChars = 4000;
+
+/**
+ * Where Skeval installs the skill under test inside the workspace (one per agent). They are
+ * Skeval's, not the run's output, so a snapshot of the workspace leaves them out.
+ */
+export const installedSkillFolders = ['.claude/skills', '.agents/skills', '.pi/skills', '.codex/skills'];
 
 export const workspaceSnapshotDiff = defineBuiltInGrader({
   name: 'workspace-snapshot-diff',
   description: "A workspace folder matches an expected folder under the skill's evals/, file by file.",
   reads: ['workspace', 'skill'],
   schema: workspaceIntentSchemas['snapshot-diff'],
-  grade(context) {
+  async grade(context) {
     const workspace = requireWorkspace(context, 'workspace-snapshot-diff');
     const { expected, path = '.', ignore = [] } = context.config;
     if (!context.skillDir)
@@ -38,21 +44,36 @@ export const workspaceSnapshotDiff = defineBuiltInGrader({
         actualRoot.status === 'refused' ? actualRoot.reason : `${path} is not a folder in the workspace`,
       );
 
-    const isIgnored = ignore.length > 0 ? picomatch(ignore, { dot: true }) : () => false;
-    const list = (reader: WorkspaceReader, folder: string) =>
-      listFiles(join(reader.root, folder)).files.filter((file) => !isIgnored(file));
-    const expectedFiles = list(evalsFolder, expected);
-    const actualFiles = list(workspace, path);
-    const missing = expectedFiles.filter((file) => !actualFiles.includes(file));
-    const extra = actualFiles.filter((file) => !expectedFiles.includes(file));
+    // Paths under the compared folder, as seen from the workspace root, to leave out installed skills.
+    const prefix = path.replace(/^(?:\.\/)+|\/+$/g, '').replace(/^\.$/, '');
+    const inWorkspace = (file: string) => (prefix ? `${prefix}/${file}` : file);
+    // Asked to compare a folder inside one of them, the author means it: nothing is left out.
+    const insideInstalled = installedSkillFolders.some((folder) => `${prefix}/`.startsWith(`${folder}/`));
+    const isInstalledSkill = (file: string) =>
+      !insideInstalled && installedSkillFolders.some((folder) => inWorkspace(file).startsWith(`${folder}/`));
+    const expectedFiles = listSide(evalsFolder, expected, 'the expected folder').filter((f) => !isInstalledSkill(f));
+    const actualFiles = listSide(workspace, path, 'the workspace').filter((f) => !isInstalledSkill(f));
+    const ignored = await ignoredPaths(context.regex, ignore, [...expectedFiles, ...actualFiles]);
+    const wanted = expectedFiles.filter((file) => !ignored.has(file));
+    const present = actualFiles.filter((file) => !ignored.has(file));
+    const presentSet = new Set(present);
+    const wantedSet = new Set(wanted);
+    const missing = wanted.filter((file) => !presentSet.has(file));
+    const extra = present.filter((file) => !wantedSet.has(file));
     const differences: string[] = [];
-    for (const file of expectedFiles.filter((candidate) => actualFiles.includes(candidate))) {
-      const want = evalsFolder.readText(`${expected}/${file}`);
-      const got = workspace.readText(path === '.' ? file : `${path}/${file}`);
-      const difference = compare(file, want, got);
-      if (difference) differences.push(difference);
+    let evidenceChars = 0;
+    for (const file of wanted.filter((candidate) => presentSet.has(candidate))) {
+      const difference = await compareFiles(
+        file,
+        { reader: evalsFolder, path: `${expected}/${file}` },
+        { reader: workspace, path: inWorkspace(file) },
+        evidenceChars < maxEvidenceChars,
+      );
+      if (difference === undefined) continue;
+      differences.push(difference);
+      evidenceChars += difference.length;
     }
-    const compared = `${expectedFiles.length} expected file${expectedFiles.length === 1 ? '' : 's'}, ${actualFiles.length} in the workspace`;
+    const compared = `${wanted.length} expected file${wanted.length === 1 ? '' : 's'}, ${present.length} in the workspace`;
     if (missing.length === 0 && extra.length === 0 && differences.length === 0)
       return verdict(text, true, `identical: ${compared}`);
     const summary = [
@@ -71,12 +92,41 @@ export const workspaceSnapshotDiff = defineBuiltInGrader({
   },
 });
 
-function compare(file: string, want: WorkspaceText, got: WorkspaceText): string | undefined {
-  if (want.status === 'text' && got.status === 'text') {
-    if (want.text === got.text) return undefined;
-    return createTwoFilesPatch(`expected/${file}`, `actual/${file}`, want.text, got.text, '', '', { context: 2 });
+/** The files of one side; a listing cut at its cap is an error: the files past it were never compared. */
+function listSide(reader: WorkspaceReader, folder: string, what: string): string[] {
+  const listing = listFiles(join(reader.root, folder));
+  if (!listing.truncated) return listing.files;
+  throw new SkevalError({
+    code: 'grader_failed',
+    message: `\`workspace-snapshot-diff\` listed ${listing.files.length.toLocaleString('en-US')} of ${listing.totalIsExact ? '' : 'more than '}${listing.total.toLocaleString('en-US')} files in ${what}, so it cannot say the folders match; leave files out with \`ignore\` or compare a smaller folder`,
+  });
+}
+
+/**
+ * The paths matched by an `ignore` glob. A glob becomes a regular expression (picomatch), and
+ * one with many `*` backtracks polynomially on a long file name the agent chose: matching runs
+ * in the regex worker under its time bound, like every other pattern from an evals file.
+ */
+async function ignoredPaths(regex: RegexRunner, globs: string[], paths: string[]): Promise<Set<string>> {
+  const ignored = new Set<string>();
+  const unique = [...new Set(paths)];
+  for (const glob of globs) {
+    const compiled = picomatch.makeRe(glob, { dot: true });
+    // picomatch also takes a path equal to the glob itself, before trying its expression.
+    for (const path of unique) if (path === glob) ignored.add(path);
+    const outcomes = await runRegexEach(regex, unique, (path) => ({
+      pattern: compiled.source,
+      flags: compiled.flags,
+      text: path,
+    }));
+    for (const { item, outcome } of outcomes) {
+      if (outcome.status === 'match') ignored.add(item);
+      else if (outcome.status === 'error')
+        throw new SkevalError({
+          code: outcome.message.startsWith('regex timed out') ? 'grader_timeout' : 'grader_failed',
+          message: `the \`ignore\` glob ${JSON.stringify(glob)} against ${JSON.stringify(item.slice(0, 80))}: ${outcome.message}`,
+        });
+    }
   }
-  if (want.status === 'binary' && got.status === 'binary')
-    return `${file}: binary files are not compared; leave them out with \`ignore\``;
-  return `${file}: ${unreadable(got) ?? unreadable(want) ?? 'one side is text and the other binary'}`;
+  return ignored;
 }

@@ -62,6 +62,15 @@ describe('file-exists (and workspace-file-exists)', () => {
       'folder exists (a folder)',
     );
   });
+
+  it('fails the legacy file-exists on a folder, as arc-skill-eval does, while the intent takes a folder', async () => {
+    expect((await grade('file-exists', { path: 'folder' })).assertions[0]).toEqual({
+      text: 'folder exists',
+      passed: false,
+      evidence: 'folder is a folder, not a file',
+    });
+    expect((await grade('workspace-file-exists', { path: 'folder' })).score).toBe(1);
+  });
 });
 
 describe('regex-match and workspace-file-contains', () => {
@@ -114,6 +123,19 @@ describe('json-valid (and workspace-json-valid)', () => {
       (await grade('workspace-json-valid', { path: 'data.json', schema: { type: 'object', required: ['age'] } }))
         .assertions[0]?.evidence,
     ).toBe("data.json does not satisfy the schema: (root) must have required property 'age'");
+  });
+
+  it('refuses a schema that does not compile as invalid input, and counts every error', async () => {
+    await expect(
+      grade('workspace-json-valid', { path: 'data.json', schema: { type: 'no-such-type' } }),
+    ).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/^the JSON Schema does not compile: /),
+    });
+    const required = Array.from({ length: 60 }, (_, index) => `field${index}`);
+    expect(
+      (await grade('workspace-json-valid', { path: 'data.json', schema: { required } })).assertions[0]?.evidence,
+    ).toMatch(/must have required property 'field2'; and 57 more$/);
   });
 });
 

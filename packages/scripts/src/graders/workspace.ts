@@ -1,5 +1,4 @@
 import { legacyScriptSchemas, SkevalError, workspaceIntentSchemas } from '@skeval/schema';
-import type { ValidateFunction } from 'ajv';
 import { runRegex } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, type GraderContext, requireWorkspace, verdict } from '../registry/grader.js';
 import { createWorkspaceReader, formatSize } from '../workspace/workspace-reader.js';
@@ -16,13 +15,20 @@ import {
 } from './evidence.js';
 import { describeJsonValue, gradeResponseRegex } from './output.js';
 
-function fileExists(context: GraderContext<{ path: string }>, name: string) {
+/**
+ * Whether a path exists. The `workspace`/`file-exists` intent takes a folder too; arc-skill-eval's
+ * `file-exists` means a file, and fails a folder as arc-skill-eval does.
+ */
+function fileExists(context: GraderContext<{ path: string }>, name: string, folders: 'exist' | 'fail') {
   const workspace = requireWorkspace(context, name);
   const { path } = context.config;
   const entry = workspace.entry(path);
   const text = `${path} exists`;
   if (entry.status === 'file') return verdict(text, true, `${path} exists (${formatSize(entry.size)})`);
-  if (entry.status === 'folder') return verdict(text, true, `${path} exists (a folder)`);
+  if (entry.status === 'folder')
+    return folders === 'exist'
+      ? verdict(text, true, `${path} exists (a folder)`)
+      : verdict(text, false, `${path} is a folder, not a file`);
   return verdict(text, false, entry.status === 'missing' ? `${path} does not exist in the workspace` : entry.reason);
 }
 
@@ -82,13 +88,14 @@ async function jsonValid(
     return verdict(text, false, `${path} is not valid JSON: ${messageOf(error)}`);
   }
   if (schema === undefined) return verdict(text, true, `${path} parses as ${describeJsonValue(value)}`);
-  const errors = await validateAgainstSchema(value, await loadSchema(schema, context));
-  if (errors.length === 0)
+  const checked = await validateAgainstSchema(context, file.text, await loadSchema(schema, context), path);
+  const { errors, total } = checked;
+  if (checked.valid)
     return verdict(text, true, `${path} parses as ${describeJsonValue(value)} and satisfies the schema`);
   return verdict(
     text,
     false,
-    `${path} does not satisfy the schema: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? `; and ${errors.length - 3} more` : ''}`,
+    `${path} does not satisfy the schema: ${errors.slice(0, 3).join('; ')}${total > 3 ? `; and ${total - 3} more` : ''}`,
   );
 }
 
@@ -132,25 +139,41 @@ async function loadSchema(
   return loaded;
 }
 
-async function validateAgainstSchema(value: unknown, schema: JsonSchema): Promise<string[]> {
+/**
+ * The document against the schema, in the regex worker: ajv runs the schema's `pattern`s with
+ * `RegExp`, so on the main thread `^(a+)+$` against a long string from the agent would hang the
+ * process. The whole validation runs there under the regex time bound, so nothing a schema can
+ * hold (patterns, property-name patterns, a schema that is slow to compile) blocks grading.
+ */
+async function validateAgainstSchema(
+  context: GraderContext<unknown>,
+  data: string,
+  schema: JsonSchema,
+  path: string,
+): Promise<{ valid: boolean; errors: string[]; total: number }> {
   const is2020 =
     typeof schema === 'object' &&
     '$schema' in schema &&
     typeof schema.$schema === 'string' &&
     schema.$schema.includes('2020-12');
-  const { default: Ajv } = is2020 ? await import('ajv/dist/2020.js') : await import('ajv');
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  let validate: ValidateFunction;
-  try {
-    validate = ajv.compile(schema);
-  } catch (error) {
-    throw new SkevalError({
-      code: 'invalid_input',
-      message: `the JSON Schema does not compile: ${messageOf(error)}`,
-    });
+  const outcome = await context.regex.validateJson({
+    schema: JSON.stringify(schema),
+    data,
+    draft: is2020 ? '2020-12' : 'draft-07',
+  });
+  switch (outcome.status) {
+    case 'valid':
+      return { valid: true, errors: [], total: 0 };
+    case 'invalid':
+      return { valid: false, errors: outcome.errors, total: outcome.errorCount };
+    case 'bad-schema':
+      throw new SkevalError({ code: 'invalid_input', message: `the JSON Schema does not compile: ${outcome.message}` });
+    case 'error':
+      throw new SkevalError({
+        code: outcome.message.includes('timed out') ? 'grader_timeout' : 'grader_failed',
+        message: `validating ${path} against its JSON Schema: ${outcome.message}${outcome.message.includes('timed out') ? " (a `pattern` in the schema may backtrack on the document's text)" : ''}`,
+      });
   }
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
 }
 
 export const workspaceFileExists = defineBuiltInGrader({
@@ -158,7 +181,7 @@ export const workspaceFileExists = defineBuiltInGrader({
   description: 'A file (or folder) exists in the workspace.',
   reads: ['workspace'],
   schema: workspaceIntentSchemas['file-exists'],
-  grade: (context) => fileExists(context, 'workspace-file-exists'),
+  grade: (context) => fileExists(context, 'workspace-file-exists', 'exist'),
 });
 
 export const workspaceFileContains = defineBuiltInGrader({
@@ -182,7 +205,7 @@ export const legacyFileExists = defineBuiltInGrader({
   description: 'A file exists in the workspace (arc-skill-eval script assertion).',
   reads: ['workspace'],
   schema: legacyScriptSchemas['file-exists'],
-  grade: (context) => fileExists(context, 'file-exists'),
+  grade: (context) => fileExists(context, 'file-exists', 'fail'),
 });
 
 export const legacyJsonValid = defineBuiltInGrader({

@@ -99,10 +99,22 @@ export function requireWorkspace(context: GraderContext<unknown>, grader: string
   });
 }
 
+/**
+ * The trace, with its tool calls checked to be a list: every trace grader counts or walks them,
+ * and a string or an object with a `length` would count as calls.
+ */
 export function requireTrace(context: GraderContext<unknown>, grader: string): Trace {
-  if (context.trace) return context.trace;
-  throw new SkevalError({
-    code: 'usage',
-    message: `\`${grader}\` reads what the agent did, so it needs a trace (give \`trace\`)`,
-  });
+  const { trace } = context;
+  if (!trace)
+    throw new SkevalError({
+      code: 'usage',
+      message: `\`${grader}\` reads what the agent did, so it needs a trace (give \`trace\`)`,
+    });
+  const calls: unknown = trace.tool_calls;
+  if (!Array.isArray(calls))
+    throw new SkevalError({
+      code: 'grader_failed',
+      message: `\`${grader}\`: the trace's tool_calls is ${JSON.stringify(calls)?.slice(0, 60) ?? String(calls)}, not a list of tool calls`,
+    });
+  return trace;
 }

@@ -8,6 +8,7 @@ import {
   behaviorToolNotCalled,
   behaviorToolOrder,
 } from '../graders/behavior.js';
+import { safetyNoSecrets } from '../graders/no-secrets.js';
 import {
   outputContains,
   outputExact,
@@ -17,12 +18,7 @@ import {
   outputNotContains,
   outputRegex,
 } from '../graders/output.js';
-import {
-  safetyNoDeniedCommands,
-  safetyNoNetwork,
-  safetyNoSecrets,
-  safetyNoWriteOutsideWorkspace,
-} from '../graders/safety.js';
+import { safetyNoDeniedCommands, safetyNoNetwork, safetyNoWriteOutsideWorkspace } from '../graders/safety.js';
 import { workspaceSnapshotDiff } from '../graders/snapshot-diff.js';
 import {
   legacyFileExists,

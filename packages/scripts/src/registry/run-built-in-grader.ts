@@ -1,4 +1,4 @@
-import type { GraderResult, Trace } from '@skeval/schema';
+import { type GraderResult, parseGraderResult, SkevalError, type Trace } from '@skeval/schema';
 import { type RegexRunner, sharedRegexRunner } from '../regex/regex-runner.js';
 import { createWorkspaceReader, type WorkspaceReader } from '../workspace/workspace-reader.js';
 import type { BuiltInGrader } from './grader.js';
@@ -19,8 +19,23 @@ export interface RunBuiltInGraderOptions {
   regex?: RegexRunner;
 }
 
-/** Checks the config, then grades. Throws a `SkevalError` when the grader cannot decide. */
+/**
+ * Checks the config, then grades. Throws a `SkevalError` when the grader cannot decide, and when
+ * its result is one a caller could not compare (a score that is NaN, infinite or outside 0..1).
+ */
 export async function runBuiltInGrader(options: RunBuiltInGraderOptions): Promise<GraderResult> {
+  const { grader } = options;
+  const result = await grade(options);
+  // The same reading as a custom grader's result: `score >= 0.5` on NaN would quietly be a fail.
+  const reading = parseGraderResult(result);
+  if (reading.status === 'ok') return reading.result;
+  throw new SkevalError({
+    code: 'grader_failed',
+    message: `the built-in grader \`${grader.name}\` returned an unusable result: ${reading.status === 'invalid' ? reading.message : 'not { score, assertions }'}`,
+  });
+}
+
+function grade(options: RunBuiltInGraderOptions): Promise<GraderResult> {
   const { grader, workspace } = options;
   const config = grader.parseConfig(options.config);
   return grader.grade({

@@ -40,8 +40,7 @@ export async function runGrader(
       throw new SkevalError({ code: 'usage', message: resolved.message });
     case 'built-in': {
       const workspace =
-        options.workspace ??
-        (payload.workspace_path ? createWorkspaceReader(payload.workspace_path) : undefined);
+        options.workspace ?? (payload.workspace_path ? createWorkspaceReader(payload.workspace_path) : undefined);
       return runBuiltInGrader({
         grader: resolved.grader,
         config: payload.config ?? {},

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
+import { type ChunkVisitor, type ReadChunksOptions, readChunks } from './read-chunks.js';
 
 /** Files are read up to this many bytes; the evidence says when a file was cut. */
 export const defaultMaxReadBytes = 10 * 1024 * 1024;
@@ -31,7 +32,16 @@ export interface WorkspaceReader {
   readonly root: string;
   entry(path: string): WorkspaceEntry;
   readText(path: string): WorkspaceText;
+  /**
+   * Reads a file's bytes from first to last, past the text read limit, in overlapping chunks
+   * (see `readChunks`), through the same checks as `readText`. Not cached. For a file, says how
+   * many bytes were read.
+   */
+  readChunks(path: string, options: ReadChunksOptions, visit: ChunkVisitor): WorkspaceChunks;
 }
+
+/** What `readChunks` found at a path: a file with the bytes read, or why it was not read. */
+export type WorkspaceChunks = { status: 'file'; path: string; size: number; bytesRead: number } | NotAFile;
 
 export interface WorkspaceReaderOptions {
   /** @default 10 MiB */
@@ -170,6 +180,18 @@ export function createWorkspaceReader(workspaceDir: string, options: WorkspaceRe
       }
       texts.set(path, result);
       return result;
+    },
+    readChunks(path, chunkOptions, visit) {
+      const opened = open(path);
+      if (!('fd' in opened)) return opened.entry;
+      try {
+        return {
+          ...opened.entry,
+          bytesRead: readChunks(opened.fd, { sizeHint: opened.stats.size, ...chunkOptions }, visit),
+        };
+      } finally {
+        closeSync(opened.fd);
+      }
     },
   };
 }
