@@ -83,6 +83,8 @@ export type EvalCase = z.infer<typeof evalCaseSchema>;
 /** An `evals/evals.json` file as written (Anthropic's skill-eval format and its common variants). */
 export const evalsFileSchema = z
   .looseObject({
+    /** The JSON Schema an editor checks the file against; Skeval reads past it. */
+    $schema: z.string().optional(),
     skill_name: z.string().optional(),
     version: z.union([z.string(), z.number()]).optional(),
     evals: z.array(evalCaseSchema),
