@@ -79,6 +79,20 @@ describe('--extra-skill and --baseline are checked before anything runs', () => 
     expect(existsSync(join(root, 'out-missing'))).toBe(false);
   });
 
+  it('refuses an --iteration that is not one folder name, before anything is written', async () => {
+    const outputDir = join(root, 'out-iteration');
+    const error = await runEvals({
+      path: skillDir,
+      runner,
+      judge: { skipReason: 'none' },
+      outputDir,
+      cwd: root,
+      iteration: '../../escape',
+    }).catch((caught: unknown) => caught);
+    expect(String(error)).toMatch(/--iteration "\.\.\/\.\.\/escape" contains `\/`/);
+    expect(existsSync(outputDir)).toBe(false);
+  });
+
   it('installs a well-named extra skill beside the one under test', async () => {
     await skillFolder('notes', 'note-taker');
     const result = await runWith({ extraSkills: ['notes'] }, join(root, 'out-ok'));

@@ -16,6 +16,7 @@ import { chooseSandbox } from '../sandbox/choose-sandbox.js';
 import type { SandboxKind } from '../sandbox/sandbox.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { createContainment, hiddenPaths } from './containment.js';
+import { checkFolderNameOptions } from './folder-name-options.js';
 import { baselineFolder, readExtraSkills } from './other-skills.js';
 import { resumeTarget } from './resume-target.js';
 import { runCase } from './run-case.js';
@@ -104,6 +105,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     .filter((skill) => !skill.load.evals)
     .map((skill) => ({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors }));
   // Other skills are checked before anything is set up: a bad folder or name stops the run here.
+  checkFolderNameOptions(options);
   const extras = await readExtraSkills(
     options.extraSkills ?? [],
     cwd,
