@@ -6,6 +6,12 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Whether stderr is a terminal: progress is then a live line, else a line per finished case. */
   stderrIsTTY?: boolean;
+  /** Whether stdout is a terminal: the report is then coloured (see `terminalOf`). */
+  stdoutIsTTY?: boolean;
+  /** The width of the terminal stdout writes to; tables and help are laid out for it. @default 80 */
+  stdoutColumns?: number;
+  /** The width of the terminal stderr writes to, for progress lines. @default 80 */
+  stderrColumns?: number;
 }
 
 export function processIo(): CliIo {
@@ -15,5 +21,8 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     env: process.env,
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    ...(process.stdout.isTTY && process.stdout.columns ? { stdoutColumns: process.stdout.columns } : {}),
+    ...(process.stderr.isTTY && process.stderr.columns ? { stderrColumns: process.stderr.columns } : {}),
   };
 }

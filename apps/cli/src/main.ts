@@ -1,5 +1,5 @@
 import { SkevalError } from '@skeval/schema';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type HelpConfiguration, type OutputConfiguration } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { registerBrief } from './commands/brief.js';
 import { registerCompare } from './commands/compare.js';
@@ -10,6 +10,7 @@ import { registerTriggers } from './commands/triggers.js';
 import { registerValidate } from './commands/validate.js';
 import { exitCodes } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { terminalOf, wrapLongLines } from './terminal.js';
 
 /** What a command's action gets: where to write, and how to set the exit code. */
 export interface CommandContext {
@@ -42,7 +43,8 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     .version(packageJson.version, '-v, --version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureHelp(helpLayout(io))
+    .configureOutput(helpOutput(io));
   for (const register of [
     registerValidate,
     registerRun,
@@ -59,7 +61,7 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     .description('run one grader on one response, agentv-style (see `skeval assert --help`)')
     .allowUnknownOption();
   for (const command of program.commands) {
-    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    command.exitOverride().configureHelp(helpLayout(io)).configureOutput(helpOutput(io));
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -72,4 +74,31 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     }
     throw error;
   }
+}
+
+/**
+ * Help laid out for the terminal's width (80 columns without one). Commands are listed by name
+ * and arguments, without `[options]`, so that their descriptions have room to wrap at spaces.
+ */
+function helpLayout(io: CliIo): HelpConfiguration {
+  return {
+    helpWidth: terminalOf(io, 'stdout').width,
+    subcommandTerm: (command: Command) =>
+      [
+        command.name(),
+        ...command.registeredArguments.map((argument) => {
+          const name = `${argument.name()}${argument.variadic ? '...' : ''}`;
+          return argument.required ? `<${name}>` : `[${name}]`;
+        }),
+      ].join(' '),
+  };
+}
+
+/**
+ * Where commander writes: help on stdout, with the lines a command added in its own words
+ * (`Exit codes: …`) wrapped too; errors on stderr as they are, one line each.
+ */
+function helpOutput(io: CliIo): OutputConfiguration {
+  const width = terminalOf(io, 'stdout').width;
+  return { writeOut: (text) => io.stdout(wrapLongLines(text, width)), writeErr: io.stderr };
 }

@@ -90,7 +90,8 @@ describe('skeval compare', () => {
   it('exits 0 on noise inside the interval', async () => {
     const result = await run(['compare', 'before.json', 'noise.json']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/no regression: the change is .*within noise or better/);
+    // Prose is wrapped to 80 columns: read it as one line.
+    expect(result.stdout.replace(/\n {2}/g, ' ')).toMatch(/no regression: the change is .*within noise or better/);
     expect(result.stdout).toContain('fixed:');
   });
 

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { exitCodeOf } from '../exit-codes.js';
-import { jsonOutput } from '../json-output.js';
+import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, nonNegativeInteger, type OptionTable, type OptionValues, positiveNumber } from '../options.js';
-import { renderRunSummary } from './render-run.js';
+import { chooseReporters, reporterOption, writeReports } from '../reporter-flag.js';
 
 /** `skeval grade`'s options. */
 const gradeOptions = {
@@ -27,7 +26,8 @@ const gradeOptions = {
     flags: '--in-place',
     description: 'rewrite the run folder itself (default: grade a copy beside it, leaving the run as it was)',
   },
-  json: { flags: '--json', description: 'print the result as JSON' },
+  reporter: reporterOption,
+  json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
 } as const satisfies OptionTable;
 
 type GradeFlags = OptionValues<typeof gradeOptions>;
@@ -41,7 +41,9 @@ export function registerGrade(program: Command, context: CommandContext): void {
 }
 
 async function grade(runDir: string, flags: GradeFlags, { io, setExitCode }: CommandContext): Promise<void> {
-  const { gradeRun, resolveJudgeSetup } = await import('@skeval/core');
+  const reporters = chooseReporters(flags.reporter, flags.json);
+  const core = await import('@skeval/core');
+  const { gradeRun, resolveJudgeSetup } = core;
   const judge = resolveJudgeSetup({
     ...(flags.judge ? { judge: flags.judge } : {}),
     cache: flags.cache,
@@ -58,16 +60,18 @@ async function grade(runDir: string, flags: GradeFlags, { io, setExitCode }: Com
     ...(flags.inPlace ? { inPlace: true } : {}),
   });
   const problems = graded.runs.flatMap((run) => run.problems);
-  io.stdout(
-    flags.json
-      ? jsonOutput({ totals: graded.totals, orphans: graded.orphans, problems, runDir: graded.runDir })
-      : renderRunSummary(graded, judge.skipReason),
-  );
+  const written = await writeReports({
+    reporters,
+    report: graded,
+    io,
+    core,
+    ...(judge.skipReason ? { judgeSkipReason: judge.skipReason } : {}),
+  });
   for (const problem of problems) io.stderr(`skeval: not re-graded: ${problem}\n`);
   if (graded.orphans.length) {
     io.stderr(
       `skeval: ${graded.orphans.length} case folder(s) have no case in the evals file any more: ${graded.orphans.join(', ')}\n`,
     );
   }
-  setExitCode(exitCodeOf(graded));
+  setExitCode(written ? exitCodeOf(graded) : exitCodes.infrastructure);
 }

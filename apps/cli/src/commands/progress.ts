@@ -1,26 +1,68 @@
-import type { RunProgressEvent } from '@skeval/core';
+import type { CaseRunOutcome, RunProgressEvent } from '@skeval/core';
 import type { CliIo } from '../io.js';
+import { terminalOf } from '../terminal.js';
+
+/** What progress needs from @skeval/core (which the command loads), and a clock. */
+export type ProgressDeps = Pick<typeof import('@skeval/core'), 'createStyle' | 'displayWidth' | 'truncate'> & {
+  /** @default Date.now */
+  now?: () => number;
+};
 
 /**
- * Progress on stderr. On a terminal: a live line naming the running case runs and a counter,
- * with each finished case printed above it. Otherwise: one plain line per finished case.
+ * Progress on stderr: a line per finished case run, `[3/12] greeting named-ada with_skill run 2:
+ * 3/3 passed (0.2 s) · 4 s elapsed, ~12 s left` (the arm and run named when there are arms or
+ * trials), fitted to the terminal's width. On a terminal, a live line under them names the
+ * running case runs.
  */
-export function createProgress(io: CliIo): (event: RunProgressEvent) => void {
-  const running = new Set<string>();
-  let finished = 0;
+export function createProgress(io: CliIo, deps: ProgressDeps): (event: RunProgressEvent) => void {
+  const now = deps.now ?? Date.now;
+  const { color, width } = terminalOf(io, 'stderr');
+  const style = deps.createStyle(color);
+  const started = now();
+  const running: string[] = [];
+  let total: number | undefined;
+  let nested = false;
+  let ended = 0;
   let skipped = 0;
   const live = io.stderrIsTTY === true;
   const clear = () => (live ? io.stderr('\r\x1b[K') : undefined);
+  const nameOf = (entry: { skill: string; caseId: string; arm: string; runNumber: number }) =>
+    `${entry.skill} ${entry.caseId}${nested ? ` ${entry.arm} run ${entry.runNumber}` : ''}`;
+  /** The time parts, longest first: the line uses the longest that fits. */
+  const timings = () => {
+    const elapsedMs = now() - started;
+    const remaining = total === undefined ? 0 : total - ended - skipped;
+    const left = ended > 0 && remaining > 0 ? `~${seconds(Math.max(1000, (elapsedMs / ended) * remaining))} left` : '';
+    return [` · ${seconds(elapsedMs)} elapsed${left ? `, ${left}` : ''}`, ...(left ? [` · ${left}`] : []), ''];
+  };
+  const counter = () => `${ended + skipped}${total === undefined ? '' : `/${total}`}`;
   const status = () => {
     if (!live) return;
-    const names = [...running].slice(0, 4).join(', ');
-    io.stderr(
-      `${finished} done${skipped ? `, ${skipped} skipped` : ''} · running ${running.size}${names ? `: ${names}${running.size > 4 ? ', …' : ''}` : ''}`,
-    );
+    const names = running.slice(0, 3).join(', ');
+    const more = running.length > 3 ? ', …' : '';
+    const line = `${counter()} done · running ${running.length}${names ? `: ${names}${more}` : ''}${timings()[0]}`;
+    // One column spare: a line that fills the last column makes some terminals wrap.
+    io.stderr(style.dim(deps.truncate(line, width - 1)));
+  };
+  const finished = (outcome: CaseRunOutcome) => {
+    const { passed, total: assertions, skipped: notGraded } = outcome.grading.summary;
+    const graded = assertions - notGraded;
+    if (outcome.status !== 'ok') {
+      const message = outcome.error?.message.split('\n')[0] ?? '';
+      return { text: `${outcome.status}: ${message}`, paint: style.error };
+    }
+    // The pass rate's own terms: skipped assertions are not graded, so not counted against it.
+    const text = `${passed}/${graded} passed${notGraded ? `, ${notGraded} skipped` : ''}`;
+    return { text, paint: passed === graded ? style.pass : style.fail };
   };
   return (event) => {
+    if (event.type === 'run-start') {
+      total = event.caseRuns;
+      nested = event.nested;
+      return;
+    }
     if (event.type === 'case-start') {
-      running.add(`${event.skill}/${event.caseId}`);
+      running.push(nameOf(event));
       clear();
       status();
       return;
@@ -45,18 +87,35 @@ export function createProgress(io: CliIo): (event: RunProgressEvent) => void {
       return;
     }
     const { outcome } = event;
-    running.delete(`${outcome.skill}/${outcome.caseId}`);
-    finished += 1;
-    const { passed, total, skipped: notGraded } = outcome.grading.summary;
-    // The pass rate's own terms: skipped assertions are not graded, so not counted against it.
-    const state =
-      outcome.status === 'ok'
-        ? `${passed}/${total - notGraded} passed${notGraded ? `, ${notGraded} skipped` : ''}`
-        : `${outcome.status}: ${outcome.error?.message.split('\n')[0] ?? ''}`;
+    const name = nameOf(outcome);
+    const at = running.indexOf(name);
+    if (at >= 0) running.splice(at, 1);
+    ended += 1;
+    const state = finished(outcome);
+    const prefix = `[${counter()}] `;
+    const took = ` (${seconds(outcome.durationMs, 1)})${outcome.skillEdited ? ' — the run edited the skill' : ''}`;
+    // Within the width: the case's name and state whole, with as much of the timing as fits;
+    // when even that is too long, the state (an error message) is cut first, then the name.
+    const columns = deps.displayWidth;
+    const fixed = prefix.length + 2 + columns(took);
+    const whole = fixed + columns(name) + columns(state.text);
+    const timing = timings().find((part) => whole + columns(part) <= width) ?? '';
+    const room = width - fixed - columns(timing);
+    const shownName = deps.truncate(name, Math.max(12, room - Math.min(columns(state.text), 24)));
+    const shownState = deps.truncate(state.text, Math.max(8, room - columns(shownName)));
+    const suffix = `${took}${timing}`;
     clear();
-    io.stderr(
-      `[${finished}] ${outcome.skill} ${outcome.caseId}: ${state} (${(outcome.durationMs / 1000).toFixed(1)} s)${outcome.skillEdited ? ' — the run edited the skill' : ''}\n`,
-    );
+    io.stderr(`${style.dim(prefix)}${shownName}: ${state.paint(shownState)}${style.dim(suffix)}\n`);
     status();
   };
+}
+
+/** `0.2 s` with `digits` decimals under 10 s, else whole seconds, minutes past a minute. */
+function seconds(ms: number, digits = 0): string {
+  const value = ms / 1000;
+  if (value < 10 && digits > 0) return `${value.toFixed(digits)} s`;
+  if (value < 60) return `${Math.round(value)} s`;
+  const whole = Math.round(value);
+  if (whole < 3600) return `${Math.floor(whole / 60)} m ${String(whole % 60).padStart(2, '0')} s`;
+  return `${Math.floor(whole / 3600)} h ${String(Math.floor((whole % 3600) / 60)).padStart(2, '0')} m`;
 }

@@ -1,4 +1,5 @@
-import type { RunEvalsResult, RunPlan } from '@skeval/core';
+import type { RunPlan } from '@skeval/core';
+import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
@@ -12,8 +13,9 @@ import {
   positiveInteger,
   positiveNumber,
 } from '../options.js';
+import { chooseReporters, type ReporterSpec, reporterOption, writeReports } from '../reporter-flag.js';
+import { terminalOf } from '../terminal.js';
 import { createProgress } from './progress.js';
-import { renderRunSummary } from './render-run.js';
 
 const agents = ['sdk', 'claude-code', 'codex', 'pi', 'command'] as const;
 
@@ -112,7 +114,8 @@ const runOptions = {
     description:
       'discover and validate everything, then print how many agent runs and judge calls a run would make, and what the judge would cost; run nothing',
   },
-  json: { flags: '--json', description: 'print the result as JSON' },
+  reporter: reporterOption,
+  json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
 } as const satisfies OptionTable;
 
 type RunFlags = OptionValues<typeof runOptions>;
@@ -128,7 +131,9 @@ export function registerRun(program: Command, context: CommandContext): void {
 }
 
 async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: CommandContext): Promise<void> {
-  const { createRunner, planRun, renderBenchmark, resolveJudgeSetup, runEvals } = await import('@skeval/core');
+  const reporters = chooseReporters(flags.reporter, flags.json);
+  const core = await import('@skeval/core');
+  const { createRunner, planRun, resolveJudgeSetup, runEvals } = core;
   const judge = resolveJudgeSetup({
     ...(flags.judge ? { judge: flags.judge } : {}),
     cache: flags.cache,
@@ -147,8 +152,12 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
     runs: flags.runs,
   };
   if (flags.dryRun) {
+    const json = dryRunFormat(reporters) === 'json';
     const plan = await planRun({ ...selection, ...(judge.model ? { judge: judge.model } : {}) });
-    io.stdout(flags.json ? jsonOutput({ ...plan }) : renderPlan(plan, judge.skipReason));
+    const width = terminalOf(io, 'stdout').width;
+    io.stdout(
+      json ? jsonOutput({ ...plan }) : renderPlan(plan, (line) => core.wrapWords(line, width - 2), judge.skipReason),
+    );
     setExitCode(plan.invalid.length ? exitCodes.usage : exitCodes.ok);
     return;
   }
@@ -178,43 +187,34 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
     network: flags.network,
     passEnv: flags.passEnv,
     ...(signal ? { signal } : {}),
-    onProgress: createProgress(io),
+    onProgress: createProgress(io, core),
   });
   if (io.stderrIsTTY) io.stderr('\r\x1b[K');
-  const comparisons =
-    flags.compare || flags.baseline
-      ? result.runs.flatMap((entry) => (entry.benchmark ? [`\n${renderBenchmark(entry.benchmark)}`] : []))
-      : [];
-  io.stdout(
-    flags.json ? jsonOutput(toJson(result)) : `${renderRunSummary(result, judge.skipReason)}${comparisons.join('')}`,
-  );
-  setExitCode(exitCodeOf(result));
+  const written = await writeReports({
+    reporters,
+    report: result,
+    io,
+    core,
+    ...(judge.skipReason ? { judgeSkipReason: judge.skipReason } : {}),
+  });
+  const code = exitCodeOf(result);
+  setExitCode(written || code === exitCodes.interrupted ? code : exitCodes.infrastructure);
 }
 
-function toJson(result: RunEvalsResult) {
-  return {
-    interrupted: result.interrupted,
-    totals: result.totals,
-    invalid: result.invalid,
-    runs: result.runs.map((run) => ({
-      skill: run.skill,
-      run_dir: run.runDir,
-      comparison: run.benchmark?.skeval ?? null,
-      problems: run.problems,
-      cases: run.outcomes.map((outcome) => ({
-        id: outcome.caseId,
-        arm: outcome.arm,
-        run_number: outcome.runNumber,
-        status: outcome.status,
-        summary: outcome.grading.summary,
-        skill_edited: outcome.skillEdited,
-        dir: outcome.caseDir,
-        ...(outcome.error ? { error: outcome.error } : {}),
-      })),
-    })),
-  };
+/** `--dry-run` prints the plan as text or JSON; a report of results has nothing to report yet. */
+function dryRunFormat(reporters: readonly ReporterSpec[]): 'text' | 'json' {
+  const other = reporters.find((spec) => spec.path || (spec.name !== 'terminal' && spec.name !== 'json'));
+  if (other) {
+    throw new SkevalError({
+      code: 'usage',
+      message: `--dry-run prints the plan, not results: --reporter ${other.name}${other.path ? `:${other.path}` : ''} has nothing to report; drop it, or use --json for the plan as JSON`,
+    });
+  }
+  return reporters.some((spec) => spec.name === 'json') ? 'json' : 'text';
 }
-function renderPlan(plan: RunPlan, judgeSkipReason?: string): string {
+
+/** The plan of `--dry-run`, each entry wrapped by `wrap` with its later lines indented. */
+function renderPlan(plan: RunPlan, wrap: (line: string) => string[], judgeSkipReason?: string): string {
   const lines = plan.skills.map(
     (skill) =>
       `${skill.skill}: ${skill.cases} cases × ${skill.arms} arm${skill.arms === 1 ? '' : 's'} × ${skill.runs} run${skill.runs === 1 ? '' : 's'} = ${skill.agentRuns} agent runs; ${skill.judgeCalls} judge calls`,
@@ -238,5 +238,5 @@ function renderPlan(plan: RunPlan, judgeSkipReason?: string): string {
     );
   } else if (!plan.judge && judgeSkipReason) lines.push(`judged assertions would be skipped: ${judgeSkipReason}`);
   lines.push("agent cost: not estimated (it depends on the agent's work); nothing was run");
-  return `${lines.join('\n')}\n`;
+  return `${lines.flatMap((line) => wrap(line).map((part, at) => (at === 0 ? part : `  ${part}`))).join('\n')}\n`;
 }

@@ -16,7 +16,6 @@ import { chooseSandbox } from '../sandbox/choose-sandbox.js';
 import type { SandboxKind } from '../sandbox/sandbox.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { createContainment, hiddenPaths } from './containment.js';
-import { checkFolderNameOptions } from './folder-name-options.js';
 import { baselineFolder, readExtraSkills } from './other-skills.js';
 import { resumeTarget } from './resume-target.js';
 import { runCase } from './run-case.js';
@@ -24,9 +23,18 @@ import { byCaseOrder, type RunReport, type SkillRun, totalsOf } from './run-repo
 import { trackTemporaryFolder } from './temporary-folders.js';
 
 export type RunProgressEvent =
-  | { type: 'case-start'; skill: string; caseId: string }
+  /** Before the first case run: how many case runs the run plans, and whether they have arms or trials. */
+  | { type: 'run-start'; caseRuns: number; nested: boolean }
+  | { type: 'case-start'; skill: string; caseId: string; arm: Configuration; runNumber: number }
   | { type: 'case-end'; outcome: CaseRunOutcome }
-  | { type: 'case-skipped'; skill: string; caseId: string; reason: 'complete' | 'interrupted' | 'write-failed' }
+  | {
+      type: 'case-skipped';
+      skill: string;
+      caseId: string;
+      arm: Configuration;
+      runNumber: number;
+      reason: 'complete' | 'interrupted' | 'write-failed';
+    }
   /** `--resume` found a case run whose artifacts do not read back: it runs again. */
   | { type: 'case-redo'; skill: string; caseId: string; problems: string[] }
   /** Something the user should know before the case runs start: no sandbox, an agent version Skeval does not know. */
@@ -105,7 +113,6 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     .filter((skill) => !skill.load.evals)
     .map((skill) => ({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors }));
   // Other skills are checked before anything is set up: a bad folder or name stops the run here.
-  checkFolderNameOptions(options);
   const extras = await readExtraSkills(
     options.extraSkills ?? [],
     cwd,
@@ -188,6 +195,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       ).flat(),
     ),
   );
+  options.onProgress?.({ type: 'run-start', caseRuns: plan.length, nested });
   const tasks = plan.map(({ skill, run, hidden, graders, skillOutputs, evalCase, arm, runNumber }) =>
     limit(async () => {
       const caseDir = caseDirOf(run.runDir, evalCase.id, nested ? { arm, runNumber } : undefined);
@@ -196,6 +204,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
           type: 'case-skipped',
           skill: skill.name,
           caseId: evalCase.id,
+          arm,
+          runNumber,
           reason: interrupted ? 'interrupted' : 'write-failed',
         });
       if (options.resume) {
@@ -208,6 +218,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
             type: 'case-skipped',
             skill: skill.name,
             caseId: evalCase.id,
+            arm,
+            runNumber,
             reason: 'complete',
           });
         }
@@ -220,7 +232,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
           });
         }
       }
-      options.onProgress?.({ type: 'case-start', skill: skill.name, caseId: evalCase.id });
+      options.onProgress?.({ type: 'case-start', skill: skill.name, caseId: evalCase.id, arm, runNumber });
       const outcome = await runCase({
         skill,
         evalCase,

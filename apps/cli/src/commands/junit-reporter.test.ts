@@ -1,0 +1,121 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentFlags, createReportProject, runCli } from './__fixtures__/report-fixture.js';
+
+const schema = new URL('./__fixtures__/jenkins-junit.xsd', import.meta.url).pathname;
+// xmllint comes with Debian's libxml2-utils, which .ci/run installs: in CI these tests never skip.
+const xmllint = spawnSync('xmllint', ['--version']).status === 0;
+const skipReason = xmllint || process.env.CI ? undefined : 'xmllint is not installed (apt-get install libxml2-utils)';
+
+let root: string;
+let report: string;
+let xml: string;
+
+/** `xmllint --schema` on a file: its exit status and what it said. */
+function validate(file: string) {
+  const result = spawnSync('xmllint', ['--noout', '--schema', schema, file], { encoding: 'utf8' });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** An XPath expression's string value in the report, as xmllint reads it. */
+const xpath = (expression: string) =>
+  execFileSync('xmllint', ['--xpath', `string(${expression})`, report], { encoding: 'utf8' }).replace(/\n$/, '');
+
+beforeAll(async () => {
+  root = await createReportProject();
+  if (skipReason) return;
+  // Both skills, two runs each: passes, failures, an errored grader, a crashed agent, a skipped
+  // judged claim, hostile text in an answer and in an assertion.
+  const ran = await runCli(root, [
+    'run',
+    '.',
+    ...agentFlags(root),
+    '--output-dir',
+    'out',
+    '--runs',
+    '2',
+    '--reporter',
+    'junit:reports/junit.xml',
+  ]);
+  expect(ran.code).toBe(3);
+  // The file reporter leaves the terminal report on stdout.
+  expect(ran.stdout).toMatch(/\nAssertions {2}/);
+  report = join(root, 'reports', 'junit.xml');
+  xml = await readFile(report, 'utf8');
+}, 60_000);
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('the junit reporter', () => {
+  it("validates against Jenkins' JUnit schema, with a pass, a failure, an error and a skip", (context) => {
+    if (skipReason) return context.skip(skipReason);
+    expect(validate(report)).toEqual({ status: 0, output: `${report} validates\n` });
+    for (const element of ['<failure ', '<error ', '<skipped>']) expect(xml).toContain(element);
+    expect(xml).toMatch(
+      /<testcase name="file-exists path=greeting.txt" classname="reports.1.with_skill.run-1" time="[\d.]+"\/>/,
+    );
+  });
+
+  it('is checked by a validator that rejects what the schema does not allow', async (context) => {
+    if (skipReason) return context.skip(skipReason);
+    // The same report with an attribute Jenkins' schema has no place for.
+    const broken = join(root, 'reports', 'broken.xml');
+    await writeFile(broken, xml.replace('<skipped>', '<skipped message="x">'));
+    const result = validate(broken);
+    expect(result.status).not.toBe(0);
+    expect(result.output).toMatch(/attribute 'message' is not allowed/);
+  });
+
+  it('counts one test case per assertion per case run, in a suite per skill', (context) => {
+    if (skipReason) return context.skip(skipReason);
+    // reports: 3 cases (1 + 4 + 1 assertions) × 2 runs; long: 2 cases (2 + 25) × 2 runs.
+    expect(xpath('/testsuites/@tests')).toBe(String(2 * 6 + 2 * 27));
+    expect(xpath('/testsuites/testsuite[@name="reports"]/@tests')).toBe('12');
+    expect(xpath('/testsuites/testsuite[@name="reports"]/@failures')).toBe('4');
+    // A crashed agent (2 runs) and a crashed grader (2 runs).
+    expect(xpath('/testsuites/testsuite[@name="reports"]/@errors')).toBe('4');
+    expect(xpath('/testsuites/testsuite[@name="reports"]/@skipped')).toBe('2');
+    expect(xpath('/testsuites/testsuite[@name="long"]/@failures')).toBe(String(2 * 26));
+    expect(xpath('count(//testcase[@classname="reports.crashes.with_skill.run-2"]/error)')).toBe('1');
+    expect(xpath('//testcase[@classname="reports.crashes.with_skill.run-2"]/error')).toMatch(
+      /agent: error \(agent_failed\): node exited with code 1; stderr: segfault simulated/,
+    );
+  });
+
+  it('carries hostile evidence and assertion text as text: ]]>, markup, quotes, NUL and ESC', (context) => {
+    if (skipReason) return context.skip(skipReason);
+    const evidence = xpath('//testcase[@name="echo-answer"][starts-with(@classname, "reports.")][1]/failure');
+    expect(evidence).toContain(`evidence: ]]> <b>bold</b> & "double" 'single' \\u0000 nul \\u001b[31mred`);
+    expect(xpath('//testcase[@name="echo-answer"][starts-with(@classname, "reports.")][1]/failure/@message')).toContain(
+      `]]> <b>bold</b> & "double" 'single'`,
+    );
+    // The judged claim keeps its text in the name: the line break, the lone surrogate shown as a code.
+    const skipped = xpath('//testcase[skipped][contains(@name, "A prose claim")][1]/@name');
+    expect(skipped).toBe(
+      `A prose claim ]]> <b>bold</b> & "double" 'single' \\u0000 nul \\u001b[31mred\\u001b[0m 100% a:b,c \n::error::x \\ud800 \\ufffe`,
+    );
+    // Nothing XML 1.0 forbids is in the file, escaped or not.
+    const forbidden = [...xml].filter((character) => {
+      const code = character.codePointAt(0) ?? 0;
+      return (code < 0x20 && code !== 0x9 && code !== 0xa && code !== 0xd) || (code >= 0xd800 && code <= 0xdfff);
+    });
+    expect(forbidden).toEqual([]);
+    expect(xml).not.toMatch(/&#x?0+;/);
+  });
+});
+
+describe('skeval grade --reporter junit', () => {
+  it('writes the same kind of report for a re-grade', async (context) => {
+    if (skipReason) return context.skip(skipReason);
+    const [runId = ''] = (await readdir(join(root, 'out', 'reports'))).sort();
+    const graded = await runCli(root, [
+      'grade',
+      join(root, 'out', 'reports', runId),
+      '--reporter',
+      'junit:regraded.xml',
+    ]);
+    expect(graded.code).toBe(3);
+    expect(validate(join(root, 'regraded.xml')).status).toBe(0);
+  });
+});
