@@ -130,6 +130,12 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     userEnv,
     ...(options.passEnv ? { passEnv: options.passEnv } : {}),
   });
+  for (const { skill, evals } of runnable)
+    if (evals.cases.length === 0)
+      options.onProgress?.({
+        type: 'note',
+        message: `${skill.name}: ${skill.evalsPath} has no cases to run (trigger queries run with \`skeval triggers\`)`,
+      });
   // An evals file that pairs with no skill does not run; say so rather than drop it quietly.
   for (const entry of resumed ? [] : discovered.unpaired) options.onProgress?.({ type: 'note', message: entry.reason });
   if (sandbox.kind === 'none' && options.sandbox === undefined)
