@@ -5,7 +5,8 @@ import { layoutTable } from './terminal-table.js';
 import { printable, wrapWords } from './text-width.js';
 
 const label = { with_skill: 'WITH', without_skill: 'WITHOUT', old_skill: 'OLD SKILL' } as const;
-const points = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} pts`;
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}`;
+const points = (value: number) => `${signed(value)} pts`;
 const fixed = (value: number | null, digits: number, unit: string) =>
   value === null ? 'n/a' : `${value.toFixed(digits)}${unit}`;
 const money = (value: number | null) => (value === null ? 'unknown' : `$${value.toFixed(4)}`);
@@ -63,7 +64,7 @@ export function renderBenchmarkTerminal(benchmark: Benchmark, options: Benchmark
           formatPercent(target.pass_rate_case_mean),
           formatPercent(base.pass_rate_case_mean),
           { text: delta ? points(delta.pass_rate) : 'n/a', ...(deltaStyle ? { style: deltaStyle } : {}) },
-          delta ? `95% CI ${points(delta.ci95[0])} … ${points(delta.ci95[1])}` : '',
+          delta ? `95% CI ${signed(delta.ci95[0])} … ${signed(delta.ci95[1])}` : '',
         ],
         [
           'time per run',
@@ -97,11 +98,25 @@ export function renderBenchmarkTerminal(benchmark: Benchmark, options: Benchmark
     );
     lines.push(head.replace(verdict, style.bold(verdict)), ...rest);
   }
+  const errored = [
+    ...(target.errored_run_ids ?? []).map((run) => `${withLabel} ${run}`),
+    ...(base.errored_run_ids ?? []).map((run) => `${withoutLabel} ${run}`),
+  ];
+  if (errored.length) lines.push(...prose(`Agent errors: ${errored.map(printable).join(', ')}.`));
+  // Files written before agent errors counted as not passed list the runs they left out.
   const excluded = [
     ...(target.excluded_runs ?? []).map((run) => `${withLabel} ${run}`),
     ...(base.excluded_runs ?? []).map((run) => `${withoutLabel} ${run}`),
   ];
-  if (excluded.length) lines.push(...prose(`Left out for agent errors: ${excluded.join(', ')}.`));
+  if (excluded.length) lines.push(...prose(`Left out for agent errors: ${excluded.map(printable).join(', ')}.`));
+  if (analysis.controls?.length) {
+    const rateOf = (rates: Record<string, number | null>, arm: string) => formatPercent(rates[arm] ?? null);
+    const controls = analysis.controls.map(
+      (entry) =>
+        `${printable(entry.eval_id)} ${entry.status} (${withLabel} ${rateOf(entry.pass_rate, analysis.target)}, ${withoutLabel} ${rateOf(entry.pass_rate, analysis.baseline)})`,
+    );
+    lines.push(...prose(`Negative controls: ${controls.join('; ')}.`));
+  }
   if (analysis.skill_read) {
     const read = analysis.skill_read;
     const change = (value: number | null) => (value === null ? 'n/a' : points(value));
