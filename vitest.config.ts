@@ -10,6 +10,7 @@ const projects = [
   'packages/judge',
   'packages/evals',
   'packages/core',
+  'packages/report',
   'apps/cli',
   'apps/assert',
   'tools/fake-provider',

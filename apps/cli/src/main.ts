@@ -4,6 +4,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { registerBrief } from './commands/brief.js';
 import { registerCompare } from './commands/compare.js';
 import { registerGrade } from './commands/grade.js';
+import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
 import { registerTranspile } from './commands/transpile.js';
 import { registerTriggers } from './commands/triggers.js';
@@ -50,6 +51,7 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     registerRun,
     registerGrade,
     registerCompare,
+    registerReport,
     registerBrief,
     registerTranspile,
     registerTriggers,

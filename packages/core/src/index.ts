@@ -29,7 +29,8 @@ export {
 } from './run/run-evals.js';
 export type { RunReport, RunTotals, SkillRun } from './run/run-report.js';
 export { type BuildBenchmarkOptions, buildBenchmark } from './run-folder/benchmark.js';
-export { type CaseRunFolder, caseDirOf, listCaseRunFolders } from './run-folder/layout.js';
+export { feedbackFileName, readFeedback, reviewRunIdOf, writeFeedback } from './run-folder/feedback.js';
+export { type CaseRunFolder, caseDirOf, caseRunFiles, listCaseRunFolders, runFiles } from './run-folder/layout.js';
 export { type ArtifactRead, readJsonArtifact } from './run-folder/read-artifact.js';
 export {
   type CaseRunOutcome,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { feedbackLabelsSchema } from './assertion-review.js';
 
 /**
  * One case run's review, as skill-creator's viewer writes it. `run_id` is the case run's folder
@@ -23,6 +24,8 @@ export const feedbackSchema = z
   .looseObject({
     reviews: z.array(runReviewSchema),
     status: z.enum(['in_progress', 'complete']),
+    /** Skeval's per-assertion labels (`skeval report`); skill-creator's tools ignore the key. */
+    skeval: feedbackLabelsSchema.optional(),
   })
   .meta({ title: 'Skeval feedback.json', description: "A person's review of a run, in skill-creator's shape." });
 export type Feedback = z.infer<typeof feedbackSchema>;

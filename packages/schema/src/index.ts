@@ -12,6 +12,15 @@ export {
   graderResultV5Schema,
 } from './assert-io.js';
 export {
+  type AssertionReview,
+  assertionReviewSchema,
+  type FeedbackLabels,
+  feedbackLabelsSchema,
+  type ReviewLabel,
+  reviewLabelSchema,
+  reviewLabels,
+} from './assertion-review.js';
+export {
   type Assertion,
   type AssertionSpec,
   assertionSchema,

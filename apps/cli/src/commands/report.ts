@@ -1,0 +1,60 @@
+import { join, relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { CommandContext } from '../main.js';
+import { addOptions, type OptionTable, type OptionValues } from '../options.js';
+
+/** `skeval report`'s options. */
+const reportOptions = {
+  output: {
+    flags: '-o, --output <file>',
+    description: 'where to write the page (default: report.html in the first folder given)',
+  },
+  serve: {
+    flags: '--serve',
+    description:
+      "serve the report on 127.0.0.1 at a free port for review; labels are saved to each run folder's feedback.json",
+  },
+} as const satisfies OptionTable;
+
+type ReportFlags = OptionValues<typeof reportOptions>;
+
+export function registerReport(program: Command, context: CommandContext): void {
+  const command = program
+    .command('report')
+    .description('write one self-contained HTML page of a run: verdicts, evidence, responses, traces, arms, review')
+    .argument('<run-dir...>', 'run folders, or folders with run folders below them (the newest of each is taken)');
+  addOptions(command, reportOptions).action((paths: string[], flags: ReportFlags) => report(paths, flags, context));
+}
+
+const kilobytes = (text: string) => `${Math.round(Buffer.byteLength(text) / 1024).toLocaleString('en-US')} KB`;
+
+async function report(paths: string[], flags: ReportFlags, { io, signal }: CommandContext): Promise<void> {
+  const [{ renderReport, serveReport }, { writeFileAtomic }] = await Promise.all([
+    import('@skeval/report'),
+    import('@skeval/core'),
+  ]);
+  const shown = (path: string) => relative(io.cwd, path) || '.';
+  if (!flags.serve || flags.output) {
+    const rendered = await renderReport({ paths, cwd: io.cwd });
+    const target = resolve(io.cwd, flags.output ?? join(paths[0] ?? '.', 'report.html'));
+    await writeFileAtomic(target, rendered.html);
+    const runs = rendered.data.runs;
+    const cases = runs.reduce((sum, run) => sum + run.cases.length, 0);
+    const caseRuns = runs.reduce(
+      (sum, run) => sum + run.cases.reduce((inner, entry) => inner + entry.runs.length, 0),
+      0,
+    );
+    io.stdout(
+      `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} cases, ${caseRuns} case runs, ${kilobytes(rendered.html)}\n`,
+    );
+    for (const run of runs) for (const problem of run.problems) io.stderr(`skeval: not in the report: ${problem}\n`);
+  }
+  if (!flags.serve) return;
+  const server = await serveReport({ paths, cwd: io.cwd, ...(signal ? { signal } : {}) });
+  io.stderr(
+    `skeval: serving the report of ${server.runDirs.map(shown).join(', ')} at ${server.url}\n` +
+      `skeval: labels and notes are saved to feedback.json in each run folder as you review; Ctrl-C stops\n`,
+  );
+  io.stdout(`${server.url}\n`);
+  await server.closed;
+}

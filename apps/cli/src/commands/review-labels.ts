@@ -1,0 +1,56 @@
+import type { AssertionReview, VerdictStatus } from '@skeval/schema';
+
+const shownLabels = 10;
+
+/** What the reviewer held the verdict should be: the one they agreed with, or its opposite (pass and fail only). */
+function reviewerVerdictOf(label: AssertionReview): 'pass' | 'fail' | undefined {
+  if (label.verdict !== 'pass' && label.verdict !== 'fail') return undefined;
+  if (label.label === 'agree') return label.verdict;
+  return label.verdict === 'pass' ? 'fail' : 'pass';
+}
+
+const quoted = (text: string, max: number) => `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
+
+/**
+ * The reviewer's labels from a run folder's feedback.json beside the verdicts the run has now:
+ * how often the graders (the judge above all) agree with the person, and each label where they
+ * do not, or where the person disagreed. Empty when nobody reviewed the run.
+ */
+export async function renderReviewLabels(runDir: string): Promise<string> {
+  const { readFeedback, readRunFolder, reviewRunIdOf } = await import('@skeval/core');
+  const feedback = await readFeedback(runDir);
+  if (feedback.status === 'invalid') return `review labels: not read: ${feedback.problem}\n`;
+  const labels = feedback.status === 'ok' ? (feedback.value.skeval?.labels ?? []) : [];
+  if (labels.length === 0) return '';
+  const { runs } = await readRunFolder(runDir);
+  const rowsByRun = new Map(runs.map((run) => [reviewRunIdOf(runDir, run.dir), run.grading.assertion_results]));
+  let decided = 0;
+  let matching = 0;
+  const lines: string[] = [];
+  for (const label of labels) {
+    const rows = rowsByRun.get(label.run_id) ?? [];
+    const row =
+      rows[label.assertion_index]?.text === label.assertion_text
+        ? rows[label.assertion_index]
+        : rows.find((entry) => entry.text === label.assertion_text);
+    const now: VerdictStatus | undefined = row?.status;
+    const truth = reviewerVerdictOf(label);
+    if (truth !== undefined && now !== undefined) {
+      decided += 1;
+      if (truth === now) matching += 1;
+    }
+    if (label.label === 'agree' && (truth === undefined || truth === now)) continue;
+    const reviewer = `reviewer ${label.label === 'agree' ? 'agreed with' : 'disagreed with'} ${label.verdict}`;
+    lines.push(
+      `  ${label.case_id} ${label.arm}/run-${label.run_number} #${label.assertion_index + 1} ${quoted(label.assertion_text, 60)}: ` +
+        `now ${now ?? 'not graded'}; ${reviewer}${label.note ? ` — ${quoted(label.note, 80)}` : ''}\n`,
+    );
+  }
+  const summary =
+    `review labels (feedback.json): ${labels.length}; ` +
+    (decided
+      ? `the verdicts now match the reviewer on ${matching} of ${decided} pass/fail labels`
+      : 'none on a pass or fail');
+  const more = lines.length > shownLabels ? `  … and ${lines.length - shownLabels} more in feedback.json\n` : '';
+  return `${summary}\n${lines.slice(0, shownLabels).join('')}${more}`;
+}

@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium, which CI installs (.ci/run). */
+export const chromiumPath = '/usr/bin/chromium';
+export const hasChromium = existsSync(chromiumPath);
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** Where browser tests leave their screenshots (gitignored): `<repo>/test-artifacts/report/`. */
+export const artifactsDir = new URL('../../../../test-artifacts/report/', import.meta.url).pathname;
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(artifactsDir, { recursive: true });
+  await page.screenshot({ path: join(artifactsDir, `${name}.png`), fullPage: true });
+}
+
+/** Serves one page at `/report.html` on 127.0.0.1 (a static report as a CI system would host it). */
+export async function servePage(html: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    if (request.url === '/report.html') {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      response.end(html);
+    } else {
+      response.writeHead(404);
+      response.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address: AddressInfo | string | null = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}/report.html`, server };
+}
+
+/**
+ * Records every request the page makes besides loading itself (each address once), and refuses
+ * each one (routing sees them before the network does), so a test can expect none.
+ */
+export async function recordRequests(page: Page, pageUrl: string): Promise<string[]> {
+  const requests: string[] = [];
+  const record = (url: string) => {
+    if (url !== pageUrl && !requests.includes(url)) requests.push(url);
+  };
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url === pageUrl) return route.continue();
+    record(url);
+    return route.abort();
+  });
+  page.on('request', (request) => record(request.url()));
+  return requests;
+}

@@ -1,0 +1,223 @@
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import {
+  caseRunFiles,
+  readFeedback,
+  readJsonArtifact,
+  readRunFolder,
+  readRunSummary,
+  reviewRunIdOf,
+  runFiles,
+  type StoredCaseRun,
+} from '@skeval/core';
+import { type Benchmark, benchmarkSchema, type Feedback, type RunSummary, SkevalError } from '@skeval/schema';
+import type { ReportCase, ReportCaseRun, ReportData, ReportRun } from '../report-data.js';
+import { defaultBounds, excerptOf, type ReportBounds, type RunShare, runShareOf } from './bounds.js';
+import { type CaseInfo, readEvalMetadata, readSkillCases } from './case-info.js';
+import { findRunFolders } from './find-run-folders.js';
+import { casePassRates, isFlaky, overviewOf, runPassRateOf } from './overview.js';
+import { type ImageBudget, readOutputs } from './read-outputs.js';
+import { traceViewOf } from './trace-view.js';
+
+export interface CollectReportOptions {
+  /** Run folders, or folders with run folders below them (the newest run of each is taken). */
+  paths: readonly string[];
+  /** Where relative paths start, and what the page names folders from. @default process.cwd() */
+  cwd?: string;
+  /** The page is served by `skeval report --serve`, which saves reviews. @default false */
+  serve?: boolean;
+  /** @default defaultBounds */
+  bounds?: Partial<ReportBounds>;
+}
+
+/** A report's data and the run folders it covers (by `ReportRun.key`, in order). */
+export interface CollectedReport {
+  data: ReportData;
+  runDirs: string[];
+}
+
+interface FolderRead {
+  runDir: string;
+  summary: RunSummary;
+  runs: StoredCaseRun[];
+  problems: string[];
+  benchmark: Benchmark | undefined;
+  feedback: Feedback | null;
+  notes: string[];
+}
+
+async function readFolder(runDir: string): Promise<FolderRead> {
+  const summary = await readRunSummary(runDir);
+  if (summary.status !== 'ok') {
+    const why = summary.status === 'invalid' ? summary.problem : `${runFiles.summary}: missing`;
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: `${runDir}: ${why}; a run folder's summary.json is rewritten by \`skeval grade <run-dir>\``,
+    });
+  }
+  const [contents, benchmark, feedback] = await Promise.all([
+    readRunFolder(runDir),
+    readJsonArtifact(join(runDir, runFiles.benchmark), benchmarkSchema, runFiles.benchmark),
+    readFeedback(runDir),
+  ]);
+  const notes: string[] = [];
+  if (benchmark.status === 'absent') notes.push(`${runFiles.benchmark} is missing: the comparison is not shown`);
+  if (benchmark.status === 'invalid') notes.push(`${benchmark.problem}: the comparison is not shown`);
+  if (feedback.status === 'invalid') {
+    notes.push(`${feedback.problem}: the reviews in it are not shown, and --serve will not save over it`);
+  }
+  return {
+    runDir,
+    summary: summary.value,
+    ...contents,
+    benchmark: benchmark.status === 'ok' ? benchmark.value : undefined,
+    feedback: feedback.status === 'ok' ? feedback.value : null,
+    notes,
+  };
+}
+
+/**
+ * Reads the run folders a report covers into the data the page embeds: every case with its
+ * case runs (verdicts, evidence, response, outputs, trace, timing), each skill's overview, and
+ * the reviews already saved. What the agent and the judge wrote is cut to `bounds`.
+ */
+export async function collectReport(options: CollectReportOptions): Promise<CollectedReport> {
+  const cwd = options.cwd ?? process.cwd();
+  const bounds: ReportBounds = { ...defaultBounds, ...options.bounds };
+  const runDirs = await findRunFolders(options.paths, cwd);
+  const folders = await Promise.all(runDirs.map(readFolder));
+  const caseRuns = folders.reduce((sum, folder) => sum + folder.runs.length, 0);
+  const share = runShareOf(bounds, caseRuns);
+  const images: ImageBudget = { left: bounds.imageBudget };
+  const runs: ReportRun[] = [];
+  for (const [index, folder] of folders.entries()) {
+    runs.push(await reportRunOf(folder, { key: `r${index}`, cwd, share, images, bounds }));
+  }
+  return {
+    data: { version: 1, generatedAt: new Date().toISOString(), serve: options.serve ?? false, runs },
+    runDirs,
+  };
+}
+
+interface BuildContext {
+  key: string;
+  cwd: string;
+  share: RunShare;
+  images: ImageBudget;
+  bounds: ReportBounds;
+}
+
+async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<ReportRun> {
+  const { summary, runs, runDir } = folder;
+  const skillCases = await readSkillCases(summary.skill_path, summary.skill, context.cwd);
+  const notes = [...folder.notes, ...('note' in skillCases ? [skillCases.note] : [])];
+  const byCase = new Map<string, StoredCaseRun[]>();
+  for (const run of runs) byCase.set(run.folder, [...(byCase.get(run.folder) ?? []), run]);
+  const cases: ReportCase[] = [];
+  for (const [caseFolder, caseRuns] of byCase) {
+    const first = caseRuns[0];
+    if (!first) continue;
+    const caseId = first.grading.case_id;
+    const info: CaseInfo = {
+      ...(await readEvalMetadata(join(runDir, caseFolder))),
+      ...('cases' in skillCases ? skillCases.cases.get(caseId) : undefined),
+    };
+    const built: ReportCaseRun[] = [];
+    for (const run of caseRuns) built.push(await caseRunOf(run, runDir, context));
+    cases.push({
+      id: caseId,
+      name: info.name ?? caseId,
+      folder: caseFolder,
+      prompt: excerptOf(first.contextManifest.prompt || info.prompt || '', 20_000),
+      description: info.description ?? null,
+      expectedOutput: info.expectedOutput === undefined ? null : excerptOf(info.expectedOutput, 10_000),
+      files: first.contextManifest.input_files.length ? first.contextManifest.input_files : (info.files ?? []),
+      negativeControl: info.negativeControl ?? false,
+      passRateByArm: casePassRates(caseRuns),
+      flaky: isFlaky(caseRuns),
+      runs: built,
+    });
+  }
+  return {
+    key: context.key,
+    dir: relative(context.cwd, runDir) || '.',
+    skill: summary.skill,
+    runId: summary.run_id,
+    agent: summary.agent,
+    model: summary.model,
+    judge: summary.judge,
+    interrupted: summary.interrupted,
+    arms: [...new Set(runs.map((run) => run.arm))].sort(),
+    trials: Math.max(1, ...runs.map((run) => run.runNumber)),
+    overview: overviewOf(runs, folder.benchmark),
+    cases,
+    problems: folder.problems,
+    notes,
+    feedback: folder.feedback,
+  };
+}
+
+async function responseOf(run: StoredCaseRun): Promise<string> {
+  try {
+    return (await readFile(join(run.dir, caseRunFiles.response), 'utf8')).replace(/\n$/, '');
+  } catch {
+    return run.trace.final_text;
+  }
+}
+
+async function caseRunOf(run: StoredCaseRun, runDir: string, context: BuildContext): Promise<ReportCaseRun> {
+  const { grading, timing, trace } = run;
+  const { share } = context;
+  const rows = grading.assertion_results;
+  const evidenceChars = Math.max(200, Math.floor(share.evidence / Math.max(1, rows.length)));
+  const outputs = await readOutputs({
+    outputsDir: join(run.dir, caseRunFiles.outputs),
+    textBudget: share.outputs,
+    images: context.images,
+    imageBytes: context.bounds.imageBytes,
+    maxFiles: context.bounds.outputFiles,
+  });
+  const { passed, failed, errored, skipped, total } = grading.summary;
+  return {
+    reviewId: reviewRunIdOf(runDir, run.dir),
+    arm: run.arm,
+    runNumber: run.runNumber,
+    dir: relative(runDir, run.dir),
+    status: grading.agent_error ? (grading.agent_error.code === 'agent_timeout' ? 'timeout' : 'error') : 'ok',
+    error: grading.agent_error ?? null,
+    summary: { passed, failed, errored, skipped, total, passRate: runPassRateOf(run) },
+    assertions: rows.map((row, index) => ({
+      index,
+      text: excerptOf(row.text, 1_000),
+      status: row.status,
+      evidence: excerptOf(row.evidence, evidenceChars),
+      grader: row.grader ?? null,
+      id: row.id ?? null,
+    })),
+    response: excerptOf(await responseOf(run), share.response),
+    outputs: outputs.files,
+    outputsOmitted: outputs.omitted,
+    trace: traceViewOf(trace, {
+      budget: share.trace,
+      ...(timing.executor_start ? { startedAt: timing.executor_start } : {}),
+    }),
+    timing: {
+      durationMs: timing.duration_ms,
+      inputTokens: timing.input_tokens ?? null,
+      outputTokens: timing.output_tokens ?? null,
+      cachedInputTokens: timing.cached_input_tokens ?? null,
+      totalTokens: timing.total_tokens,
+      costUsd: timing.cost_usd ?? null,
+      model: timing.model ?? null,
+    },
+    judge: grading.judge
+      ? {
+          model: grading.judge.model,
+          calls: grading.judge.calls,
+          tokens: grading.judge.usage.total_tokens,
+          costUsd: grading.judge.usage.cost_usd ?? null,
+        }
+      : null,
+    skillEdited: grading.skill_edited !== undefined,
+  };
+}

@@ -1,0 +1,78 @@
+import type { StoredCaseRun } from '@skeval/core';
+import { type Benchmark, type Configuration, passRateOf } from '@skeval/schema';
+import type { ArmOverview, ReportComparison, ReportOverview } from '../report-data.js';
+
+const mean = (values: number[]) =>
+  values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : null;
+
+/** A case run's pass rate: `passRateOf` its grading summary (a crashed agent's run is all errors: 0). */
+export const runPassRateOf = (run: StoredCaseRun) => passRateOf(run.grading.summary);
+
+/** The mean of the runs' pass rates, runs with nothing graded left out (docs/artifacts.md, "The pass rate"). */
+const meanPassRate = (runs: readonly StoredCaseRun[]) =>
+  mean(runs.map(runPassRateOf).filter((rate): rate is number => rate !== null));
+
+/**
+ * One arm's numbers, as benchmark.json counts them: the pass rate is the mean of the arm's case
+ * runs' pass rates (`run_summary.<arm>.pass_rate.mean`); the counts are summed over its runs;
+ * runs whose agent crashed or timed out count as not passed and are also counted apart.
+ */
+function armOverviewOf(arm: Configuration, runs: readonly StoredCaseRun[]): ArmOverview {
+  const all = runs.filter((run) => run.arm === arm);
+  const sum = (pick: (run: StoredCaseRun) => number) => all.reduce((total, run) => total + pick(run), 0);
+  const costs = all.map((run) => run.timing.cost_usd ?? null);
+  return {
+    arm,
+    passRate: meanPassRate(all),
+    passed: sum((run) => run.grading.summary.passed),
+    failed: sum((run) => run.grading.summary.failed),
+    errored: sum((run) => run.grading.summary.errored),
+    skipped: sum((run) => run.grading.summary.skipped),
+    total: sum((run) => run.grading.summary.total),
+    runs: all.length,
+    erroredRuns: all.filter((run) => run.grading.agent_error !== undefined).length,
+    costUsd: costs.some((cost) => cost === null) ? null : costs.reduce<number>((total, cost) => total + (cost ?? 0), 0),
+    timeSecondsMean: mean(all.map((run) => run.timing.total_duration_seconds)),
+    tokensMean: mean(all.map((run) => run.timing.total_tokens)),
+  };
+}
+
+/** Per arm, the mean of the case's runs' pass rates, as benchmark.json's `skeval.cases[].pass_rate` has it. */
+export function casePassRates(runs: readonly StoredCaseRun[]): Partial<Record<Configuration, number | null>> {
+  const rates: Partial<Record<Configuration, number | null>> = {};
+  for (const arm of [...new Set(runs.map((run) => run.arm))].sort()) {
+    rates[arm] = meanPassRate(runs.filter((run) => run.arm === arm));
+  }
+  return rates;
+}
+
+/** Some arm's trials disagree: one had every graded assertion pass, another did not. */
+export function isFlaky(runs: readonly StoredCaseRun[]): boolean {
+  const succeeded = (run: StoredCaseRun) => {
+    const graded = run.grading.assertion_results.filter((row) => row.status !== 'skipped');
+    return graded.length > 0 && graded.every((row) => row.status === 'pass');
+  };
+  return [...new Set(runs.map((run) => run.arm))].some(
+    (arm) => new Set(runs.filter((run) => run.arm === arm).map(succeeded)).size > 1,
+  );
+}
+
+/** The run's arms, and the comparison benchmark.json's `skeval` block made of them. */
+export function overviewOf(runs: readonly StoredCaseRun[], benchmark: Benchmark | undefined): ReportOverview {
+  const arms = [...new Set(runs.map((run) => run.arm))].sort().map((arm) => armOverviewOf(arm, runs));
+  const analysis = benchmark?.skeval;
+  const delta = analysis?.delta;
+  const comparison: ReportComparison | null =
+    analysis && delta
+      ? {
+          target: analysis.target,
+          baseline: analysis.baseline,
+          delta: delta.pass_rate,
+          ci95: delta.ci95,
+          verdict: delta.verdict,
+          cases: delta.cases,
+          method: `${delta.method}, ${delta.resamples} resamples, seed ${delta.seed}`,
+        }
+      : null;
+  return { arms, comparison };
+}

@@ -1,0 +1,140 @@
+import { open, readdir } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import type { ReportOutputFile } from '../report-data.js';
+import { createBudget } from './bounds.js';
+
+const imageTypes: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  // Shown through <img>, where an SVG's scripts never run.
+  '.svg': 'image/svg+xml',
+};
+
+/** Bytes read to tell text from binary. */
+const sniffBytes = 8192;
+
+interface Entry {
+  path: string;
+  absolute: string;
+  kind: 'file' | 'link' | 'other';
+}
+
+async function listTree(root: string, limit: number): Promise<{ entries: Entry[]; omitted: number }> {
+  const entries: Entry[] = [];
+  let omitted = 0;
+  const walk = async (dir: string, prefix: string) => {
+    const children = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const child of children.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = prefix ? `${prefix}/${child.name}` : child.name;
+      const absolute = join(dir, child.name);
+      if (child.isDirectory()) {
+        await walk(absolute, path);
+        continue;
+      }
+      if (entries.length >= limit) {
+        omitted += 1;
+        continue;
+      }
+      entries.push({ path, absolute, kind: child.isFile() ? 'file' : child.isSymbolicLink() ? 'link' : 'other' });
+    }
+  };
+  await walk(root, '');
+  return { entries, omitted };
+}
+
+/** Reads at most `max` bytes from the start of a file, and its size; never more. */
+async function readHead(path: string, max: number): Promise<{ bytes: Buffer; size: number }> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const bytes = Buffer.alloc(Math.min(size, max));
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
+    return { bytes: bytes.subarray(0, bytesRead), size };
+  } finally {
+    await handle.close();
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Text when the bytes hold no NUL and decode as UTF-8 (a character cut at the end is forgiven). */
+function asText(bytes: Buffer, whole: boolean): string | undefined {
+  if (bytes.subarray(0, sniffBytes).includes(0)) return undefined;
+  for (let trim = 0; trim <= (whole ? 0 : 3) && trim < bytes.length + 1; trim += 1) {
+    try {
+      return utf8.decode(bytes.subarray(0, bytes.length - trim));
+    } catch {
+      // a multi-byte character cut by the read bound: try a byte shorter
+    }
+  }
+  return undefined;
+}
+
+/** The page-wide budget of inlined image bytes. */
+export type ImageBudget = { left: number };
+
+/**
+ * The files of a case run's `outputs/`: text shown up to the run's share, images within the
+ * bounds inlined as data URLs, anything else (binary, links, past the bounds) listed with why.
+ */
+export async function readOutputs(options: {
+  outputsDir: string;
+  textBudget: number;
+  images: ImageBudget;
+  imageBytes: number;
+  maxFiles: number;
+}): Promise<{ files: ReportOutputFile[]; omitted: number }> {
+  const { entries, omitted } = await listTree(options.outputsDir, options.maxFiles);
+  const budget = createBudget(options.textBudget);
+  const files: ReportOutputFile[] = [];
+  for (const entry of entries) {
+    budget.spend(entry.path.length + 40);
+    if (entry.kind !== 'file') {
+      files.push({
+        path: entry.path,
+        size: 0,
+        kind: 'other',
+        note: entry.kind === 'link' ? 'a symbolic link' : 'not a regular file',
+      });
+      continue;
+    }
+    const imageType = imageTypes[extname(entry.path).toLowerCase()];
+    try {
+      if (imageType) {
+        const { bytes, size } = await readHead(entry.absolute, options.imageBytes + 1);
+        const encoded = Math.ceil(size / 3) * 4;
+        if (size > options.imageBytes || encoded > options.images.left) {
+          const why = size > options.imageBytes ? 'over the size bound' : "past the page's image budget";
+          files.push({ path: entry.path, size, kind: 'image', note: `not inlined: ${why}` });
+          continue;
+        }
+        options.images.left -= encoded;
+        files.push({
+          path: entry.path,
+          size,
+          kind: 'image',
+          dataUrl: `data:${imageType};base64,${bytes.toString('base64')}`,
+        });
+        continue;
+      }
+      const max = Math.max(0, budget.left);
+      const { bytes, size } = await readHead(entry.absolute, max * 4 + 4);
+      const text = asText(bytes, bytes.length === size);
+      if (text === undefined) {
+        files.push({ path: entry.path, size, kind: 'other', note: 'binary' });
+        continue;
+      }
+      const excerpt = budget.take(text, max);
+      // Only the head was read, so a cut file's `cut` is its size in bytes.
+      const whole = bytes.length === size && excerpt.cut === undefined;
+      files.push({ path: entry.path, size, kind: 'text', text: whole ? excerpt : { text: excerpt.text, cut: size } });
+    } catch (error) {
+      const reason = error instanceof Error && 'code' in error ? String(error.code) : String(error);
+      files.push({ path: entry.path, size: 0, kind: 'other', note: `cannot be read (${reason})` });
+    }
+  }
+  return { files, omitted };
+}

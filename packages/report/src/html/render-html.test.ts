@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { ReportData } from '../report-data.js';
+import { contentSecurityPolicy, embedJson, renderHtml } from './render-html.js';
+
+const hostile = '</script><script>alert(1)</script><!-- & \u2028\u2029 "quoted" \'single\'';
+const data: ReportData = { version: 1, generatedAt: '2026-12-01T00:00:00.000Z', serve: false, runs: [] };
+const assets = { script: 'document.title="x";', style: 'body{margin:0}' };
+const sha = (text: string) => createHash('sha256').update(text).digest('base64');
+
+describe('embedJson', () => {
+  it('writes no character that could end or confuse a script element, and reads back unchanged', () => {
+    const embedded = embedJson({ text: hostile });
+    expect(embedded).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(embedded)).toEqual({ text: hostile });
+  });
+});
+
+describe('renderHtml', () => {
+  it('holds the data in one inert JSON element, whatever the agent wrote', () => {
+    const html = renderHtml({ ...data, runs: [] }, assets);
+    const withHostile = renderHtml({ ...data, generatedAt: hostile }, assets);
+    expect(withHostile.match(/<\/script>/g)?.length).toBe(html.match(/<\/script>/g)?.length);
+    expect(withHostile).toContain('<script type="application/json" id="skeval-report-data">');
+    expect(withHostile).not.toContain('<!--');
+  });
+
+  it('allows only its own script and style, by hash, and no request anywhere', () => {
+    const policy = contentSecurityPolicy(assets, { serve: false });
+    expect(policy).toBe(
+      `default-src 'none'; script-src 'sha256-${sha(assets.script)}'; style-src 'sha256-${sha(assets.style)}'; img-src data:; base-uri 'none'; form-action 'none'`,
+    );
+    expect(renderHtml(data, assets)).toContain(`<meta http-equiv="Content-Security-Policy" content="${policy}">`);
+  });
+
+  it('lets a served page post to its own server, and nowhere else', () => {
+    expect(contentSecurityPolicy(assets, { serve: true })).toContain("connect-src 'self'");
+    expect(contentSecurityPolicy(assets, { serve: false })).not.toContain('connect-src');
+  });
+});

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { dataElementId, type ReportData } from '../report-data.js';
+
+/** The page's compiled script and style sheet (see build-ui.ts). */
+export interface UiAssets {
+  script: string;
+  style: string;
+}
+
+/**
+ * JSON that can sit inside a `<script>` element whatever the strings hold: `<`, `>` and `&` are
+ * written as `\u003c`, `\u003e`, `\u0026` (so no `</script>` or `<!--` can appear), and U+2028 and
+ * U+2029 escaped too. `JSON.parse` reads it back unchanged.
+ */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replaceAll('<', '\\u003c')
+    .replaceAll('>', '\\u003e')
+    .replaceAll('&', '\\u0026')
+    .replaceAll('\u2028', '\\u2028')
+    .replaceAll('\u2029', '\\u2029');
+}
+
+const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/**
+ * The page's Content-Security-Policy: nothing loads from anywhere (`default-src 'none'`), only
+ * the page's own script and style run (by hash), images only from `data:` URLs, no forms, no
+ * base URL. A served page may also post reviews to the server it came from.
+ */
+export function contentSecurityPolicy(assets: UiAssets, options: { serve: boolean }): string {
+  return [
+    "default-src 'none'",
+    `script-src ${hashOf(assets.script)}`,
+    `style-src ${hashOf(assets.style)}`,
+    'img-src data:',
+    ...(options.serve ? ["connect-src 'self'"] : []),
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+const escapeHtml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+function titleOf(data: ReportData): string {
+  const skills = [...new Set(data.runs.map((run) => run.skill))];
+  return `Skeval report: ${skills.length <= 3 ? skills.join(', ') : `${skills.length} skills`}`;
+}
+
+/** The whole page: one file, everything inline, readable offline. */
+export function renderHtml(data: ReportData, assets: UiAssets): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(assets, { serve: data.serve }))}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="skeval report">
+<title>${escapeHtml(titleOf(data))}</title>
+<style>${assets.style}</style>
+</head>
+<body>
+<noscript>This report is drawn by its own inline script; allow scripts for this file to read it.</noscript>
+<div id="app"></div>
+<script type="application/json" id="${dataElementId}">${embedJson(data)}</script>
+<script>${assets.script}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,172 @@
+import type { Configuration, Feedback, VerdictStatus } from '@skeval/schema';
+
+/** The id of the `<script type="application/json">` element holding the report's data. */
+export const dataElementId = 'skeval-report-data';
+
+/** Text cut to a bound; `cut` (the whole text's length) says it was. */
+export interface Excerpt {
+  text: string;
+  cut?: number;
+}
+
+/** Everything the page shows, embedded in it as JSON. Built by `collectReport`, read by the page's script. */
+export interface ReportData {
+  version: 1;
+  generatedAt: string;
+  /** True when `skeval report --serve` serves the page: reviews are then saved through it. */
+  serve: boolean;
+  runs: ReportRun[];
+}
+
+/** One run folder: one skill's run. */
+export interface ReportRun {
+  /** Names the run folder to the review endpoint (`r0`, `r1`, …); never a path. */
+  key: string;
+  /** The run folder, as the page shows it (relative to where the report was made). */
+  dir: string;
+  skill: string;
+  runId: string;
+  agent: string | null;
+  model: string | null;
+  judge: string | null;
+  interrupted: boolean;
+  arms: Configuration[];
+  trials: number;
+  overview: ReportOverview;
+  cases: ReportCase[];
+  /** Case runs whose artifacts do not read back, each located. */
+  problems: string[];
+  /** What the report could not show, and why (no benchmark.json, the skill folder moved). */
+  notes: string[];
+  /** The run folder's feedback.json, when it has one. */
+  feedback: Feedback | null;
+}
+
+export interface ArmOverview {
+  arm: Configuration;
+  /** The mean of the arm's case runs' pass rates (`passRateOf` each); `null` when nothing was graded. */
+  passRate: number | null;
+  passed: number;
+  failed: number;
+  errored: number;
+  skipped: number;
+  total: number;
+  runs: number;
+  /** Case runs whose agent crashed or timed out (their verdicts are errors, so not passed). */
+  erroredRuns: number;
+  costUsd: number | null;
+  timeSecondsMean: number | null;
+  tokensMean: number | null;
+}
+
+export interface ReportComparison {
+  target: Configuration;
+  baseline: Configuration;
+  /** Mean over cases of the per-case difference, target minus baseline. */
+  delta: number;
+  ci95: [number, number];
+  verdict: string;
+  cases: number;
+  method: string;
+}
+
+export interface ReportOverview {
+  arms: ArmOverview[];
+  /** From benchmark.json's `skeval` block; `null` without two arms. */
+  comparison: ReportComparison | null;
+}
+
+export interface ReportCase {
+  id: string;
+  name: string;
+  /** `eval-<id>`. */
+  folder: string;
+  prompt: Excerpt;
+  description: string | null;
+  expectedOutput: Excerpt | null;
+  /** The input files the workspace started with. */
+  files: string[];
+  /** The case's metadata marks it as one the skill should not change. */
+  negativeControl: boolean;
+  /** Per arm, the mean of its case runs' pass rates. */
+  passRateByArm: Partial<Record<Configuration, number | null>>;
+  /** Some arm's trials disagree: one succeeded, another did not. */
+  flaky: boolean;
+  runs: ReportCaseRun[];
+}
+
+export interface ReportAssertion {
+  index: number;
+  text: Excerpt;
+  status: VerdictStatus;
+  evidence: Excerpt;
+  /** `judge`, or the grader's name. */
+  grader: string | null;
+  id: string | null;
+}
+
+export interface ReportOutputFile {
+  path: string;
+  size: number;
+  kind: 'text' | 'image' | 'other';
+  text?: Excerpt;
+  /** A `data:` URL, for images within the size bound. */
+  dataUrl?: string;
+  /** Why the file is listed without its content. */
+  note?: string;
+}
+
+export interface ReportToolCall {
+  index: number;
+  name: string;
+  kind: string;
+  /** The command line, or the paths the call touched. */
+  detail: Excerpt;
+  arguments: Excerpt | null;
+  output: Excerpt | null;
+  isError: boolean;
+  exitCode: number | null;
+  /** Milliseconds from the case run's start, when the agent reported times. */
+  startMs: number | null;
+  durationMs: number | null;
+}
+
+export interface ReportTrace {
+  toolCalls: ReportToolCall[];
+  /** Tool calls left out to keep the page bounded. */
+  omitted: number;
+  messages: number;
+  turns: number | null;
+  durationMs: number;
+  skillsRead: string[];
+  truncated: boolean;
+}
+
+export interface ReportCaseRun {
+  /** skill-creator's run id (`eval-3-with_skill-run-2`): what feedback.json names. */
+  reviewId: string;
+  arm: Configuration;
+  runNumber: number;
+  /** The case run's folder, from the run folder. */
+  dir: string;
+  status: 'ok' | 'error' | 'timeout';
+  error: { code: string; message: string } | null;
+  summary: { passed: number; failed: number; errored: number; skipped: number; total: number; passRate: number | null };
+  assertions: ReportAssertion[];
+  response: Excerpt;
+  outputs: ReportOutputFile[];
+  /** Output files not listed (past the count bound). */
+  outputsOmitted: number;
+  trace: ReportTrace;
+  timing: {
+    durationMs: number;
+    inputTokens: number | null;
+    outputTokens: number | null;
+    cachedInputTokens: number | null;
+    totalTokens: number;
+    costUsd: number | null;
+    model: string | null;
+  };
+  judge: { model: string; calls: number; tokens: number; costUsd: number | null } | null;
+  skillEdited: boolean;
+}

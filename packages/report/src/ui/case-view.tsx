@@ -1,0 +1,149 @@
+import type { Configuration } from '@skeval/schema';
+import { useState } from 'preact/hooks';
+import type { ReportCase, ReportCaseRun, ReportRun } from '../report-data.js';
+import type { ReviewActions } from './assertion-rows.js';
+import { CaseRunView } from './case-run-view.js';
+import { TextBlock } from './excerpt-text.js';
+import { outcomeOf } from './filters.js';
+import { armName, percent } from './format.js';
+import type { ReviewState } from './review-store.js';
+
+/** The trial shown first: the first that did not pass, else the first. */
+const firstToShow = (runs: ReportCaseRun[]) =>
+  (runs.find((run) => outcomeOf(run) !== 'pass') ?? runs[0])?.runNumber ?? 1;
+
+function ArmColumn(props: {
+  arm: Configuration;
+  evalCase: ReportCase;
+  runs: ReportCaseRun[];
+  review: ReviewState;
+  actions: ReviewActions;
+}) {
+  const { arm, evalCase, runs } = props;
+  const [shown, setShown] = useState(() => firstToShow(runs));
+  const run = runs.find((entry) => entry.runNumber === shown) ?? runs[0];
+  return (
+    <section class={`arm arm-${arm}`} data-arm={arm}>
+      <h4>
+        {armName(arm)} <span class="rate">{percent(evalCase.passRateByArm[arm])}</span>
+      </h4>
+      {runs.length > 1 ? (
+        <div class="trials" role="tablist" aria-label={`trials ${armName(arm)}`}>
+          {runs.map((entry) => (
+            <button
+              key={entry.runNumber}
+              type="button"
+              role="tab"
+              aria-selected={entry.runNumber === run?.runNumber}
+              class={`trial outcome-${outcomeOf(entry)}`}
+              onClick={() => setShown(entry.runNumber)}
+            >
+              run {entry.runNumber}: {percent(entry.summary.passRate)}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {run ? <CaseRunView {...props} run={run} /> : null}
+    </section>
+  );
+}
+
+function CaseInput({ evalCase }: { evalCase: ReportCase }) {
+  return (
+    <div class="case-input">
+      <h5>Prompt</h5>
+      <TextBlock excerpt={evalCase.prompt} />
+      {evalCase.description ? <p class="description">{evalCase.description}</p> : null}
+      {evalCase.files.length ? (
+        <>
+          <h5>Input files</h5>
+          <ul class="files">
+            {evalCase.files.map((file) => (
+              <li key={file}>
+                <code>{file}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {evalCase.expectedOutput ? (
+        <>
+          <h5>Expected output</h5>
+          <TextBlock excerpt={evalCase.expectedOutput} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export interface CaseViewProps {
+  run: ReportRun;
+  evalCase: ReportCase;
+  caseKey: string;
+  open: boolean;
+  focused: boolean;
+  review: ReviewState;
+  actions: ReviewActions;
+  onToggle: (caseKey: string) => void;
+  onFocus: (caseKey: string) => void;
+}
+
+/** A case: a header with its pass rate per arm and its trials at a glance; opened, its arms side by side. */
+export function CaseView(props: CaseViewProps) {
+  const { run, evalCase, caseKey, open } = props;
+  const arms = run.arms.filter((arm) => evalCase.runs.some((entry) => entry.arm === arm));
+  return (
+    <article
+      class={`case${props.focused ? ' focused' : ''}`}
+      data-case-key={caseKey}
+      data-case-id={evalCase.id}
+      data-skill={run.skill}
+    >
+      <button
+        type="button"
+        class="case-header"
+        aria-expanded={open}
+        onClick={() => props.onToggle(caseKey)}
+        onFocus={() => props.onFocus(caseKey)}
+      >
+        <span class="case-id">{evalCase.id}</span>
+        {evalCase.name !== evalCase.id ? <span class="case-name">{evalCase.name}</span> : null}
+        {evalCase.negativeControl ? <span class="badge">negative control</span> : null}
+        {evalCase.flaky ? <span class="badge badge-flaky">flaky</span> : null}
+        <span class="case-arms">
+          {arms.map((arm) => (
+            <span key={arm} class="case-arm">
+              {armName(arm)} {percent(evalCase.passRateByArm[arm])}{' '}
+              {evalCase.runs
+                .filter((entry) => entry.arm === arm)
+                .map((entry) => (
+                  <span
+                    key={entry.runNumber}
+                    class={`dot outcome-${outcomeOf(entry)}`}
+                    title={`run ${entry.runNumber}: ${outcomeOf(entry)}`}
+                  />
+                ))}
+            </span>
+          ))}
+        </span>
+      </button>
+      {open ? (
+        <div class="case-body">
+          <CaseInput evalCase={evalCase} />
+          <div class={`arms arms-${arms.length}`}>
+            {arms.map((arm) => (
+              <ArmColumn
+                key={arm}
+                arm={arm}
+                evalCase={evalCase}
+                runs={evalCase.runs.filter((entry) => entry.arm === arm)}
+                review={props.review}
+                actions={props.actions}
+              />
+            ))}
+          </div>
+        </div>
+      ) : null}
+    </article>
+  );
+}
