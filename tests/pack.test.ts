@@ -283,7 +283,7 @@ describe.skipIf(skipReason !== undefined)(`the tarballs installed with npm alone
     });
   });
 
-  it('npx skeval run runs the example end to end, its custom TypeScript grader included', async () => {
+  it('npx skeval run runs the example end to end, its custom TypeScript grader included, and skeval report reads it', async () => {
     const agent = `node ${join(project, 'agents/greeting-agent.mjs')} {prompt_file}`;
     const outcome = await npx([
       'skeval',
@@ -320,6 +320,10 @@ console.log(JSON.stringify(summary.cases.map(({ id, status, passed, failed, erro
     expect(grading.assertion_results).toContainEqual(
       expect.objectContaining({ text: 'length-check min=3 max=40', status: 'pass', evidence: expect.any(String) }),
     );
+    // The HTML report comes from its own package, with its page compiled in.
+    const report = await npx(['skeval', 'report', runDir]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(readFileSync(join(runDir, 'report.html'), 'utf8')).toContain('<html');
   });
 
   it('npx skeval-assert runs a custom TypeScript grader through the installed bin', async () => {
