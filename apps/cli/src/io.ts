@@ -1,3 +1,6 @@
+import type { Readable } from 'node:stream';
+import { isatty } from 'node:tty';
+
 /** Where a command writes, and what it runs in; tests pass their own. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -12,6 +15,10 @@ export interface CliIo {
   stdoutColumns?: number;
   /** The width of the terminal stderr writes to, for progress lines. @default 80 */
   stderrColumns?: number;
+  /** What the user types, for the questions `skeval init` asks on a terminal. */
+  stdin?: Readable;
+  /** Whether stdin is a terminal: only then (and with stderr one) does a command ask questions. */
+  stdinIsTTY?: boolean;
 }
 
 export function processIo(): CliIo {
@@ -22,6 +29,11 @@ export function processIo(): CliIo {
     env: process.env,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
+    // Read lazily: stdin is opened only when a command asks a question.
+    get stdin() {
+      return process.stdin;
+    },
+    stdinIsTTY: isatty(0),
     ...(process.stdout.isTTY && process.stdout.columns ? { stdoutColumns: process.stdout.columns } : {}),
     ...(process.stderr.isTTY && process.stderr.columns ? { stderrColumns: process.stderr.columns } : {}),
   };

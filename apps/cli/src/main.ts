@@ -4,6 +4,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { registerBrief } from './commands/brief.js';
 import { registerCompare } from './commands/compare.js';
 import { registerGrade } from './commands/grade.js';
+import { registerInit } from './commands/init.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
 import { registerTranspile } from './commands/transpile.js';
@@ -47,6 +48,7 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     .configureHelp(helpLayout(io))
     .configureOutput(helpOutput(io));
   for (const register of [
+    registerInit,
     registerValidate,
     registerRun,
     registerGrade,

@@ -1,5 +1,15 @@
 export { buildBrief, type CaseBrief, renderBrief } from './brief/build-brief.js';
 export { describeAssertion } from './brief/describe-assertion.js';
+export {
+  type InitEvalsOptions,
+  type InitEvalsResult,
+  type InitTarget,
+  type InitTargetOptions,
+  initEvals,
+  inspectInitTarget,
+} from './init/init-evals.js';
+export type { SkillHints } from './init/skill-hints.js';
+export type { StarterEvals } from './init/starter-evals.js';
 export { type LintEvalsOptions, type LintRule, type LintWarning, lintEvals, lintRules } from './lint/lint-evals.js';
 export { type AssertionAlias, assertionAliases } from './load/assertion-aliases.js';
 export {

@@ -1,0 +1,104 @@
+import { relative } from 'node:path';
+import { formatIssue, type InitEvalsResult, initEvals, inspectInitTarget } from '@skeval/evals';
+import { SkevalError } from '@skeval/schema';
+import type { Command } from 'commander';
+import { exitCodes } from '../exit-codes.js';
+import { jsonOutput } from '../json-output.js';
+import type { CommandContext } from '../main.js';
+import { addOptions, invalid, type OptionTable, type OptionValues, positiveInteger } from '../options.js';
+import { askInitQuestions, maxInitCases } from './init-questions.js';
+
+/** `skeval init`'s options. */
+const initOptions = {
+  cases: {
+    flags: '--cases <n>',
+    description: `cases the skill is for, 1 to ${maxInitCases} (default 2); a negative control is added`,
+    parse: (value: string): number => {
+      const number = positiveInteger(value);
+      if (number > maxInitCases) invalid(`expected at most ${maxInitCases} cases for a starter set, got ${value}`);
+      return number;
+    },
+  },
+  force: { flags: '--force', description: 'replace an existing evals/evals.json' },
+  yes: { flags: '-y, --yes', description: 'ask nothing, take the defaults (as without a terminal)' },
+  json: { flags: '--json', description: 'print what was written as JSON (asks nothing)' },
+} as const satisfies OptionTable;
+
+type InitFlags = OptionValues<typeof initOptions>;
+
+export function registerInit(program: Command, context: CommandContext): void {
+  const command = program
+    .command('init')
+    .description("write a starter evals/evals.json for a skill from its SKILL.md's name and description")
+    .argument('[skill-dir]', 'the skill folder (it holds SKILL.md)', '.')
+    .addHelpText(
+      'after',
+      '\nOn a terminal it asks how many cases and their prompts; --yes (or no terminal) takes the defaults.\nExit codes: 0 written, 2 no SKILL.md or the file exists (--force replaces it), 130 cancelled.',
+    );
+  addOptions(command, initOptions).action((skillDir: string, flags: InitFlags) => init(skillDir, flags, context));
+}
+
+async function init(skillDir: string, flags: InitFlags, { io, setExitCode }: CommandContext): Promise<void> {
+  const base = { skillDir, cwd: io.cwd, ...(flags.force ? { force: true } : {}) };
+  const interactive = !flags.yes && !flags.json && io.stdinIsTTY === true && io.stderrIsTTY === true;
+  let answers: { cases?: number; prompts?: string[] } = flags.cases === undefined ? {} : { cases: flags.cases };
+  if (interactive) {
+    // Refused before any question: no SKILL.md, or a file that is there already.
+    const target = await inspectInitTarget(base);
+    try {
+      answers = await askInitQuestions(target, flags.cases, io);
+    } catch (error) {
+      if (!SkevalError.isInstance(error) || error.code !== 'interrupted') throw error;
+      setExitCode(exitCodes.interrupted);
+      return;
+    }
+  }
+  const result = await initEvals({ ...base, ...answers });
+  const fileName = relative(io.cwd, result.evalsPath) || result.evalsPath;
+  for (const warning of result.warnings) {
+    const rule = 'rule' in warning ? ` [lint/${warning.rule}]` : '';
+    io.stderr(`${formatIssue(fileName, warning)}${rule}\n`);
+  }
+  io.stdout(flags.json ? jsonOutput(toJson(result, fileName)) : renderText(result, fileName, io.cwd));
+  setExitCode(exitCodes.ok);
+}
+
+function renderText(result: InitEvalsResult, fileName: string, cwd: string): string {
+  const skill = shellWord(relative(cwd, result.skillDir) || '.');
+  const cases = result.evals.evals.length;
+  const steps = [
+    [`skeval validate --lint ${skill}`, 'check the file'],
+    [`skeval run ${skill} --dry-run`, 'the agent runs and judge calls it would make'],
+    [`skeval run ${skill}`, 'run it'],
+  ] as const;
+  const width = Math.max(...steps.map(([command]) => command.length));
+  const lines = [
+    `${result.exists ? 'replaced' : 'wrote'} ${fileName}: ${cases} cases for ${result.skillName} (${cases - 1} the skill is for, 1 negative control)`,
+    '',
+    'Next:',
+    '  1. edit what is marked TODO: each prompt, and the checks of what a good result holds',
+    ...steps.map(([command, what], at) => `  ${at + 2}. ${command.padEnd(width)}  ${what}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function toJson(result: InitEvalsResult, fileName: string) {
+  return {
+    evalsFile: fileName,
+    replaced: result.exists,
+    skill: result.skillName,
+    schema: result.schemaPath,
+    derivedFromDescription: result.derived,
+    cases: result.evals.evals.map((evalCase) => ({
+      id: evalCase.id,
+      prompt: evalCase.prompt,
+      negativeControl: evalCase.metadata?.negative_control === true,
+    })),
+    warnings: result.warnings,
+  };
+}
+
+/** A path as one word of a shell command line. */
+function shellWord(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}
