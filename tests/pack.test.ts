@@ -167,176 +167,188 @@ describe('the packages', () => {
 
 const skipReason = registrySkipReason();
 
-describe.skipIf(skipReason !== undefined)(`the tarballs installed with npm alone ${skipReason ?? ''}`, () => {
-  let temp: string;
-  let project: string;
-  const installed = (name: string) => join(project, 'node_modules', name);
-  // npx must use the installed bin and never fetch a package of that name from the registry.
-  const npx = (args: string[]) => run('npx', args, project, { ...userEnv(), npm_config_yes: 'false' });
+// Each command starts Node through npx; on a loaded machine (the whole suite at once) the
+// example run alone can take several seconds.
+describe.skipIf(skipReason !== undefined)(
+  `the tarballs installed with npm alone ${skipReason ?? ''}`,
+  { timeout: 120_000 },
+  () => {
+    let temp: string;
+    let project: string;
+    const installed = (name: string) => join(project, 'node_modules', name);
+    // npx must use the installed bin and never fetch a package of that name from the registry.
+    const npx = (args: string[]) => run('npx', args, project, { ...userEnv(), npm_config_yes: 'false' });
 
-  beforeAll(async () => {
-    const unbuilt = published.filter(({ dir }) => !existsSync(join(dir, 'dist')));
-    if (unbuilt.length) {
-      throw new Error(
-        `${unbuilt.map(({ manifest }) => manifest.name).join(', ')}: no dist/ to pack; run pnpm build first (pnpm test does)`,
+    beforeAll(async () => {
+      const unbuilt = published.filter(({ dir }) => !existsSync(join(dir, 'dist')));
+      if (unbuilt.length) {
+        throw new Error(
+          `${unbuilt.map(({ manifest }) => manifest.name).join(', ')}: no dist/ to pack; run pnpm build first (pnpm test does)`,
+        );
+      }
+      temp = await mkdtemp(join(tmpdir(), 'skeval-pack-'));
+      const tarballs = join(temp, 'tarballs');
+      project = join(temp, 'project');
+      await mkdir(project, { recursive: true });
+      // pnpm alone turns workspace:* into versions; the test runner's env would point it at the
+      // workspace it runs in, which is where it should be, so it keeps that environment.
+      const packed = await Promise.all(
+        published.map(async ({ dir }) => {
+          const { stdout } = await mustRun(
+            'pnpm',
+            ['pack', '--json', '--pack-destination', tarballs],
+            dir,
+            process.env,
+          );
+          const report: { filename: string } = JSON.parse(stdout);
+          return report.filename;
+        }),
       );
-    }
-    temp = await mkdtemp(join(tmpdir(), 'skeval-pack-'));
-    const tarballs = join(temp, 'tarballs');
-    project = join(temp, 'project');
-    await mkdir(project, { recursive: true });
-    // pnpm alone turns workspace:* into versions; the test runner's env would point it at the
-    // workspace it runs in, which is where it should be, so it keeps that environment.
-    const packed = await Promise.all(
-      published.map(async ({ dir }) => {
-        const { stdout } = await mustRun('pnpm', ['pack', '--json', '--pack-destination', tarballs], dir, process.env);
-        const report: { filename: string } = JSON.parse(stdout);
-        return report.filename;
-      }),
-    );
-    await mustRun('npm', ['init', '-y'], project);
-    await mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packed], project);
-    // The example skill, its scripted agent and its custom graders, as a user would have them.
-    await cp(join(root, 'examples/greeting'), join(project, 'greeting'), { recursive: true });
-    await cp(join(root, 'examples/agents'), join(project, 'agents'), { recursive: true });
-    await cp(join(root, 'examples/.skeval'), join(project, '.skeval'), { recursive: true });
-    // The evals file points its editor at the JSON Schema the install brought.
-    const evalsFile = join(project, 'greeting/evals/evals.json');
-    const evals = JSON.parse(await readFile(evalsFile, 'utf8'));
-    const schema = '../../node_modules/@skeval/schema/json-schema/evals.schema.json';
-    await writeFile(evalsFile, `${JSON.stringify({ $schema: schema, ...evals }, null, 2)}\n`);
-  }, 600_000);
+      await mustRun('npm', ['init', '-y'], project);
+      await mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packed], project);
+      // The example skill, its scripted agent and its custom graders, as a user would have them.
+      await cp(join(root, 'examples/greeting'), join(project, 'greeting'), { recursive: true });
+      await cp(join(root, 'examples/agents'), join(project, 'agents'), { recursive: true });
+      await cp(join(root, 'examples/.skeval'), join(project, '.skeval'), { recursive: true });
+      // The evals file points its editor at the JSON Schema the install brought.
+      const evalsFile = join(project, 'greeting/evals/evals.json');
+      const evals = JSON.parse(await readFile(evalsFile, 'utf8'));
+      const schema = '../../node_modules/@skeval/schema/json-schema/evals.schema.json';
+      await writeFile(evalsFile, `${JSON.stringify({ $schema: schema, ...evals }, null, 2)}\n`);
+    }, 600_000);
 
-  afterAll(async () => {
-    if (temp) await rm(temp, { recursive: true, force: true });
-  });
-
-  it.each(published.map(({ manifest }) => [manifest.name, manifest] as const))(
-    '%s installs with versions for workspace:* and only the files that run',
-    (name, workspaceManifest) => {
-      const dir = installed(name);
-      const manifest = readManifest(join(dir, 'package.json'));
-      expect(manifest.private).toBeUndefined();
-      expect(manifest.version).toBe(workspaceManifest.version);
-      for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'] as const) {
-        for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
-          expect(range, `${name} ${field}.${dependency}`).not.toMatch(/^workspace:/);
-          if (versions.has(dependency)) expect(range, `${name} ${field}.${dependency}`).toBe(versions.get(dependency));
-        }
-      }
-      const files = listFiles(dir);
-      expect(
-        files.filter(
-          (file) =>
-            !/^(package\.json|README\.md|LICENSE|bin\/[\w-]+\.mjs|dist\/.+\.(js|d\.ts)|json-schema\/[\w-]+\.schema\.json)$/.test(
-              file,
-            ),
-        ),
-      ).toEqual([]);
-      expect(files).toContain('LICENSE');
-      const targets = [
-        ...exportTargets(manifest.exports),
-        ...Object.values(manifest.bin ?? {}),
-        ...(manifest.types ? [manifest.types] : []),
-      ];
-      for (const target of targets) {
-        const path = join(dir, target.replace(/\/\*$/, ''));
-        expect(existsSync(path), `${name}: ${target} is in package.json but not in the tarball`).toBe(true);
-      }
-      expect(exportConditions(manifest.exports)).not.toContain('@skeval/source');
-    },
-  );
-
-  it('resolves every @skeval library from the project itself, not from the repository', async () => {
-    const names = published.filter(({ manifest }) => manifest.exports).map(({ manifest }) => manifest.name);
-    const script = `for (const name of ${JSON.stringify(names)}) console.log(import.meta.resolve(name));`;
-    const { stdout } = await mustRun(process.execPath, ['--input-type=module', '-e', script], project);
-    const resolved = stdout.trim().split('\n').map(fileURLToPath);
-    expect(resolved).toHaveLength(names.length);
-    for (const [index, path] of resolved.entries()) {
-      expect(path.startsWith(installed(names[index] ?? ''))).toBe(true);
-    }
-  });
-
-  it('npx skeval --version prints the version, and npx @skeval/cli finds the same command', async () => {
-    const expected = `${versions.get('@skeval/cli')}\n`;
-    expect(await npx(['skeval', '--version'])).toMatchObject({ exitCode: 0, stdout: expected });
-    expect(await npx(['@skeval/cli', '--version'])).toMatchObject({ exitCode: 0, stdout: expected });
-  });
-
-  it('ships the JSON Schema where the docs say, and it accepts the example with its $schema key', async () => {
-    const schemaFile = join(project, 'node_modules/@skeval/schema/json-schema/evals.schema.json');
-    expect(existsSync(schemaFile)).toBe(true);
-    const evals = JSON.parse(await readFile(join(project, 'greeting/evals/evals.json'), 'utf8'));
-    expect(join(project, 'greeting/evals', evals.$schema)).toBe(schemaFile);
-    // Validated with the Ajv the install brought (draft 2020-12, as the file declares).
-    const requireFromScripts = createRequire(join(installed('@skeval/scripts'), 'package.json'));
-    const Ajv2020 = requireFromScripts('ajv/dist/2020').default;
-    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(await readFile(schemaFile, 'utf8')));
-    expect(validate(evals), JSON.stringify(validate.errors)).toBe(true);
-  });
-
-  it('npx skeval validate accepts the example', async () => {
-    expect(await npx(['skeval', 'validate', 'greeting'])).toMatchObject({
-      exitCode: 0,
-      stdout: '1 file: 1 valid, 0 invalid, 0 warnings\n',
+    afterAll(async () => {
+      if (temp) await rm(temp, { recursive: true, force: true });
     });
-  });
 
-  it('npx skeval run runs the example end to end, its custom TypeScript grader included, and skeval report reads it', async () => {
-    const agent = `node ${join(project, 'agents/greeting-agent.mjs')} {prompt_file}`;
-    const outcome = await npx([
-      'skeval',
-      'run',
-      'greeting',
-      '--agent',
-      'command',
-      '--agent-command',
-      agent,
-      '--output-dir',
-      'runs',
-    ]);
-    expect(outcome.exitCode, outcome.stderr).toBe(0);
-    expect(outcome.stdout).toContain('greeting');
-    const [runId] = readdirSync(join(project, 'runs/greeting'));
-    const runDir = join(project, 'runs/greeting', runId ?? '');
-    // summary.json read back through the installed @skeval/schema, in the project's own Node.
-    const script = `import { readFileSync } from 'node:fs';
+    it.each(published.map(({ manifest }) => [manifest.name, manifest] as const))(
+      '%s installs with versions for workspace:* and only the files that run',
+      (name, workspaceManifest) => {
+        const dir = installed(name);
+        const manifest = readManifest(join(dir, 'package.json'));
+        expect(manifest.private).toBeUndefined();
+        expect(manifest.version).toBe(workspaceManifest.version);
+        for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'] as const) {
+          for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
+            expect(range, `${name} ${field}.${dependency}`).not.toMatch(/^workspace:/);
+            if (versions.has(dependency))
+              expect(range, `${name} ${field}.${dependency}`).toBe(versions.get(dependency));
+          }
+        }
+        const files = listFiles(dir);
+        expect(
+          files.filter(
+            (file) =>
+              !/^(package\.json|README\.md|LICENSE|bin\/[\w-]+\.mjs|dist\/.+\.(js|d\.ts)|json-schema\/[\w-]+\.schema\.json)$/.test(
+                file,
+              ),
+          ),
+        ).toEqual([]);
+        expect(files).toContain('LICENSE');
+        const targets = [
+          ...exportTargets(manifest.exports),
+          ...Object.values(manifest.bin ?? {}),
+          ...(manifest.types ? [manifest.types] : []),
+        ];
+        for (const target of targets) {
+          const path = join(dir, target.replace(/\/\*$/, ''));
+          expect(existsSync(path), `${name}: ${target} is in package.json but not in the tarball`).toBe(true);
+        }
+        expect(exportConditions(manifest.exports)).not.toContain('@skeval/source');
+      },
+    );
+
+    it('resolves every @skeval library from the project itself, not from the repository', async () => {
+      const names = published.filter(({ manifest }) => manifest.exports).map(({ manifest }) => manifest.name);
+      const script = `for (const name of ${JSON.stringify(names)}) console.log(import.meta.resolve(name));`;
+      const { stdout } = await mustRun(process.execPath, ['--input-type=module', '-e', script], project);
+      const resolved = stdout.trim().split('\n').map(fileURLToPath);
+      expect(resolved).toHaveLength(names.length);
+      for (const [index, path] of resolved.entries()) {
+        expect(path.startsWith(installed(names[index] ?? ''))).toBe(true);
+      }
+    });
+
+    it('npx skeval --version prints the version, and npx @skeval/cli finds the same command', async () => {
+      const expected = `${versions.get('@skeval/cli')}\n`;
+      expect(await npx(['skeval', '--version'])).toMatchObject({ exitCode: 0, stdout: expected });
+      expect(await npx(['@skeval/cli', '--version'])).toMatchObject({ exitCode: 0, stdout: expected });
+    });
+
+    it('ships the JSON Schema where the docs say, and it accepts the example with its $schema key', async () => {
+      const schemaFile = join(project, 'node_modules/@skeval/schema/json-schema/evals.schema.json');
+      expect(existsSync(schemaFile)).toBe(true);
+      const evals = JSON.parse(await readFile(join(project, 'greeting/evals/evals.json'), 'utf8'));
+      expect(join(project, 'greeting/evals', evals.$schema)).toBe(schemaFile);
+      // Validated with the Ajv the install brought (draft 2020-12, as the file declares).
+      const requireFromScripts = createRequire(join(installed('@skeval/scripts'), 'package.json'));
+      const Ajv2020 = requireFromScripts('ajv/dist/2020').default;
+      const validate = new Ajv2020({ strict: false }).compile(JSON.parse(await readFile(schemaFile, 'utf8')));
+      expect(validate(evals), JSON.stringify(validate.errors)).toBe(true);
+    });
+
+    it('npx skeval validate accepts the example', async () => {
+      expect(await npx(['skeval', 'validate', 'greeting'])).toMatchObject({
+        exitCode: 0,
+        stdout: '1 file: 1 valid, 0 invalid, 0 warnings\n',
+      });
+    });
+
+    it('npx skeval run runs the example end to end, its custom TypeScript grader included, and skeval report reads it', async () => {
+      const agent = `node ${join(project, 'agents/greeting-agent.mjs')} {prompt_file}`;
+      const outcome = await npx([
+        'skeval',
+        'run',
+        'greeting',
+        '--agent',
+        'command',
+        '--agent-command',
+        agent,
+        '--output-dir',
+        'runs',
+      ]);
+      expect(outcome.exitCode, outcome.stderr).toBe(0);
+      expect(outcome.stdout).toContain('greeting');
+      const [runId] = readdirSync(join(project, 'runs/greeting'));
+      const runDir = join(project, 'runs/greeting', runId ?? '');
+      // summary.json read back through the installed @skeval/schema, in the project's own Node.
+      const script = `import { readFileSync } from 'node:fs';
 import { runSummarySchema } from '@skeval/schema';
 const summary = runSummarySchema.parse(JSON.parse(readFileSync(process.argv[1], 'utf8')));
 console.log(JSON.stringify(summary.cases.map(({ id, status, passed, failed, errored, skipped }) => ({ id, status, passed, failed, errored, skipped }))));`;
-    const { stdout } = await mustRun(
-      process.execPath,
-      ['--input-type=module', '-e', script, join(runDir, 'summary.json')],
-      project,
-    );
-    expect(JSON.parse(stdout).sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id))).toEqual([
-      { id: '1', status: 'ok', passed: 2, failed: 0, errored: 0, skipped: 1 },
-      { id: 'named-ada', status: 'ok', passed: 3, failed: 0, errored: 0, skipped: 1 },
-      { id: 'no-emoji', status: 'ok', passed: 3, failed: 0, errored: 0, skipped: 0 },
-      { id: 'unrelated', status: 'ok', passed: 2, failed: 0, errored: 0, skipped: 0 },
-    ]);
-    const grading = JSON.parse(await readFile(join(runDir, 'eval-named-ada/grading.json'), 'utf8'));
-    expect(grading.assertion_results).toContainEqual(
-      expect.objectContaining({ text: 'length-check min=3 max=40', status: 'pass', evidence: expect.any(String) }),
-    );
-    // The HTML report comes from its own package, with its page compiled in.
-    const report = await npx(['skeval', 'report', runDir]);
-    expect(report.exitCode, report.stderr).toBe(0);
-    expect(readFileSync(join(runDir, 'report.html'), 'utf8')).toContain('<html');
-  });
-
-  it('npx skeval-assert runs a custom TypeScript grader through the installed bin', async () => {
-    const outcome = await npx([
-      'skeval-assert',
-      'length-check',
-      '--agent-output',
-      'Hello, Ada Lovelace! It is in greeting.txt.',
-    ]);
-    expect(outcome.exitCode, outcome.stderr).toBe(0);
-    expect(JSON.parse(outcome.stdout)).toEqual({
-      score: 1,
-      assertions: [{ text: 'between 5 and 50 words', passed: true, evidence: '7 words' }],
+      const { stdout } = await mustRun(
+        process.execPath,
+        ['--input-type=module', '-e', script, join(runDir, 'summary.json')],
+        project,
+      );
+      expect(JSON.parse(stdout).sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id))).toEqual([
+        { id: '1', status: 'ok', passed: 2, failed: 0, errored: 0, skipped: 1 },
+        { id: 'named-ada', status: 'ok', passed: 3, failed: 0, errored: 0, skipped: 1 },
+        { id: 'no-emoji', status: 'ok', passed: 3, failed: 0, errored: 0, skipped: 0 },
+        { id: 'unrelated', status: 'ok', passed: 2, failed: 0, errored: 0, skipped: 0 },
+      ]);
+      const grading = JSON.parse(await readFile(join(runDir, 'eval-named-ada/grading.json'), 'utf8'));
+      expect(grading.assertion_results).toContainEqual(
+        expect.objectContaining({ text: 'length-check min=3 max=40', status: 'pass', evidence: expect.any(String) }),
+      );
+      // The HTML report comes from its own package, with its page compiled in.
+      const report = await npx(['skeval', 'report', runDir]);
+      expect(report.exitCode, report.stderr).toBe(0);
+      expect(readFileSync(join(runDir, 'report.html'), 'utf8')).toContain('<html');
     });
-  });
-});
+
+    it('npx skeval-assert runs a custom TypeScript grader through the installed bin', async () => {
+      const outcome = await npx([
+        'skeval-assert',
+        'length-check',
+        '--agent-output',
+        'Hello, Ada Lovelace! It is in greeting.txt.',
+      ]);
+      expect(outcome.exitCode, outcome.stderr).toBe(0);
+      expect(JSON.parse(outcome.stdout)).toEqual({
+        score: 1,
+        assertions: [{ text: 'between 5 and 50 words', passed: true, evidence: '7 words' }],
+      });
+    });
+  },
+);
