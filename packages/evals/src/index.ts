@@ -12,6 +12,7 @@ export type { SkillHints } from './init/skill-hints.js';
 export type { StarterEvals } from './init/starter-evals.js';
 export { type LintEvalsOptions, type LintRule, type LintWarning, lintEvals, lintRules } from './lint/lint-evals.js';
 export { type AssertionAlias, assertionAliases } from './load/assertion-aliases.js';
+export { assertionsOfCase, caseTurns } from './load/case-turns.js';
 export {
   type CollapsedIssue,
   type CollapseIssuesOptions,
@@ -23,7 +24,7 @@ export type { SkillPathProblem } from './load/issue-sink.js';
 export { type EvalsIssue, type EvalsIssueCode, evalsIssueCodes, formatIssue } from './load/issues.js';
 export { defaultMaxEvalsFileBytes, type LoadEvalsFileOptions, loadEvalsFile } from './load/load-evals-file.js';
 export { explainUnsafeSkillName, maxSkillNameLength, unsafeSkillNameMessage } from './load/names.js';
-export type { CaseFile, LoadedCase, LoadedEvalsFile, LoadResult } from './load/types.js';
+export type { CaseFile, CaseTurn, LoadedCase, LoadedEvalsFile, LoadResult } from './load/types.js';
 export {
   type DiscoveredSkill,
   type DiscoverSkillsOptions,
@@ -53,6 +54,7 @@ export {
 } from './triggers/skill-triggers.js';
 export { type TriggerQuery, type TriggerSetLoad, type TriggerShape, triggerShapes } from './triggers/types.js';
 export type { TriggerCounts } from './triggers/validate-triggers.js';
+export { describeMultiTurn, multiTurnCases } from './validate/describe-turns.js';
 export {
   type ValidatedFile,
   type ValidateEvalsOptions,

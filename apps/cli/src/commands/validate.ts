@@ -1,8 +1,10 @@
 import {
   collapseIssues,
+  describeMultiTurn,
   describeTriggerCounts,
   formatCollapsedIssue,
   formatIssue,
+  multiTurnCases,
   type ValidateEvalsResult,
   validateEvals,
 } from '@skeval/evals';
@@ -63,6 +65,8 @@ function renderText(result: ValidateEvalsResult, quiet: boolean, verbose: boolea
     const issues = [...errors, ...warnings].sort((a, b) => a.line - b.line || a.column - b.column);
     for (const issue of issues) lines.push(issue.text);
     if (file.triggers && !quiet) lines.push(`${file.fileName}: ${describeTriggerCounts(file.triggers)}`);
+    const multiTurn = file.evals && !quiet ? describeMultiTurn(file.evals.cases) : undefined;
+    if (multiTurn) lines.push(`${file.fileName}: ${multiTurn}`);
   }
   // Quiet means errors only: the exit code says the rest.
   if (quiet) return lines.length ? `${lines.join('\n')}\n` : '';
@@ -84,6 +88,9 @@ function toJson(result: ValidateEvalsResult) {
       file: file.fileName,
       valid: file.valid,
       cases: file.evals?.cases.length ?? null,
+      ...(file.evals && multiTurnCases(file.evals.cases).length
+        ? { multi_turn: multiTurnCases(file.evals.cases) }
+        : {}),
       ...(file.triggers
         ? {
             triggers: {

@@ -1,5 +1,6 @@
 import { SkevalError } from '@skeval/schema';
 import { resolveCaseGraders } from '../graders/case-graders.js';
+import { caseTurns } from '../load/case-turns.js';
 import { discoverSkills } from '../skills/discover-skills.js';
 import { describeAssertion } from './describe-assertion.js';
 
@@ -12,8 +13,13 @@ export interface CaseBrief {
   files: string[];
   setup: unknown;
   expected_output: string | null;
-  /** One line per assertion. */
+  /** One line per assertion: for a multi-turn case, those of the end state. */
   criteria: string[];
+  /**
+   * A multi-turn case (or one whose turn has assertions of its own): each turn's prompt and the
+   * criteria graded on that turn's response, in order. `prompt` is the first turn's.
+   */
+  turns?: Array<{ turn: number; prompt: string; criteria: string[] }>;
 }
 
 /** The grading brief of each case of a skill (or of the skill holding an evals file). */
@@ -30,6 +36,8 @@ export async function buildBrief(options: { path: string; cases?: string[]; cwd?
       });
     const graders = await resolveCaseGraders(skill.load.evals.cases, skill.dir);
     for (const evalCase of skill.load.evals.cases) {
+      const turns = caseTurns(evalCase);
+      const shown = turns.length > 1 || turns.some((turn) => turn.assertions.length > 0);
       briefs.push({
         skill: skill.name,
         id: evalCase.id,
@@ -39,6 +47,15 @@ export async function buildBrief(options: { path: string; cases?: string[]; cwd?
         setup: evalCase.setup ?? null,
         expected_output: evalCase.expectedOutput ?? null,
         criteria: evalCase.assertions.map((assertion) => describeAssertion(assertion, graders)),
+        ...(shown
+          ? {
+              turns: turns.map((turn, index) => ({
+                turn: index + 1,
+                prompt: turn.prompt,
+                criteria: turn.assertions.map((assertion) => describeAssertion(assertion, graders)),
+              })),
+            }
+          : {}),
       });
     }
   }
@@ -52,8 +69,7 @@ export function renderBrief(briefs: CaseBrief[]): string {
       const lines = [
         `## ${brief.skill} / ${brief.id}${brief.name !== brief.id ? ` — ${brief.name}` : ''}`,
         '',
-        'Input:',
-        indent(brief.prompt),
+        ...(brief.turns ? renderTurns(brief.turns) : ['Input:', indent(brief.prompt)]),
       ];
       if (brief.files.length) lines.push(`Files: ${brief.files.join(', ')}`);
       if (brief.setup) lines.push(`Setup: ${JSON.stringify(brief.setup)}`);
@@ -62,13 +78,24 @@ export function renderBrief(briefs: CaseBrief[]): string {
         'Expected output:',
         indent(brief.expected_output ?? '(none given)'),
         '',
-        'Criteria:',
+        brief.turns ? 'Criteria (the end state: the last response and the workspace):' : 'Criteria:',
         ...brief.criteria.map((criterion) => `- ${criterion}`),
       );
       return lines.join('\n');
     })
     .join('\n\n')
     .concat('\n');
+}
+
+/** Each turn of a multi-turn case: what the user says, then what that turn's response must hold. */
+function renderTurns(turns: NonNullable<CaseBrief['turns']>): string[] {
+  return turns.flatMap((turn) => [
+    `Turn ${turn.turn} of ${turns.length}:`,
+    indent(turn.prompt),
+    ...(turn.criteria.length
+      ? ['  Criteria for this turn:', ...turn.criteria.map((criterion) => `  - ${criterion}`)]
+      : []),
+  ]);
 }
 
 function indent(text: string): string {

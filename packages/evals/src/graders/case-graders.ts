@@ -1,4 +1,5 @@
 import { describeCustomGrader, type ResolvedGrader, resolveGrader } from '@skeval/scripts';
+import { assertionsOfCase } from '../load/case-turns.js';
 import type { LoadedCase } from '../load/types.js';
 
 /** A grader the cases name, as it resolves from the skill folder. */
@@ -15,7 +16,9 @@ export async function resolveCaseGraders(
 ): Promise<Map<string, CaseGrader>> {
   const names = new Set(
     cases.flatMap((evalCase) =>
-      evalCase.assertions.flatMap((assertion) => (assertion.spec.mode === 'grader' ? [assertion.spec.grader] : [])),
+      assertionsOfCase(evalCase).flatMap((assertion) =>
+        assertion.spec.mode === 'grader' ? [assertion.spec.grader] : [],
+      ),
     ),
   );
   const graders = new Map<string, CaseGrader>();

@@ -38,11 +38,10 @@ function shouldAccept(bytes: Buffer): boolean {
     if (typeof testCase !== 'object' || testCase === null || Array.isArray(testCase)) return false;
     const {
       id,
-      prompt,
       files: inputs,
       expected_output: expected,
-    } = testCase as { id?: unknown; prompt?: unknown; files?: unknown; expected_output?: unknown };
-    if (typeof prompt !== 'string' || prompt.trim() === '') return false;
+    } = testCase as { id?: unknown; files?: unknown; expected_output?: unknown };
+    if (!hasTurns(testCase as Record<string, unknown>)) return false;
     if (expected !== undefined && (typeof expected !== 'object' || expected === null) && typeof expected !== 'string')
       return false;
     if (id !== undefined) {
@@ -55,6 +54,32 @@ function shouldAccept(bytes: Buffer): boolean {
     }
   }
   return true;
+}
+
+/**
+ * The prompt, given once: a non-empty string, or a non-empty list of turns — `prompt` as strings,
+ * `turns` or `prompt_sequence` as strings or objects with a non-empty `prompt` (or, in
+ * `prompt_sequence`, `content`/`text`) and no role but the user's.
+ */
+function hasTurns(testCase: Record<string, unknown>): boolean {
+  const given = ['prompt', 'turns', 'prompt_sequence'].filter((key) => testCase[key] !== undefined);
+  if (given.length !== 1) return false;
+  const text = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+  const { prompt, turns, prompt_sequence: sequence } = testCase;
+  if (given[0] === 'prompt') return text(prompt) || (Array.isArray(prompt) && prompt.length > 0 && prompt.every(text));
+  const list = given[0] === 'turns' ? turns : sequence;
+  const keys = given[0] === 'turns' ? ['prompt'] : ['prompt', 'content', 'text'];
+  return (
+    Array.isArray(list) &&
+    list.length > 0 &&
+    list.every((turn) => {
+      if (text(turn)) return true;
+      if (typeof turn !== 'object' || turn === null) return false;
+      const entry = turn as Record<string, unknown>;
+      const key = keys.find((name) => entry[name] !== undefined);
+      return (entry.role === undefined || entry.role === 'user') && key !== undefined && text(entry[key]);
+    })
+  );
 }
 
 /** The cases; none (an empty list) for a file of trigger sets only, which `skeval triggers` reads. */

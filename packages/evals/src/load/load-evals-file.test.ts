@@ -115,7 +115,9 @@ describe('loadEvalsFile: malformed inputs, each with its exact located message',
     [
       'a prompt that is a number',
       withCase({ prompt: 42 }),
-      [`${fileName}:6:17: error: evals[0].prompt: \`prompt\` must be a string, got an integer`],
+      [
+        `${fileName}:6:17: error: evals[0].prompt: \`prompt\` must be a string (or an array of strings, one per turn), got an integer`,
+      ],
     ],
     [
       'ids 1 and "1" together',

@@ -1,8 +1,8 @@
-import { evalCaseSchema, jsonTypeName, knownCaseKeys, type NormalizedAssertion } from '@skeval/schema';
+import { evalCaseSchema, jsonTypeName, knownCaseKeys } from '@skeval/schema';
 import { countErrors, type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
-import { readAssertion } from './read-assertion.js';
 import { readFiles } from './read-files.js';
 import { readSetup } from './read-setup.js';
+import { readAssertionLists, readTurns } from './read-turns.js';
 import type { LoadedCase } from './types.js';
 
 const caseFieldsSchema = evalCaseSchema.omit({
@@ -11,10 +11,11 @@ const caseFieldsSchema = evalCaseSchema.omit({
   files: true,
   setup: true,
   prompt: true,
+  turns: true,
+  prompt_sequence: true,
   id: true,
   expected_output: true,
 });
-const promptAliases = ['input', 'query', 'question', 'task', 'user_prompt'];
 const nameKeys = ['name', 'eval_name'];
 /** Case keys of trigger queries, read by `skeval triggers` (see triggers/). */
 const triggerKeys = ['should_trigger', 'expected_skill', 'forbidden_skills'];
@@ -39,7 +40,7 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
     return undefined;
   }
   const errorsBefore = countErrors(sink);
-  const prompt = readPrompt(value, path, sink);
+  const turns = readTurns(value, path, sink);
   const rawId = isValidId(value.id) ? value.id : undefined;
   if (value.id !== undefined && rawId === undefined) {
     sink.error(
@@ -59,7 +60,7 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
       sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
   }
   const identity = { index, ...(rawId === undefined ? {} : { rawId }) };
-  if (countErrors(sink) > errorsBefore || !fields || prompt === undefined) return identity;
+  if (countErrors(sink) > errorsBefore || !fields || !turns?.[0]) return identity;
   const name = nameKeys
     .map((key) => value[key])
     .find((candidate): candidate is string => typeof candidate === 'string' && candidate !== '');
@@ -69,7 +70,8 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
     loaded: {
       ...identity,
       name: name ?? '',
-      prompt,
+      prompt: turns[0].prompt,
+      turns,
       ...(expectedOutput === undefined ? {} : { expectedOutput }),
       ...(fields.description === undefined ? {} : { description: fields.description }),
       files,
@@ -80,27 +82,6 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
       extra: Object.fromEntries(kept.map((key) => [key, value[key]])),
     },
   };
-}
-
-function readAssertionLists(value: Record<string, unknown>, path: JsonPath, sink: IssueSink): NormalizedAssertion[] {
-  const assertions: NormalizedAssertion[] = [];
-  for (const list of ['assertions', 'expectations'] as const) {
-    const entries = value[list];
-    if (entries === undefined) continue;
-    if (!Array.isArray(entries)) {
-      sink.error(
-        'invalid-value',
-        [...path, list],
-        `\`${list}\` must be an array of assertions, got ${jsonTypeName(entries)}`,
-      );
-      continue;
-    }
-    entries.forEach((entry, entryIndex) => {
-      const assertion = readAssertion(entry, { list, index: entryIndex, path: [...path, list, entryIndex], sink });
-      if (assertion) assertions.push(assertion);
-    });
-  }
-  return assertions;
 }
 
 /**
@@ -142,21 +123,4 @@ function readNegativeControl(metadata: Record<string, unknown> | undefined, path
 
 function isValidId(id: unknown): id is string | number {
   return (typeof id === 'number' && Number.isInteger(id)) || (typeof id === 'string' && id.trim() !== '');
-}
-
-/** The case's prompt, or undefined (with the error reported) when it is missing, not a string or empty. */
-function readPrompt(value: Record<string, unknown>, path: JsonPath, sink: IssueSink): string | undefined {
-  const { prompt } = value;
-  if (prompt === undefined) {
-    const alias = promptAliases.find((key) => typeof value[key] === 'string');
-    const hint = alias ? `; it has \`${alias}\`: rename it to \`prompt\`` : ': add the task the agent is given';
-    sink.error('prompt-missing', path, `case has no \`prompt\`${hint}`);
-  } else if (typeof prompt !== 'string') {
-    sink.error('invalid-value', [...path, 'prompt'], `\`prompt\` must be a string, got ${jsonTypeName(prompt)}`);
-  } else if (prompt.trim() === '') {
-    sink.error('prompt-missing', [...path, 'prompt'], '`prompt` is empty; write the task the agent is given');
-  } else {
-    return prompt;
-  }
-  return undefined;
 }

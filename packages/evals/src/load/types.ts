@@ -7,6 +7,13 @@ export interface CaseFile {
   content?: string;
 }
 
+/** One turn of a case: what the user says, and the assertions graded on that turn's response. */
+export interface CaseTurn {
+  prompt: string;
+  /** This turn's own assertions (the case's `assertions` grade its end state). */
+  assertions: NormalizedAssertion[];
+}
+
 /** One case of an evals file, read and checked. */
 export interface LoadedCase {
   /** `String(id)` as written, or the 1-based position when the case has no id. */
@@ -17,7 +24,14 @@ export interface LoadedCase {
   index: number;
   /** A readable name: `name`, `eval_name`, or the id. */
   name: string;
+  /** The task: for a multi-turn case, the first turn's prompt (every turn is in `turns`). */
   prompt: string;
+  /**
+   * The turns, in order: one for a single-prompt case, several for a multi-turn case (`prompt` as
+   * an array, `turns`, or `prompt_sequence`), each continuing the same agent session. The loader
+   * always sets it; a case made by hand may leave it out (one turn: `prompt`, no assertions of its own).
+   */
+  turns?: CaseTurn[];
   expectedOutput?: string;
   description?: string;
   files: CaseFile[];
@@ -29,7 +43,10 @@ export interface LoadedCase {
    * assertions as non-discriminating. The loader always sets it; a case made by hand may leave it out.
    */
   negativeControl?: boolean;
-  /** Everything in `assertions` and then in `expectations`: both lists are graded. */
+  /**
+   * Everything in `assertions` and then in `expectations`: both lists are graded. In a multi-turn
+   * case these grade the end state (the last response and the workspace); each turn has its own.
+   */
   assertions: NormalizedAssertion[];
   /** Keys Skeval does not use, kept as written. */
   extra: Record<string, unknown>;
