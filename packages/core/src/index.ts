@@ -20,6 +20,14 @@ export { createStyle, type Style } from './reporters/style.js';
 export { renderTerminalReport, type TerminalReportOptions } from './reporters/terminal.js';
 export { displayWidth, truncate, wrapWords } from './reporters/text-width.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './run/grade-run.js';
+export {
+  type LatestRunLink,
+  type LatestRunPointer,
+  latestLinkName,
+  latestPointerName,
+  type UpdateLatestRunOptions,
+  updateLatestRun,
+} from './run/latest-run-link.js';
 export { type PlanRunOptions, planRun, type RunPlan } from './run/plan-run.js';
 export {
   type RunEvalsOptions,
@@ -27,6 +35,13 @@ export {
   type RunProgressEvent,
   runEvals,
 } from './run/run-evals.js';
+export {
+  listRuns,
+  parseRunName,
+  type ResolveRunNameOptions,
+  type RunFolderEntry,
+  resolveRunName,
+} from './run/run-names.js';
 export type { RunReport, RunTotals, SkillRun } from './run/run-report.js';
 export { type BuildBenchmarkOptions, buildBenchmark } from './run-folder/benchmark.js';
 export { feedbackFileName, readFeedback, reviewRunIdOf, writeFeedback } from './run-folder/feedback.js';

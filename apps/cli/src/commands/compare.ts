@@ -36,14 +36,14 @@ export function registerCompare(program: Command, { io, setExitCode }: CommandCo
     .description(
       'compare two runs (folders or benchmark.json files): per-case changes, new failures, fixed cases, the change in pass rate',
     )
-    .argument('<before>', 'the reference run, say the last accepted one')
-    .argument('<after>', 'the run to judge')
+    .argument('<before>', 'the reference run, say the last accepted one (a folder, benchmark.json, latest~N)')
+    .argument('<after>', 'the run to judge (say latest)')
     .addHelpText('after', '\nExit codes: 0 no regression, 1 the pass rate dropped beyond the threshold,\n2 bad input.');
   addOptions(command, compareOptions).action(async (before: string, after: string, flags: CompareFlags) => {
-    const { compareRuns, renderComparisonTerminal } = await import('@skeval/core');
+    const { compareRuns, renderComparisonTerminal, resolveRunName } = await import('@skeval/core');
     const result = await compareRuns({
-      before,
-      after,
+      before: await resolveRunName(before, { cwd: io.cwd }),
+      after: await resolveRunName(after, { cwd: io.cwd }),
       cwd: io.cwd,
       arm: flags.arm,
       ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }),

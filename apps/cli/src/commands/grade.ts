@@ -37,7 +37,7 @@ export function registerGrade(program: Command, context: CommandContext): void {
   const command = program
     .command('grade')
     .description("re-grade a stored run with the skill's current assertions, running no agent")
-    .argument('<run-dir>', 'a run folder (it holds summary.json and eval-<id>/ folders)');
+    .argument('<run-dir>', 'a run folder (it holds summary.json and eval-<id>/ folders), or latest, latest~N');
   addOptions(command, gradeOptions).action((runDir: string, flags: GradeFlags) => grade(runDir, flags, context));
 }
 
@@ -54,7 +54,10 @@ async function grade(runDir: string, flags: GradeFlags, { io, setExitCode }: Com
     ...(flags.judgeRetries === undefined ? {} : { retries: flags.judgeRetries }),
   });
   const graded = await gradeRun({
-    runDir,
+    runDir: await core.resolveRunName(runDir, {
+      cwd: io.cwd,
+      ...(flags.skillPath ? { skillPath: flags.skillPath } : {}),
+    }),
     cwd: io.cwd,
     judge,
     ...(flags.skillPath ? { skillPath: flags.skillPath } : {}),

@@ -28,11 +28,12 @@ export function registerReport(program: Command, context: CommandContext): void 
 
 const kilobytes = (text: string) => `${Math.round(Buffer.byteLength(text) / 1024).toLocaleString('en-US')} KB`;
 
-async function report(paths: string[], flags: ReportFlags, { io, signal }: CommandContext): Promise<void> {
-  const [{ renderReport, serveReport }, { writeFileAtomic }] = await Promise.all([
+async function report(given: string[], flags: ReportFlags, { io, signal }: CommandContext): Promise<void> {
+  const [{ renderReport, serveReport }, { resolveRunName, writeFileAtomic }] = await Promise.all([
     import('@skeval/report'),
     import('@skeval/core'),
   ]);
+  const paths = await Promise.all(given.map((path) => resolveRunName(path, { cwd: io.cwd })));
   const shown = (path: string) => relative(io.cwd, path) || '.';
   if (!flags.serve || flags.output) {
     const rendered = await renderReport({ paths, cwd: io.cwd });

@@ -102,7 +102,7 @@ const runOptions = {
   },
   resume: {
     flags: '--resume <run-dir>',
-    description: 'finish a run folder: skip case runs whose artifacts are complete',
+    description: 'finish a run folder (or latest, latest~N): skip case runs whose artifacts are complete',
   },
   keepWorkspaces: {
     flags: '--keep-workspaces',
@@ -178,7 +178,7 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
     timeoutMs: flags.timeout * 1000,
     ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
     ...(flags.iteration ? { iteration: flags.iteration } : {}),
-    ...(flags.resume ? { resume: flags.resume } : {}),
+    ...(flags.resume ? { resume: await core.resolveRunName(flags.resume, resumeNaming(path, flags, io.cwd)) } : {}),
     keepWorkspaces: flags.keepWorkspaces ?? false,
     extraSkills: flags.extraSkill,
     contextMode: flags.contextMode,
@@ -199,6 +199,18 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
   });
   const code = exitCodeOf(result);
   setExitCode(written || code === exitCodes.interrupted ? code : exitCodes.infrastructure);
+}
+
+/** Where `--resume latest` counts runs: the skill run, its output folder and iteration. */
+function resumeNaming(path: string, flags: RunFlags, cwd: string) {
+  return {
+    cwd,
+    skillPath: path,
+    label: '--resume',
+    ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
+    ...(flags.iteration ? { iteration: flags.iteration } : {}),
+    ...(flags.skill.length ? { skills: flags.skill } : {}),
+  };
 }
 
 /** `--dry-run` prints the plan as text or JSON; a report of results has nothing to report yet. */

@@ -16,6 +16,7 @@ import { chooseSandbox } from '../sandbox/choose-sandbox.js';
 import type { SandboxKind } from '../sandbox/sandbox.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { createContainment, hiddenPaths } from './containment.js';
+import { updateLatestRun } from './latest-run-link.js';
 import { baselineFolder, readExtraSkills } from './other-skills.js';
 import { resumeTarget } from './resume-target.js';
 import { runCase } from './run-case.js';
@@ -291,6 +292,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       });
       run.benchmark = written.benchmark;
       run.problems = written.problems;
+      const latest = await updateLatestRun({ runDir: run.runDir, env: userEnv });
+      if (latest.note) options.onProgress?.({ type: 'note', message: latest.note });
     } catch (error) {
       run.writeErrors.push(
         `cannot write the run's summary in ${run.runDir}: ${error instanceof Error ? error.message : String(error)}`,
