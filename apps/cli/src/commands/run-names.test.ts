@@ -51,7 +51,7 @@ beforeAll(async () => {
   expect((await run(['run', '.', ...agent])).code).toBe(0);
   await writeEvals('other.txt');
   expect((await run(['run', '.', ...agent])).code).toBe(1);
-  [first, second] = (await runsOf(join(skill, 'evals-runs'))).sort();
+  [first = '', second = ''] = (await runsOf(join(skill, 'evals-runs'))).sort();
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
