@@ -258,15 +258,22 @@ describe.skipIf(!hasChromium && !process.env.CI)('the report in headless Chromiu
       await skipped.locator('button.disagree').click();
       await skipped.locator('.label-note').fill('the reply does name greeting.txt');
       await arm.locator('.run-note textarea').fill('a clean run');
-      await page.waitForFunction(() => document.querySelector('.save-status')?.textContent?.startsWith('Saved to'));
       const path = join(runDir, 'feedback.json');
-      let feedback = feedbackSchema.parse(JSON.parse(await readFile(path, 'utf8')));
-      expect(feedback.reviews).toEqual([
+      const saved = async () =>
+        existsSync(path) ? feedbackSchema.parse(JSON.parse(await readFile(path, 'utf8'))) : undefined;
+      // Saved as the reviewer goes: wait for the last change (the run's note) to reach the file.
+      await expect.poll(async () => (await saved())?.reviews.length, { timeout: 10_000 }).toBe(1);
+      await expect
+        .poll(async () => (await saved())?.skeval?.labels[1]?.note, { timeout: 10_000 })
+        .toBe('the reply does name greeting.txt');
+      await page.waitForFunction(() => document.querySelector('.save-status')?.textContent?.startsWith('Saved to'));
+      let feedback = await saved();
+      expect(feedback?.reviews).toEqual([
         { run_id: 'eval-greet-with_skill-run-1', feedback: 'a clean run', timestamp: expect.any(String) },
       ]);
-      expect(feedback.status).toBe('in_progress');
+      expect(feedback?.status).toBe('in_progress');
       expect(
-        feedback.skeval?.labels.map((label) => [
+        feedback?.skeval?.labels.map((label) => [
           label.run_id,
           label.assertion_index,
           label.verdict,
@@ -280,10 +287,9 @@ describe.skipIf(!hasChromium && !process.env.CI)('the report in headless Chromiu
       await screenshot(page, 'review');
 
       await page.click('.review-bar button:has-text("Mark review complete")');
-      const saved = async () => feedbackSchema.parse(JSON.parse(await readFile(path, 'utf8')));
-      await expect.poll(async () => (await saved()).status, { timeout: 5000 }).toBe('complete');
+      await expect.poll(async () => (await saved())?.status, { timeout: 10_000 }).toBe('complete');
       feedback = await saved();
-      expect(feedback.reviews).toHaveLength(36);
+      expect(feedback?.reviews).toHaveLength(36);
 
       // A fresh load of the page shows what was saved.
       await page.reload();

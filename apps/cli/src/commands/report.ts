@@ -1,4 +1,4 @@
-import { join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
@@ -34,7 +34,10 @@ async function report(given: string[], flags: ReportFlags, { io, signal }: Comma
     import('@skeval/core'),
   ]);
   const paths = await Promise.all(given.map((path) => resolveRunName(path, { cwd: io.cwd })));
-  const shown = (path: string) => relative(io.cwd, path) || '.';
+  const shown = (path: string) => {
+    const from = relative(io.cwd, path);
+    return from === '' ? '.' : from.startsWith('..') || isAbsolute(from) ? path : from;
+  };
   if (!flags.serve || flags.output) {
     const rendered = await renderReport({ paths, cwd: io.cwd });
     const target = resolve(io.cwd, flags.output ?? join(paths[0] ?? '.', 'report.html'));

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import {
   caseRunFiles,
+  listCaseRunFolders,
+  readCaseRun,
   readFeedback,
   readJsonArtifact,
-  readRunFolder,
   readRunSummary,
   reviewRunIdOf,
   runFiles,
@@ -16,7 +17,7 @@ import { defaultBounds, excerptOf, type ReportBounds, type RunShare, runShareOf 
 import { type CaseInfo, readEvalMetadata, readSkillCases } from './case-info.js';
 import { findRunFolders } from './find-run-folders.js';
 import { casePassRates, isFlaky, overviewOf, runPassRateOf } from './overview.js';
-import { type ImageBudget, readOutputs } from './read-outputs.js';
+import { inlineImages, type PendingImage, readOutputs } from './read-outputs.js';
 import { traceViewOf } from './trace-view.js';
 
 export interface CollectReportOptions {
@@ -46,6 +47,32 @@ interface FolderRead {
   notes: string[];
 }
 
+/** Case runs read at once: reading is mostly waiting for the disk. */
+const readsAtOnce = 32;
+
+/**
+ * Every finished case run of a run folder, in the order `readRunFolder` gives (case, arm, trial),
+ * read several at a time; what does not read back is listed, located.
+ */
+async function readCaseRuns(runDir: string): Promise<{ runs: StoredCaseRun[]; problems: string[] }> {
+  const folders = await listCaseRunFolders(runDir);
+  const reads: Awaited<ReturnType<typeof readCaseRun>>[] = [];
+  for (let start = 0; start < folders.length; start += readsAtOnce) {
+    reads.push(
+      ...(await Promise.all(folders.slice(start, start + readsAtOnce).map((folder) => readCaseRun(folder, runDir)))),
+    );
+  }
+  const runs = reads.flatMap((read) => (read.status === 'complete' ? [read.run] : []));
+  const problems = reads.flatMap((read) => (read.status === 'invalid' ? read.problems : []));
+  runs.sort(
+    (a, b) =>
+      a.grading.case_id.localeCompare(b.grading.case_id, undefined, { numeric: true }) ||
+      a.arm.localeCompare(b.arm) ||
+      a.runNumber - b.runNumber,
+  );
+  return { runs, problems };
+}
+
 async function readFolder(runDir: string): Promise<FolderRead> {
   const summary = await readRunSummary(runDir);
   if (summary.status !== 'ok') {
@@ -56,7 +83,7 @@ async function readFolder(runDir: string): Promise<FolderRead> {
     });
   }
   const [contents, benchmark, feedback] = await Promise.all([
-    readRunFolder(runDir),
+    readCaseRuns(runDir),
     readJsonArtifact(join(runDir, runFiles.benchmark), benchmarkSchema, runFiles.benchmark),
     readFeedback(runDir),
   ]);
@@ -88,11 +115,12 @@ export async function collectReport(options: CollectReportOptions): Promise<Coll
   const folders = await Promise.all(runDirs.map(readFolder));
   const caseRuns = folders.reduce((sum, folder) => sum + folder.runs.length, 0);
   const share = runShareOf(bounds, caseRuns);
-  const images: ImageBudget = { left: bounds.imageBudget };
   const runs: ReportRun[] = [];
+  const images: PendingImage[] = [];
   for (const [index, folder] of folders.entries()) {
     runs.push(await reportRunOf(folder, { key: `r${index}`, cwd, share, images, bounds }));
   }
+  await inlineImages(images, bounds);
   return {
     data: { version: 1, generatedAt: new Date().toISOString(), serve: options.serve ?? false, runs },
     runDirs,
@@ -103,7 +131,8 @@ interface BuildContext {
   key: string;
   cwd: string;
   share: RunShare;
-  images: ImageBudget;
+  /** Images found so far, in page order, for `inlineImages`. */
+  images: PendingImage[];
   bounds: ReportBounds;
 }
 
@@ -123,7 +152,15 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
       ...('cases' in skillCases ? skillCases.cases.get(caseId) : undefined),
     };
     const built: ReportCaseRun[] = [];
-    for (const run of caseRuns) built.push(await caseRunOf(run, runDir, context));
+    for (let start = 0; start < caseRuns.length; start += readsAtOnce) {
+      const read = await Promise.all(
+        caseRuns.slice(start, start + readsAtOnce).map((run) => caseRunOf(run, runDir, context.share, context.bounds)),
+      );
+      for (const entry of read) {
+        built.push(entry.caseRun);
+        context.images.push(...entry.images);
+      }
+    }
     cases.push({
       id: caseId,
       name: info.name ?? caseId,
@@ -140,7 +177,7 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
   }
   return {
     key: context.key,
-    dir: relative(context.cwd, runDir) || '.',
+    dir: shownPath(context.cwd, runDir),
     skill: summary.skill,
     runId: summary.run_id,
     agent: summary.agent,
@@ -157,6 +194,12 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
   };
 }
 
+/** A folder as the page names it: from where the report was made, unless that means climbing out. */
+function shownPath(cwd: string, dir: string): string {
+  const path = relative(cwd, dir);
+  return path === '' ? '.' : path.startsWith('..') || isAbsolute(path) ? dir : path;
+}
+
 async function responseOf(run: StoredCaseRun): Promise<string> {
   try {
     return (await readFile(join(run.dir, caseRunFiles.response), 'utf8')).replace(/\n$/, '');
@@ -165,20 +208,22 @@ async function responseOf(run: StoredCaseRun): Promise<string> {
   }
 }
 
-async function caseRunOf(run: StoredCaseRun, runDir: string, context: BuildContext): Promise<ReportCaseRun> {
+async function caseRunOf(
+  run: StoredCaseRun,
+  runDir: string,
+  share: RunShare,
+  bounds: ReportBounds,
+): Promise<{ caseRun: ReportCaseRun; images: PendingImage[] }> {
   const { grading, timing, trace } = run;
-  const { share } = context;
   const rows = grading.assertion_results;
   const evidenceChars = Math.max(200, Math.floor(share.evidence / Math.max(1, rows.length)));
   const outputs = await readOutputs({
     outputsDir: join(run.dir, caseRunFiles.outputs),
     textBudget: share.outputs,
-    images: context.images,
-    imageBytes: context.bounds.imageBytes,
-    maxFiles: context.bounds.outputFiles,
+    maxFiles: bounds.outputFiles,
   });
   const { passed, failed, errored, skipped, total } = grading.summary;
-  return {
+  const caseRun: ReportCaseRun = {
     reviewId: reviewRunIdOf(runDir, run.dir),
     arm: run.arm,
     runNumber: run.runNumber,
@@ -220,4 +265,5 @@ async function caseRunOf(run: StoredCaseRun, runDir: string, context: BuildConte
       : null,
     skillEdited: grading.skill_edited !== undefined,
   };
+  return { caseRun, images: outputs.images };
 }

@@ -1,4 +1,4 @@
-import { open, readdir } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { ReportOutputFile } from '../report-data.js';
 import { createBudget } from './bounds.js';
@@ -73,23 +73,52 @@ function asText(bytes: Buffer, whole: boolean): string | undefined {
   return undefined;
 }
 
-/** The page-wide budget of inlined image bytes. */
-export type ImageBudget = { left: number };
+/** An image found in outputs/, to be inlined (or not) once every case run is read, in page order. */
+export interface PendingImage {
+  file: ReportOutputFile;
+  absolute: string;
+  type: string;
+}
 
 /**
- * The files of a case run's `outputs/`: text shown up to the run's share, images within the
- * bounds inlined as data URLs, anything else (binary, links, past the bounds) listed with why.
+ * Inlines images in page order while the page's image budget lasts: each within the size bound
+ * becomes a data URL; the others say why they are only listed. In order, so the same run always
+ * gives the same page.
+ */
+export async function inlineImages(
+  pending: readonly PendingImage[],
+  bounds: { imageBytes: number; imageBudget: number },
+): Promise<void> {
+  let left = bounds.imageBudget;
+  for (const { file, absolute, type } of pending) {
+    const encoded = Math.ceil(file.size / 3) * 4;
+    if (file.size > bounds.imageBytes || encoded > left) {
+      file.note = `not inlined: ${file.size > bounds.imageBytes ? 'over the size bound' : "past the page's image budget"}`;
+      continue;
+    }
+    try {
+      const { bytes } = await readHead(absolute, bounds.imageBytes);
+      left -= encoded;
+      file.dataUrl = `data:${type};base64,${bytes.toString('base64')}`;
+    } catch (error) {
+      file.note = `cannot be read (${error instanceof Error && 'code' in error ? String(error.code) : String(error)})`;
+    }
+  }
+}
+
+/**
+ * The files of a case run's `outputs/`: text shown up to the run's share, images listed for
+ * `inlineImages`, anything else (binary, links, past the bounds) listed with why.
  */
 export async function readOutputs(options: {
   outputsDir: string;
   textBudget: number;
-  images: ImageBudget;
-  imageBytes: number;
   maxFiles: number;
-}): Promise<{ files: ReportOutputFile[]; omitted: number }> {
+}): Promise<{ files: ReportOutputFile[]; omitted: number; images: PendingImage[] }> {
   const { entries, omitted } = await listTree(options.outputsDir, options.maxFiles);
   const budget = createBudget(options.textBudget);
   const files: ReportOutputFile[] = [];
+  const images: PendingImage[] = [];
   for (const entry of entries) {
     budget.spend(entry.path.length + 40);
     if (entry.kind !== 'file') {
@@ -104,20 +133,9 @@ export async function readOutputs(options: {
     const imageType = imageTypes[extname(entry.path).toLowerCase()];
     try {
       if (imageType) {
-        const { bytes, size } = await readHead(entry.absolute, options.imageBytes + 1);
-        const encoded = Math.ceil(size / 3) * 4;
-        if (size > options.imageBytes || encoded > options.images.left) {
-          const why = size > options.imageBytes ? 'over the size bound' : "past the page's image budget";
-          files.push({ path: entry.path, size, kind: 'image', note: `not inlined: ${why}` });
-          continue;
-        }
-        options.images.left -= encoded;
-        files.push({
-          path: entry.path,
-          size,
-          kind: 'image',
-          dataUrl: `data:${imageType};base64,${bytes.toString('base64')}`,
-        });
+        const file: ReportOutputFile = { path: entry.path, size: (await stat(entry.absolute)).size, kind: 'image' };
+        files.push(file);
+        images.push({ file, absolute: entry.absolute, type: imageType });
         continue;
       }
       const max = Math.max(0, budget.left);
@@ -136,5 +154,5 @@ export async function readOutputs(options: {
       files.push({ path: entry.path, size: 0, kind: 'other', note: `cannot be read (${reason})` });
     }
   }
-  return { files, omitted };
+  return { files, omitted, images };
 }

@@ -108,7 +108,11 @@ export function App({ data }: { data: ReportData }) {
     });
   }, []);
 
+  // The key handler reads the focused case from here: two quick presses must not both start
+  // from the case focused before the page drew the first.
+  const focusedRef = useRef<string | null>(null);
   const focusCase = useCallback((caseKey: string) => {
+    focusedRef.current = caseKey;
     setFocused(caseKey);
     const header = document.querySelector<HTMLElement>(`[data-case-key="${CSS.escape(caseKey)}"] .case-header`);
     header?.focus();
@@ -131,7 +135,8 @@ export function App({ data }: { data: ReportData }) {
         if (event.key === 'Escape' && event.target instanceof HTMLElement) event.target.blur();
         return;
       }
-      const position = focused === null ? -1 : visibleKeys.indexOf(focused);
+      const current = focusedRef.current;
+      const position = current === null ? -1 : visibleKeys.indexOf(current);
       const move = (step: number) => {
         const next = visibleKeys[Math.min(visibleKeys.length - 1, Math.max(0, position + step))];
         if (next) focusCase(next);
@@ -148,7 +153,7 @@ export function App({ data }: { data: ReportData }) {
           move(-1);
           break;
         case 'o':
-          if (focused) toggle(focused);
+          if (current) toggle(current);
           break;
         case '/':
           event.preventDefault();
@@ -164,7 +169,7 @@ export function App({ data }: { data: ReportData }) {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [focused, visibleKeys, focusCase, toggle]);
+  }, [visibleKeys, focusCase, toggle]);
 
   const update = (runKey: string, change: (state: ReviewState) => ReviewState) =>
     setReviews((previous) => {
@@ -229,7 +234,10 @@ export function App({ data }: { data: ReportData }) {
                     review={reviews[run.key] ?? reviewStateOf(null)}
                     actions={actionsFor(run.key)}
                     onToggle={toggle}
-                    onFocus={setFocused}
+                    onFocus={(caseKey) => {
+                      focusedRef.current = caseKey;
+                      setFocused(caseKey);
+                    }}
                   />
                 );
               })}

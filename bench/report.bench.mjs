@@ -1,0 +1,101 @@
+// The HTML report of 1,000 case runs, each as a real one looks (a Markdown response, eight tool
+// calls, two output files, five assertions). Goals: generation ≤ 3 s, the page ≤ 15 MB, and the
+// first render in headless Chromium ≤ 2 s. The run folder is written by Skeval itself (the
+// command runner and a scripted agent), once, before anything is timed.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createCommandRunner, runEvals } from '../packages/core/dist/index.js';
+import { renderReport } from '../packages/report/dist/index.js';
+
+const caseRuns = Number(process.env.BENCH_CASE_RUNS ?? 1000);
+const agent = fileURLToPath(new URL('./report-agent.mjs', import.meta.url));
+const root = mkdtempSync(join(tmpdir(), 'skeval-bench-report-'));
+const skill = join(root, 'bench-report');
+mkdirSync(join(skill, 'evals'), { recursive: true });
+writeFileSync(
+  join(skill, 'SKILL.md'),
+  '---\nname: bench-report\ndescription: A skill for the report benchmark.\n---\n\nFix the handler.\n',
+);
+writeFileSync(
+  join(skill, 'evals', 'evals.json'),
+  JSON.stringify({
+    skill_name: 'bench-report',
+    evals: Array.from({ length: caseRuns }, (_, index) => ({
+      id: index + 1,
+      prompt: `Fix the request handler, case ${index + 1}.`,
+      expected_output: 'The handler returns 200 and the tests pass.',
+      assertions: [
+        { type: 'file-exists', path: 'report.md' },
+        { type: 'json-valid', path: 'result.json' },
+        { type: 'regex-match', pattern: 'all tests pass', target: 'assistant-text' },
+        { kind: 'output', method: 'contains', value: 'handler' },
+        'The response explains which files changed',
+      ],
+    })),
+  }),
+);
+
+const started = performance.now();
+const run = await runEvals({
+  path: skill,
+  runner: createCommandRunner({ command: `node ${agent} {prompt_file}` }),
+  judge: { skipReason: 'benchmark' },
+  concurrency: 8,
+  outputDir: join(root, 'runs'),
+  env: { PATH: process.env.PATH },
+  sandbox: 'none',
+});
+const runDir = run.runs[0].runDir;
+console.log(
+  `run folder: ${run.totals.cases} case runs written by skeval run in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
+
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+const times = [];
+let html = '';
+for (let attempt = 0; attempt < 3; attempt += 1) {
+  const start = performance.now();
+  ({ html } = await renderReport({ paths: [runDir], cwd: root }));
+  times.push(performance.now() - start);
+}
+const page = join(root, 'report.html');
+writeFileSync(page, html);
+const megabytes = statSync(page).size / 1024 / 1024;
+console.log(
+  `generation: ${(median(times) / 1000).toFixed(2)} s median of 3 (goal ≤ 3 s); the page ${megabytes.toFixed(1)} MB (goal ≤ 15 MB) for ${caseRuns} case runs`,
+);
+
+const chromium = '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.log('first render: not measured, no /usr/bin/chromium (apt-get install chromium)');
+} else {
+  // playwright-core is the report package's (dev) dependency: load it from there.
+  const from = createRequire(new URL('../packages/report/package.json', import.meta.url));
+  const { chromium: launcher } = from('playwright-core');
+  const browser = await launcher.launch({
+    executablePath: chromium,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  const renders = [];
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const tab = await browser.newPage();
+    await tab.goto(pathToFileURL(page).href, { waitUntil: 'commit' });
+    await tab.waitForSelector('.case', { timeout: 30_000 });
+    // Milliseconds from the start of navigation to the first case drawn.
+    renders.push(await tab.evaluate(() => performance.now()));
+    await tab.close();
+  }
+  await browser.close();
+  console.log(`first render in Chromium: ${(median(renders) / 1000).toFixed(2)} s median of 3 (goal ≤ 2 s)`);
+}
+rmSync(root, { recursive: true, force: true });
