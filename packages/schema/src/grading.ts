@@ -14,6 +14,11 @@ export const expectationResultSchema = z.object({
   text: z.string(),
   passed: z.boolean(),
   evidence: z.string(),
+  /**
+   * A multi-turn case: the turn (from 1) whose response this row graded. Absent on the case's own
+   * assertions, which grade its end state (the last response and the workspace).
+   */
+  turn: z.number().int().positive().optional(),
 });
 export type ExpectationResult = z.infer<typeof expectationResultSchema>;
 

@@ -46,6 +46,8 @@ export const toolCallSchema = z.object({
     .optional(),
   started_at: z.string().optional(),
   duration_ms: z.number().nonnegative().optional(),
+  /** In a multi-turn case: the turn (from 1) the call was made in. */
+  turn: z.number().int().positive().optional(),
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
@@ -55,8 +57,24 @@ export const traceMessageSchema = z.object({
   /** Ids of the tool calls this message made (assistant) or answered (tool). */
   tool_call_ids: z.array(z.string()).optional(),
   timestamp: z.string().optional(),
+  /** In a multi-turn case: the turn (from 1) the message belongs to. */
+  turn: z.number().int().positive().optional(),
 });
 export type TraceMessage = z.infer<typeof traceMessageSchema>;
+
+/** One turn of a multi-turn case as it ran: what the user said, what the agent answered, how it ended. */
+const conversationTurnSchema = z.object({
+  /** From 1. */
+  turn: z.number().int().positive(),
+  prompt: z.string(),
+  /** The agent's response to this turn: what the turn's assertions grade. */
+  final_text: z.string(),
+  status: z.enum(['ok', 'error', 'timeout']),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  duration_ms: z.number().nonnegative(),
+  usage: usageSchema.optional(),
+});
+export type ConversationTurn = z.infer<typeof conversationTurnSchema>;
 
 /** The normalized trace every agent runner produces: `trace.json`. */
 export const traceSchema = z.object({
@@ -75,5 +93,10 @@ export const traceSchema = z.object({
   skills_read: z.array(z.string()).optional(),
   /** True when some tool output or message was cut to keep the file bounded. */
   truncated: z.boolean().optional(),
+  /**
+   * A multi-turn case: each turn that ran, in order (a failed turn is the last). Its messages and
+   * tool calls carry its `turn`; `final_text` is the last turn's. Absent for a single-turn case.
+   */
+  conversation: z.array(conversationTurnSchema).optional(),
 });
 export type Trace = z.infer<typeof traceSchema>;

@@ -10,6 +10,7 @@ import {
   runGrader,
   type WorkspaceReader,
 } from '@skeval/scripts';
+import { type GradingSubject, gradingSubjects } from './grading-subjects.js';
 import type { JudgeSetup } from './judge-setup.js';
 
 export interface GradeCaseRunOptions {
@@ -52,36 +53,58 @@ const defaultTimeLimitMs = 600_000;
  * every judged claim in one judge call. A run whose agent crashed or timed out is graded
  * `error` with the reason; no path leads from an error to `pass`. The whole grading has a time
  * limit: a grader or judge still working when it passes leaves an `error` that says so.
+ *
+ * A multi-turn case is graded in groups, one judge call each: every turn with assertions of its
+ * own (on that turn's response and its part of the trace), then the case's own assertions (on
+ * the last response, the whole trace and the workspace). A turn's rows carry its `turn`.
  */
 export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Grading> {
   const { evalCase, run } = options;
-  const rows = new Map<number, AssertionResult>();
-  const assertions = evalCase.assertions;
-  if (run.status !== 'ok') {
-    const reason = `not graded: the agent run ${run.status === 'timeout' ? 'timed out' : 'failed'} (${run.error?.message ?? 'no detail'})`;
-    for (const [index, assertion] of assertions.entries())
-      rows.set(index, row(assertion, 'error', reason, gradedBy(assertion)));
-    return finish(evalCase, assertions, rows, undefined, run.error);
-  }
+  const subjects = gradingSubjects(evalCase, run);
   const limitMs = options.timeLimitMs ?? defaultTimeLimitMs;
   const limit = new AbortController();
   const timer = setTimeout(() => limit.abort(), limitMs);
   try {
-    return await gradeWithin(options, rows, limit.signal, limitMs);
+    const graded: GradedSubject[] = [];
+    for (const subject of subjects) graded.push(await gradeSubject(options, subject, limit.signal, limitMs));
+    return finish(
+      evalCase,
+      graded.flatMap((entry) => entry.rows),
+      mergeJudgeInfo(graded.flatMap((entry) => entry.judge ?? [])),
+      run.status === 'ok' ? undefined : run.error,
+    );
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** The grading itself, stopped by `limit`: an assertion not decided in time is an `error` that says so. */
-async function gradeWithin(
+interface GradedSubject {
+  rows: AssertionResult[];
+  judge?: NonNullable<Grading['judge']>;
+}
+
+/** One group's grading, stopped by `limit`: an assertion not decided in time is an `error` that says so. */
+async function gradeSubject(
   options: GradeCaseRunOptions,
-  rows: Map<number, AssertionResult>,
+  subject: GradingSubject,
   limit: AbortSignal,
   limitMs: number,
-): Promise<Grading> {
-  const { evalCase, run } = options;
-  const assertions = evalCase.assertions;
+): Promise<GradedSubject> {
+  const { evalCase } = options;
+  const { assertions } = subject;
+  const rows = new Map<number, AssertionResult>();
+  const ordered = (judge?: NonNullable<Grading['judge']>): GradedSubject => ({
+    rows: assertions.map((assertion, index) => {
+      const found = rows.get(index) ?? row(assertion, 'error', 'not graded', gradedBy(assertion));
+      return subject.turn === undefined ? found : { ...found, turn: subject.turn };
+    }),
+    ...(judge ? { judge } : {}),
+  });
+  if (subject.notGraded) {
+    for (const [index, assertion] of assertions.entries())
+      rows.set(index, row(assertion, 'error', subject.notGraded, gradedBy(assertion)));
+    return ordered();
+  }
   const redact = options.redact ?? ((text: string) => text);
   const signal = options.signal ? AbortSignal.any([options.signal, limit]) : limit;
   const overTime = `not graded: the case run's grading passed its ${limitMs / 1000} s limit`;
@@ -106,15 +129,15 @@ async function gradeWithin(
     }
     try {
       const payload = buildGraderPayload({
-        prompt: evalCase.prompt,
-        response: run.finalText,
+        prompt: subject.prompt,
+        response: subject.response,
         ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
         inputFiles: evalCase.files.map((file) => file.path),
-        trace: run.trace,
+        trace: subject.trace,
         workspacePath: options.workspaceDir,
         config,
         ...(evalCase.metadata ? { metadata: evalCase.metadata } : {}),
-        ...(run.startedAt ? { startedAt: run.startedAt } : {}),
+        ...(options.run.startedAt ? { startedAt: options.run.startedAt } : {}),
       });
       const result = await bounded(
         runGrader(resolved, payload, {
@@ -137,54 +160,81 @@ async function gradeWithin(
       rows.set(index, row(assertion, 'error', message, grader, Date.now() - started));
     }
   }
-  let judgeInfo: Grading['judge'];
-  if (claims.length > 0) {
-    const claimList = claims.map((entry) => entry.claim);
-    if (!options.judge.model) {
-      const verdicts = skipClaims(claimList, options.judge.skipReason ?? 'no judge model is configured');
-      settleClaims(claims, verdicts, rows);
-    } else if (limit.aborted) {
-      settleClaims(claims, [], rows, overTime);
-    } else {
-      const judged = judgeCase(
-        {
-          prompt: evalCase.prompt,
-          ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
-          response: redact(run.finalText),
-          files: judgeFiles(workspace, options.outputs, redact),
-          claims: claimList,
-        },
-        {
-          model: options.judge.model,
-          cache: options.judge.cache ?? false,
-          ...(options.judge.retries === undefined ? {} : { retries: options.judge.retries }),
-          ...(options.judge.timeoutMs === undefined ? {} : { timeoutMs: options.judge.timeoutMs }),
-          signal,
-        },
-      );
-      const result = await bounded(judged, limit).catch((error: unknown) => {
-        if (limit.aborted) return undefined;
-        throw error;
-      });
-      if (!result) return finish(evalCase, assertions, settleClaims(claims, [], rows, overTime));
-      settleClaims(claims, result.verdicts, rows);
-      judgeInfo = {
-        model: result.model,
-        calls: result.calls,
-        ...(result.split ? { split: true } : {}),
-        usage: {
-          input_tokens: result.usage.inputTokens,
-          output_tokens: result.usage.outputTokens,
-          cached_input_tokens: result.usage.cachedInputTokens,
-          total_tokens: result.usage.inputTokens + result.usage.outputTokens,
-          cost_usd: result.costUsd,
-        },
-        ...(result.injections.length ? { injections: result.injections } : {}),
-        ...(result.notes.length ? { notes: result.notes } : {}),
-      };
-    }
+  if (claims.length === 0) return ordered();
+  const claimList = claims.map((entry) => entry.claim);
+  if (!options.judge.model) {
+    settleClaims(claims, skipClaims(claimList, options.judge.skipReason ?? 'no judge model is configured'), rows);
+    return ordered();
   }
-  return finish(evalCase, assertions, rows, judgeInfo);
+  if (limit.aborted) {
+    settleClaims(claims, [], rows, overTime);
+    return ordered();
+  }
+  const judged = judgeCase(
+    {
+      prompt: subject.prompt,
+      ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
+      response: redact(subject.response),
+      files: judgeFiles(workspace, options.outputs, redact),
+      claims: claimList,
+    },
+    {
+      model: options.judge.model,
+      cache: options.judge.cache ?? false,
+      ...(options.judge.retries === undefined ? {} : { retries: options.judge.retries }),
+      ...(options.judge.timeoutMs === undefined ? {} : { timeoutMs: options.judge.timeoutMs }),
+      signal,
+    },
+  );
+  const result = await bounded(judged, limit).catch((error: unknown) => {
+    if (limit.aborted) return undefined;
+    throw error;
+  });
+  if (!result) {
+    settleClaims(claims, [], rows, overTime);
+    return ordered();
+  }
+  settleClaims(claims, result.verdicts, rows);
+  return ordered({
+    model: result.model,
+    calls: result.calls,
+    ...(result.split ? { split: true } : {}),
+    usage: {
+      input_tokens: result.usage.inputTokens,
+      output_tokens: result.usage.outputTokens,
+      cached_input_tokens: result.usage.cachedInputTokens,
+      total_tokens: result.usage.inputTokens + result.usage.outputTokens,
+      cost_usd: result.costUsd,
+    },
+    ...(result.injections.length ? { injections: result.injections } : {}),
+    ...(result.notes.length ? { notes: result.notes } : {}),
+  });
+}
+
+/** The judge step of a case run over its groups: calls, tokens and cost added up, notes kept. */
+function mergeJudgeInfo(infos: ReadonlyArray<NonNullable<Grading['judge']>>): Grading['judge'] {
+  const [first, ...rest] = infos;
+  if (!first) return undefined;
+  if (rest.length === 0) return first;
+  const sum = (pick: (usage: NonNullable<Grading['judge']>['usage']) => number | null | undefined) =>
+    infos.reduce((total, info) => total + (pick(info.usage) ?? 0), 0);
+  const costs = infos.map((info) => info.usage.cost_usd);
+  const injections = infos.flatMap((info) => info.injections ?? []);
+  const notes = infos.flatMap((info) => info.notes ?? []);
+  return {
+    model: first.model,
+    calls: infos.reduce((total, info) => total + info.calls, 0),
+    ...(infos.some((info) => info.split) ? { split: true } : {}),
+    usage: {
+      input_tokens: sum((usage) => usage.input_tokens),
+      output_tokens: sum((usage) => usage.output_tokens),
+      cached_input_tokens: sum((usage) => usage.cached_input_tokens),
+      total_tokens: sum((usage) => usage.total_tokens),
+      cost_usd: costs.some((cost) => cost === null || cost === undefined) ? null : sum((usage) => usage.cost_usd),
+    },
+    ...(injections.length ? { injections } : {}),
+    ...(notes.length ? { notes } : {}),
+  };
 }
 
 /** Each judged claim's row, from the verdict at its position; a claim without one is an `error`. */
@@ -266,22 +316,22 @@ function row(
 
 function finish(
   evalCase: LoadedCase,
-  assertions: NormalizedAssertion[],
-  rows: Map<number, AssertionResult>,
+  results: AssertionResult[],
   judge?: Grading['judge'],
   agentError?: { code: string; message: string },
 ): Grading {
-  // Every assertion has a row by now; one without would be a bug, and is never a pass.
-  const results = assertions.map(
-    (assertion, index) => rows.get(index) ?? row(assertion, 'error', 'not graded', gradedBy(assertion)),
-  );
   const count = (status: AssertionResult['status']) => results.filter((result) => result.status === status).length;
   const total = results.length;
   const passed = count('pass');
   return {
     case_id: evalCase.id,
     assertion_results: results,
-    expectations: results.map(({ text, passed: ok, evidence }) => ({ text, passed: ok, evidence })),
+    expectations: results.map(({ text, passed: ok, evidence, turn }) => ({
+      text,
+      passed: ok,
+      evidence,
+      ...(turn === undefined ? {} : { turn }),
+    })),
     summary: {
       passed,
       failed: count('fail'),

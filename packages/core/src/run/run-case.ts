@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import type { DiscoveredSkill, LoadedCase } from '@skeval/evals';
+import { caseTurns, type DiscoveredSkill, type LoadedCase } from '@skeval/evals';
 import type { Configuration, ContextManifest, Grading, Timing } from '@skeval/schema';
 import type { ResolvedGrader } from '@skeval/scripts';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
@@ -18,6 +18,7 @@ import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
 import { changedFiles, hashFiles, hashTree } from '../workspace/tree.js';
 import { createCaseExec } from './case-exec.js';
 import type { Containment } from './containment.js';
+import { runTurns } from './run-turns.js';
 import { trackTemporaryFolder } from './temporary-folders.js';
 
 export interface RunCaseOptions {
@@ -114,13 +115,14 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       timeoutMs: options.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const started = Date.now();
-    const ran = await runner
-      .run({
+    const [firstTurn, ...laterTurns] = caseTurns(evalCase);
+    const { run: ran, leftBehind } = await runTurns({
+      runner,
+      prompts: [firstTurn?.prompt ?? evalCase.prompt, ...laterTurns.map((turn) => turn.prompt)],
+      context: {
         workspaceDir: workspace.dir,
         homeDir,
         tmpDir,
-        prompt: evalCase.prompt,
         skills: installedSkills,
         env,
         userEnv: containment.userEnv,
@@ -131,19 +133,10 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
         sandbox: containment.sandbox.kind,
         exec,
         ...(options.signal ? { signal: options.signal } : {}),
-      })
-      .catch((error: unknown): RunResult => {
-        // A runner that throws (its configuration could not be written, say) fails this case alone.
-        const trace = createTraceBuilder(runner.name, runner.model ?? null).finish(
-          '',
-          Date.now() - started,
-          workspace.dir,
-        );
-        const failure = { code: 'agent_failed', message: `${runner.name} could not run: ${messageOf(error)}` };
-        return { status: 'error', finalText: '', trace, durationMs: Date.now() - started, error: failure };
-      });
-    // Processes the agent started in sessions of their own outlive its process group.
-    const leftBehind = sweepProcesses(markerVariable, marker);
+      },
+      // Processes the agent started in sessions of their own outlive its process group.
+      sweep: () => sweepProcesses(markerVariable, marker).length,
+    });
     const run = checkBaseline(ran, arm, skill);
     const edited = workspace.installed
       .filter((entry) => hashTree(entry.path) !== entry.hashBefore)
@@ -207,7 +200,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       },
       user_context: contextMode === 'isolated' ? { kept_out: options.ambient } : { copied: copiedContext },
       permission_denials: run.permissionDenials ?? [],
-      processes_ended_after: leftBehind.length,
+      processes_ended_after: leftBehind,
       redacted: [...redactor.names],
       ...(options.keepWorkspace ? { workspace: workspace.dir } : {}),
     };
@@ -237,6 +230,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       durationMs: run.durationMs,
       skillEdited,
       ...(run.error ? { error: redactor.redactDeep(run.error) } : {}),
+      agentCostUsd: timing.cost_usd ?? null,
     };
   } finally {
     if (!options.keepWorkspace) {
@@ -379,6 +373,8 @@ async function failedCase(options: RunCaseOptions, error: { code: string; messag
     durationMs: 0,
     skillEdited: false,
     error,
+    // The agent never started: it cost nothing.
+    agentCostUsd: 0,
   };
 }
 

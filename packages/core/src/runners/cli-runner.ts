@@ -2,7 +2,8 @@ import { tmpdir } from 'node:os';
 import { SkevalError, type Trace } from '@skeval/schema';
 import type { SandboxKind } from '../sandbox/sandbox.js';
 import { type ProcessOutcome, runProcess } from './process/run-process.js';
-import type { AgentCheck, AgentCommand, AgentRunner, RunnerContext, RunResult } from './types.js';
+import { createTraceBuilder } from './trace-builder.js';
+import type { AgentCheck, AgentCommand, AgentRunner, RunnerContext, RunnerSession, RunResult } from './types.js';
 
 export interface CliRunnerOptions {
   /** The program to run (default: the agent's usual command name). */
@@ -19,6 +20,8 @@ export interface ParsedStream {
   /** The reason of the last retry the agent reported: what a timeout was waiting on. */
   lastRetry?: string;
   permissionDenials?: string[];
+  /** What the next turn of a multi-turn case needs to continue this conversation (its session id). */
+  session?: RunnerSession;
 }
 
 /** One agent CLI: how to install it for a case run, run it and read what it printed. */
@@ -39,7 +42,11 @@ export interface CliDefinition {
   /** More checks before the first case run (a set-up the agent refuses). */
   checkSetup?(options: { env: NodeJS.ProcessEnv; sandbox: SandboxKind }): void;
   ambientContext?(userEnv: NodeJS.ProcessEnv): string[];
-  /** Writes the agent's configuration into the case run's home and says what to run. */
+  /**
+   * Writes the agent's configuration into the case run's home and says what to run; in a
+   * multi-turn case, a command that keeps the session, and from turn 2 one that continues
+   * `context.session.id`.
+   */
   prepare(context: RunnerContext): Promise<AgentCommand>;
   parse(stdout: string, context: RunnerContext, durationMs: number): ParsedStream;
 }
@@ -58,6 +65,7 @@ export function createCliRunner(definition: CliDefinition): AgentRunner {
     check: (options) => checkProgram(definition, options),
     ...(definition.ambientContext ? { ambientContext: definition.ambientContext } : {}),
     async run(context): Promise<RunResult> {
+      if (context.turn && context.turn.number > 1 && !context.session?.id) return noSession(definition.name, context);
       const command = await definition.prepare(context);
       const outcome = await context.exec(command);
       const parsed = definition.parse(outcome.stdout, context, outcome.durationMs);
@@ -67,8 +75,22 @@ export function createCliRunner(definition: CliDefinition): AgentRunner {
         trace: parsed.trace,
         durationMs: outcome.durationMs,
         ...(parsed.permissionDenials?.length ? { permissionDenials: parsed.permissionDenials } : {}),
+        ...(context.turn && parsed.session ? { session: parsed.session } : {}),
       };
     },
+  };
+}
+
+/** A later turn whose earlier one never said which session it was: nothing to continue, so an error. */
+function noSession(name: string, context: RunnerContext): RunResult {
+  const turn = context.turn?.number ?? 1;
+  const message = `${name} cannot continue the conversation in turn ${turn}: turn ${turn - 1} left no session to continue (no session id in its output, or no session file)`;
+  return {
+    status: 'error',
+    finalText: '',
+    trace: createTraceBuilder(name, null).finish('', 0, context.workspaceDir),
+    durationMs: 0,
+    error: { code: 'agent_failed', message },
   };
 }
 

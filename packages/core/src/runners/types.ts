@@ -1,3 +1,4 @@
+import type { ModelMessage } from '@skeval/judge';
 import type { Trace } from '@skeval/schema';
 import type { SandboxKind } from '../sandbox/sandbox.js';
 import type { ProcessOutcome } from './process/run-process.js';
@@ -19,14 +20,36 @@ export interface AgentCommand {
   readable?: string[];
 }
 
-/** What a runner gets for one case run. */
+/**
+ * What one turn of a multi-turn case leaves for the next, so that the next continues the same
+ * conversation: each runner fills in what it needs.
+ */
+export interface RunnerSession {
+  /** The agent's own name for the conversation: Claude Code's session id, Codex's thread id, Pi's session file. */
+  id?: string;
+  /** The sdk runner's conversation so far. */
+  messages?: readonly ModelMessage[];
+  /** Codex: the thread's token totals so far (a resumed turn reports the thread's running total). */
+  usage?: { input: number; output: number; cached: number };
+}
+
+/** What a runner gets for one case run (for a multi-turn case, for one of its turns). */
 export interface RunnerContext {
   workspaceDir: string;
   /** The agent's own home for this case run (its `HOME`): its configuration goes here. */
   homeDir: string;
   /** The agent's own temporary folder for this case run (its `TMPDIR`). */
   tmpDir: string;
+  /** The prompt; in a multi-turn case, this turn's. */
   prompt: string;
+  /**
+   * A multi-turn case: which turn this is (from 1) and how many the case has. The runner keeps the
+   * agent's session when `count` > 1, and continues it (from `session`) when `number` > 1.
+   * Absent for a single-turn case.
+   */
+  turn?: { number: number; count: number };
+  /** From the second turn on: what the previous turn's result left in `RunResult.session`. */
+  session?: RunnerSession;
   /** The skills installed for this run (none for a baseline without extras). */
   skills: InstalledSkill[];
   /** The case run's environment, explicitly: the basics, `HOME`, `TMPDIR`, and what `--pass-env` names. */
@@ -55,6 +78,8 @@ export interface RunResult {
   error?: { code: string; message: string };
   /** Tool calls the agent was refused (permission denials), as the agent reported them. */
   permissionDenials?: string[];
+  /** In a multi-turn case: what the next turn needs to continue this conversation. */
+  session?: RunnerSession;
 }
 
 /** What checking an agent before the first case run found. */

@@ -27,8 +27,12 @@ const messageEventSchema = z.looseObject({
 
 const count = z.number().nonnegative().optional().catch(undefined);
 
+/** The session a line belongs to: what `--resume` takes to continue it. */
+const sessionId = z.string().optional().catch(undefined);
+
 const resultEventSchema = z.looseObject({
   type: z.literal('result'),
+  session_id: sessionId,
   subtype: z.string().optional().catch(undefined),
   is_error: z.boolean().optional().catch(undefined),
   result: z.string().optional().catch(undefined),
@@ -54,6 +58,7 @@ const resultEventSchema = z.looseObject({
 /** `init` (the model), `api_retry` (a request being retried) and `permission_denied` among others. */
 const systemEventSchema = z.looseObject({
   type: z.literal('system'),
+  session_id: sessionId,
   subtype: z.string().optional().catch(undefined),
   model: z.string().optional().catch(undefined),
   attempt: count,

@@ -22,6 +22,7 @@ export function parseClaudeCodeStream(
   let failure: string | undefined;
   let lastRetry: string | undefined;
   let sawResult = false;
+  let sessionId: string | undefined;
   const denials: string[] = [];
   let anonymous = 0;
   const nextAnonymousId = () => {
@@ -29,6 +30,7 @@ export function parseClaudeCodeStream(
     return `tool-${anonymous}`;
   };
   for (const event of events) {
+    if ((event.type === 'system' || event.type === 'result') && event.session_id) sessionId = event.session_id;
     if (event.type === 'system') {
       if (event.subtype === 'init' && event.model) trace.model(event.model);
       else if (event.subtype === 'api_retry') lastRetry = retryReason(event);
@@ -85,6 +87,7 @@ export function parseClaudeCodeStream(
     ...(failure ? { failure } : {}),
     ...(lastRetry ? { lastRetry } : {}),
     ...(denials.length ? { permissionDenials: denials } : {}),
+    ...(sessionId ? { session: { id: sessionId } } : {}),
     sawResult,
   };
 }

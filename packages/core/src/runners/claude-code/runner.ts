@@ -26,7 +26,8 @@ const isProviderVariable = (name: string) =>
 
 /**
  * Claude Code, headless: `claude -p <prompt> --output-format stream-json --verbose`, skills in
- * `.claude/skills/`. Isolated runs get a fresh config folder (`CLAUDE_CONFIG_DIR`) holding only
+ * `.claude/skills/`; each later turn of a multi-turn case is `--resume <session_id>` (the id its
+ * stream's `system` and `result` lines carry). Isolated runs get a fresh config folder (`CLAUDE_CONFIG_DIR`) holding only
  * the user's credentials, `--setting-sources project` (no user skills, CLAUDE.md, hooks or
  * commands) and `--strict-mcp-config` (no user MCP servers). In Skeval's sandbox it runs with
  * `IS_SANDBOX=1`, the switch Claude Code has for containers, so it skips permission prompts as
@@ -78,6 +79,9 @@ export function createClaudeCodeRunner(options: ClaudeCodeRunnerOptions = {}): A
             () => undefined,
           );
       }
+      // A multi-turn case keeps its session (in the case run's own config folder) and resumes it.
+      const multiTurn = (context.turn?.count ?? 1) > 1;
+      const resume = context.session?.id ? ['--resume', context.session.id] : [];
       const permissions =
         options.permissionMode === undefined
           ? ['--dangerously-skip-permissions']
@@ -90,7 +94,7 @@ export function createClaudeCodeRunner(options: ClaudeCodeRunnerOptions = {}): A
           '--output-format',
           'stream-json',
           '--verbose',
-          '--no-session-persistence',
+          ...(multiTurn ? resume : ['--no-session-persistence']),
           ...(isolated ? ['--setting-sources', 'project', '--strict-mcp-config'] : []),
           ...permissions,
           ...(options.model ? ['--model', options.model] : []),

@@ -39,5 +39,6 @@ export const codexEventSchema = z.union([
     error: z.looseObject({ message: optionalString }).optional().catch(undefined),
   }),
   z.looseObject({ type: z.literal('error'), message: optionalString }),
-  z.looseObject({ type: z.enum(['thread.started', 'turn.started']) }),
+  z.looseObject({ type: z.literal('thread.started'), thread_id: optionalString }),
+  z.looseObject({ type: z.literal('turn.started') }),
 ]);

@@ -7,10 +7,15 @@ import { classifyShellCommand } from './shell-reads.js';
 
 const reconnecting = /^Reconnecting\b/;
 
+/** Token totals as Codex counts them. */
+type CodexUsage = { input: number; output: number; cached: number };
+
 /**
  * Reads `codex exec --json` lines (thread, turn, item and error events) into a trace. `error`
  * events are not failures by themselves: `Reconnecting…` is a retry, and a turn that completes
  * after errors succeeded. The run failed only on `turn.failed` with no later completed turn.
+ * A resumed thread (`exec resume`) reports the thread's running token totals: `usageBefore`, the
+ * totals after the turns before, is taken off so the trace holds this turn's own.
  */
 export function parseCodexStream(
   stdout: string,
@@ -18,29 +23,29 @@ export function parseCodexStream(
   durationMs: number,
   skills: Array<{ name: string; path: string }> = [],
   model?: string,
+  usageBefore?: CodexUsage,
 ): ParsedStream {
   const trace = createTraceBuilder('codex', model ?? null);
   let finalText = '';
   let failure: string | undefined;
   let lastRetry: string | undefined;
   let lastError: string | undefined;
-  const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  let threadId: string | undefined;
+  const reported: CodexUsage = { input: 0, output: 0, cached: 0 };
   for (const event of readStreamEvents(stdout, codexEventSchema)) {
     switch (event.type) {
+      case 'thread.started':
+        threadId = event.thread_id ?? threadId;
+        break;
       case 'turn.started':
         trace.turn();
         break;
-      case 'turn.completed': {
+      case 'turn.completed':
         failure = undefined;
-        const input = event.usage?.input_tokens ?? 0;
-        const output = event.usage?.output_tokens ?? 0;
-        const cached = event.usage?.cached_input_tokens ?? 0;
-        trace.usage(input, output, cached);
-        usage.inputTokens += input;
-        usage.outputTokens += output;
-        usage.cachedInputTokens += cached;
+        reported.input += event.usage?.input_tokens ?? 0;
+        reported.output += event.usage?.output_tokens ?? 0;
+        reported.cached += event.usage?.cached_input_tokens ?? 0;
         break;
-      }
       case 'turn.failed':
         failure = `Codex failed: ${event.error?.message ?? lastError ?? 'the turn failed'}`;
         break;
@@ -54,7 +59,7 @@ export function parseCodexStream(
         readItem(event.item, event.type === 'item.completed');
         break;
       default:
-        break; // thread.started: nothing to keep
+        break;
     }
   }
 
@@ -91,11 +96,37 @@ export function parseCodexStream(
     }
   }
 
-  if (model) trace.cost(estimateCost(usage, 'openai', model));
+  const own = ownUsage(reported, usageBefore);
+  trace.usage(own.input, own.output, own.cached);
+  if (model)
+    trace.cost(
+      estimateCost(
+        { inputTokens: own.input, outputTokens: own.output, cachedInputTokens: own.cached },
+        'openai',
+        model,
+      ),
+    );
   return {
     trace: trace.finish(finalText, durationMs, workspaceDir, skills),
     finalText,
     ...(failure ? { failure } : {}),
     ...(lastRetry ? { lastRetry } : {}),
+    ...(threadId ? { session: { id: threadId, usage: reported } } : {}),
+  };
+}
+
+/**
+ * This turn's tokens: the reported totals less the thread's totals before it, when the report is
+ * a running total (it holds at least those); a report below them is taken as the turn's own.
+ */
+function ownUsage(reported: CodexUsage, before: CodexUsage | undefined): CodexUsage {
+  if (!before) return reported;
+  const running =
+    reported.input >= before.input && reported.output >= before.output && reported.cached >= before.cached;
+  if (!running) return reported;
+  return {
+    input: reported.input - before.input,
+    output: reported.output - before.output,
+    cached: reported.cached - before.cached,
   };
 }

@@ -63,7 +63,8 @@ async function readUserConfig(userEnv: NodeJS.ProcessEnv): Promise<TomlTable> {
  * Codex: `codex exec --json` in the workspace, skills in `.agents/skills/`. Each case run gets a
  * fresh `CODEX_HOME` with the user's model providers and credentials only (`--ephemeral`, no
  * bundled skills, no `~/.codex` skills or AGENTS.md). In Skeval's sandbox Codex's own sandbox is
- * bypassed (it would nest); without it, `--sandbox workspace-write` confines its commands.
+ * bypassed (it would nest); without it, `--sandbox workspace-write` confines its commands. Each
+ * later turn of a multi-turn case is `codex exec resume <thread id>` (the id of `thread.started`).
  */
 export function createCodexRunner(options: CliRunnerOptions = {}): AgentRunner {
   const executable = options.executable ?? 'codex';
@@ -102,25 +103,43 @@ export function createCodexRunner(options: CliRunnerOptions = {}): AgentRunner {
       if (userHome) await copyFile(join(userHome, 'auth.json'), join(codexHome, 'auth.json')).catch(() => undefined);
       configuredModel ??= typeof config.model === 'string' ? config.model : undefined;
       const keyVariable = providerKeyVariable(config);
-      const sandbox =
-        context.sandbox === 'bwrap' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['--sandbox', 'workspace-write'];
+      const bypass = context.sandbox === 'bwrap';
+      // Without this a refused connection is retried for ever.
+      const common = [
+        '--disable',
+        'unbounded_connection_retries',
+        ...(options.model ? ['-m', options.model] : []),
+        '--',
+      ];
+      // A later turn of a multi-turn case resumes the thread (which `exec resume` runs in its own
+      // working folder, the workspace; it takes the sandbox mode as a setting, not a flag).
+      const thread = context.session?.id;
+      const args = thread
+        ? [
+            'exec',
+            'resume',
+            '--json',
+            '--skip-git-repo-check',
+            ...(bypass ? ['--dangerously-bypass-approvals-and-sandbox'] : ['-c', 'sandbox_mode="workspace-write"']),
+            ...common,
+            thread,
+            context.prompt,
+          ]
+        : [
+            'exec',
+            '--json',
+            '--skip-git-repo-check',
+            // A multi-turn case keeps its thread, in the case run's own CODEX_HOME.
+            ...((context.turn?.count ?? 1) > 1 ? [] : ['--ephemeral']),
+            '-C',
+            context.workspaceDir,
+            ...(bypass ? ['--dangerously-bypass-approvals-and-sandbox'] : ['--sandbox', 'workspace-write']),
+            ...common,
+            context.prompt,
+          ];
       return {
         file: executable,
-        args: [
-          'exec',
-          '--json',
-          '--skip-git-repo-check',
-          '--ephemeral',
-          '-C',
-          context.workspaceDir,
-          ...sandbox,
-          // Without this a refused connection is retried for ever.
-          '--disable',
-          'unbounded_connection_retries',
-          ...(options.model ? ['-m', options.model] : []),
-          '--',
-          context.prompt,
-        ],
+        args,
         env: {
           ...pickEnv(context.userEnv, (name) => name === 'OPENAI_API_KEY' || name === keyVariable),
           CODEX_HOME: codexHome,
@@ -128,6 +147,13 @@ export function createCodexRunner(options: CliRunnerOptions = {}): AgentRunner {
       };
     },
     parse: (stdout, context, durationMs) =>
-      parseCodexStream(stdout, context.workspaceDir, durationMs, context.skills, configuredModel),
+      parseCodexStream(
+        stdout,
+        context.workspaceDir,
+        durationMs,
+        context.skills,
+        configuredModel,
+        context.session?.usage,
+      ),
   });
 }

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
 import { parse } from 'shell-quote';
@@ -12,7 +12,8 @@ import { commandEventSchema } from './events.js';
 export interface CommandRunnerOptions {
   /**
    * The command, with placeholders replaced in each argument: `{prompt}` (the prompt text),
-   * `{prompt_file}` (a file holding it) and `{workspace}` (the workspace folder).
+   * `{prompt_file}` (a file holding it), `{workspace}` (the workspace folder) and `{turn}` (the
+   * turn of a multi-turn case, from 1; 1 for a single-turn case).
    * @example "node agent.mjs --task {prompt_file}"
    */
   command: string;
@@ -30,7 +31,9 @@ export interface CommandRunnerOptions {
  * Any program as the agent. It runs in the workspace with `SKEVAL_PROMPT`, `SKEVAL_WORKSPACE`
  * and `SKEVAL_SKILLS` (JSON: name, description, path) in its environment. Its stdout is the
  * response, unless every line of it is an event of Skeval's JSONL trace format (docs/agents.md),
- * in which case the events build the trace and `final` is the response.
+ * in which case the events build the trace and `final` is the response. A multi-turn case runs
+ * it once per turn, with `SKEVAL_TURN` and `SKEVAL_TURNS`, and `SKEVAL_SESSION_DIR`: a folder in
+ * the case run's home kept from turn to turn, where the program keeps what it needs to go on.
  */
 export function createCommandRunner(options: CommandRunnerOptions): AgentRunner {
   const base = options.cwd ?? process.cwd();
@@ -63,10 +66,14 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
       // The prompt file lives in the case run's own temporary folder, removed with it.
       const promptFile = join(context.tmpDir, 'prompt.md');
       await writeFile(promptFile, context.prompt);
+      const sessionDir = join(context.homeDir, '.skeval-session');
+      await mkdir(sessionDir, { recursive: true });
+      const turn = String(context.turn?.number ?? 1);
       const fill = (argument: string) =>
         argument
           .replaceAll('{prompt_file}', promptFile)
           .replaceAll('{workspace}', context.workspaceDir)
+          .replaceAll('{turn}', turn)
           .replaceAll('{prompt_json}', JSON.stringify(context.prompt))
           .replaceAll('{prompt}', context.prompt);
       template ??= parseTemplate();
@@ -81,6 +88,9 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
           SKEVAL_SKILLS: JSON.stringify(context.skills),
           ...(context.arm ? { SKEVAL_ARM: context.arm } : {}),
           ...(context.runNumber ? { SKEVAL_RUN: String(context.runNumber) } : {}),
+          SKEVAL_TURN: turn,
+          SKEVAL_TURNS: String(context.turn?.count ?? 1),
+          SKEVAL_SESSION_DIR: sessionDir,
         },
         // Files the command names (the agent script) stay readable wherever they are.
         readable: command.files,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -50,11 +51,17 @@ function keyVariables(provider: string | undefined, models: z.infer<typeof model
   return [...(builtInKeyVariables[provider] ?? []), ...named];
 }
 
+/** The session file a multi-turn case keeps in the case run's home: Pi writes it, then reopens it each turn. */
+function sessionFileOf(context: RunnerContext): string {
+  return context.session?.id ?? join(context.homeDir, '.pi', 'skeval-session.jsonl');
+}
+
 /**
  * Pi: `pi --mode json`, its skills passed by path (`--skill`). Each case run gets a fresh agent
  * folder (`PI_CODING_AGENT_DIR`) with the user's models.json, auth.json and settings (retries
  * bounded), and none of their skills, AGENTS.md, extensions or prompt templates
- * (`--no-skills --no-context-files --no-extensions …`); no session is kept.
+ * (`--no-skills --no-context-files --no-extensions …`); no session is kept, except in a multi-turn
+ * case, where every turn opens the same session file (`--session <file>` in the case run's home).
  */
 export function createPiRunner(options: CliRunnerOptions = {}): AgentRunner {
   const executable = options.executable ?? 'pi';
@@ -116,7 +123,7 @@ export function createPiRunner(options: CliRunnerOptions = {}): AgentRunner {
             ? ['--no-skills', '--no-context-files', '--no-extensions', '--no-prompt-templates', '--no-themes']
             : []),
           ...context.skills.flatMap((skill) => ['--skill', skill.path]),
-          '--no-session',
+          ...((context.turn?.count ?? 1) > 1 ? ['--session', sessionFileOf(context)] : ['--no-session']),
           '--offline',
           ...(options.model ? ['--model', options.model] : []),
           context.prompt,
@@ -124,7 +131,10 @@ export function createPiRunner(options: CliRunnerOptions = {}): AgentRunner {
         env: { ...pickEnv(context.userEnv, (name) => keys.has(name)), PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
       };
     },
-    parse: (stdout, context, durationMs) =>
-      parsePiStream(stdout, context.workspaceDir, durationMs, context.skills, options.model),
+    parse(stdout, context, durationMs) {
+      const parsed = parsePiStream(stdout, context.workspaceDir, durationMs, context.skills, options.model);
+      const sessionFile = sessionFileOf(context);
+      return context.turn && existsSync(sessionFile) ? { ...parsed, session: { id: sessionFile } } : parsed;
+    },
   });
 }

@@ -25,7 +25,8 @@ function systemPrompt(context: RunnerContext): string {
 /**
  * The built-in agent: a tool loop on the judge package's model adapters, with read_file,
  * write_file, edit_file, list_files and run_command confined to the workspace. Skills are
- * offered the agentskills.io way — name and description up front, SKILL.md read on demand.
+ * offered the agentskills.io way — name and description up front, SKILL.md read on demand. Each
+ * turn of a multi-turn case goes on from the messages of the turns before.
  */
 export function createSdkRunner(options: SdkRunnerOptions): AgentRunner {
   const model = typeof options.model === 'string' ? createModel(options.model) : options.model;
@@ -37,7 +38,20 @@ export function createSdkRunner(options: SdkRunnerOptions): AgentRunner {
     async run(context): Promise<RunResult> {
       const started = Date.now();
       const trace = createTraceBuilder('sdk', `${model.provider}:${model.model}`);
-      const messages: ModelMessage[] = [{ role: 'user', content: context.prompt }];
+      // A later turn of a multi-turn case goes on from the conversation so far.
+      const earlier = context.session?.messages ?? [];
+      if (context.turn && context.turn.number > 1 && earlier.length === 0) {
+        const message = `the sdk agent cannot continue the conversation in turn ${context.turn.number}: turn ${context.turn.number - 1} left no messages`;
+        const empty = trace.finish('', 0, context.workspaceDir);
+        return {
+          status: 'error',
+          finalText: '',
+          trace: empty,
+          durationMs: 0,
+          error: { code: 'agent_failed', message },
+        };
+      }
+      const messages: ModelMessage[] = [...earlier, { role: 'user', content: context.prompt }];
       trace.message('user', context.prompt);
       const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
       let finalText = '';
@@ -112,6 +126,7 @@ export function createSdkRunner(options: SdkRunnerOptions): AgentRunner {
         finalText,
         trace: trace.finish(finalText, durationMs, context.workspaceDir, context.skills),
         durationMs,
+        ...(context.turn ? { session: { messages } } : {}),
         ...(failure
           ? {
               error: timedOut
