@@ -5,6 +5,7 @@ import { registerBrief } from './commands/brief.js';
 import { registerCompare } from './commands/compare.js';
 import { registerGrade } from './commands/grade.js';
 import { registerInit } from './commands/init.js';
+import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
 import { registerTranspile } from './commands/transpile.js';
@@ -53,6 +54,7 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     registerRun,
     registerGrade,
     registerCompare,
+    registerMerge,
     registerReport,
     registerBrief,
     registerTranspile,

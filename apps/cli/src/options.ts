@@ -81,3 +81,13 @@ export function nonNegativeInteger(value: string): number {
     invalid(`expected a whole number, 0 or more, got ${value}`);
   return number;
 }
+
+/** A number from `min` to `max`; `expected` says what, for the message. */
+export function numberBetween(min: number, max: number, expected: string): (value: string) => number {
+  return (value) => {
+    const number = Number(value);
+    if (value.trim() === '' || !Number.isFinite(number) || number < min || number > max)
+      invalid(`expected ${expected}, got ${value}`);
+    return number;
+  };
+}

@@ -1,3 +1,4 @@
+export type { Gates, SkevalConfig, SkillConfig } from '@skeval/schema';
 export { type ArmRun, analyzeArms, runPassRate, runSucceeded } from './arms/analyze-arms.js';
 export { type BootstrapInterval, bootstrapMeanInterval, verdictOf } from './arms/statistics.js';
 export {
@@ -6,6 +7,10 @@ export {
   type CompareRunsResult,
   compareRuns,
 } from './compare-runs/compare-runs.js';
+export { defineConfig } from './config/define-config.js';
+export { configFileNames, type FindConfigFileOptions, findConfigFile } from './config/find-config-file.js';
+export { type LoadConfigFileOptions, type LoadedConfig, loadConfigFile } from './config/load-config-file.js';
+export { checkGates, errorsOf, type GateCheck, type GateName, withSkillPassRate } from './gates/check-gates.js';
 export { type GradeCaseRunOptions, gradeCaseRun } from './grading/grade-case-run.js';
 export { type JudgeSetup, resolveJudgeSetup } from './grading/judge-setup.js';
 export { renderBenchmark } from './reporters/benchmark-markdown.js';
@@ -19,6 +24,7 @@ export { type ReporterName, renderReport, reporterNames } from './reporters/rend
 export { createStyle, type Style } from './reporters/style.js';
 export { renderTerminalReport, type TerminalReportOptions } from './reporters/terminal.js';
 export { displayWidth, truncate, wrapWords } from './reporters/text-width.js';
+export { type CostCapState, costOfCaseRun } from './run/cost-cap.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './run/grade-run.js';
 export {
   type LatestRunLink,
@@ -28,6 +34,7 @@ export {
   type UpdateLatestRunOptions,
   updateLatestRun,
 } from './run/latest-run-link.js';
+export { type MergeShardsOptions, type MergeShardsResult, mergeShards } from './run/merge-shards.js';
 export { type PlanRunOptions, planRun, type RunPlan } from './run/plan-run.js';
 export {
   type RunEvalsOptions,
@@ -43,6 +50,7 @@ export {
   resolveRunName,
 } from './run/run-names.js';
 export type { RunReport, RunTotals, SkillRun } from './run/run-report.js';
+export { type ResolveShardOptions, resolveShard, type Shard, shardOfCase } from './run/shard.js';
 export { type BuildBenchmarkOptions, buildBenchmark } from './run-folder/benchmark.js';
 export { feedbackFileName, readFeedback, reviewRunIdOf, writeFeedback } from './run-folder/feedback.js';
 export { type CaseRunFolder, caseDirOf, caseRunFiles, listCaseRunFolders, runFiles } from './run-folder/layout.js';

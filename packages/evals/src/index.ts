@@ -22,8 +22,10 @@ export {
 } from './load/collapse-issues.js';
 export type { SkillPathProblem } from './load/issue-sink.js';
 export { type EvalsIssue, type EvalsIssueCode, evalsIssueCodes, formatIssue } from './load/issues.js';
+export { type JsonDocument, type ParsedJson, parseJsonDocument } from './load/json-document.js';
 export { defaultMaxEvalsFileBytes, type LoadEvalsFileOptions, loadEvalsFile } from './load/load-evals-file.js';
 export { explainUnsafeSkillName, maxSkillNameLength, unsafeSkillNameMessage } from './load/names.js';
+export { createLineIndex, type DecodedSource, decodeSource, type LineIndex } from './load/source-text.js';
 export type { CaseFile, CaseTurn, LoadedCase, LoadedEvalsFile, LoadResult } from './load/types.js';
 export {
   type DiscoveredSkill,

@@ -68,6 +68,16 @@ export {
   type StatSummary,
   statSummarySchema,
 } from './benchmark.js';
+export {
+  type ConfigKey,
+  configKeyHelp,
+  type Gates,
+  gatesSchema,
+  type SkevalConfig,
+  type SkillConfig,
+  skevalConfigSchema,
+  skillConfigSchema,
+} from './config-file.js';
 export { describeSchemaIssues, describeZodIssue, formatPointer, jsonTypeName, valueAt } from './describe-issue.js';
 export { type ErrorCode, errorCodes, SkevalError, type SkevalErrorOptions } from './errors.js';
 export {
@@ -112,16 +122,27 @@ export { createRedactor, isSecretVariable, type Redactor } from './redactor.js';
 export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
 export {
   type ContextManifest,
+  type CostCapRecord,
   contextManifestSchema,
+  costCapRecordSchema,
   type EvalMetadata,
   evalMetadataSchema,
+  type RunConfigRecord,
   type RunSummary,
+  runConfigRecordSchema,
   runSummarySchema,
   type ToolSummary,
   toolSummarySchema,
 } from './run-files.js';
+export {
+  type ShardManifest,
+  type ShardOptions,
+  shardManifestSchema,
+  shardOptionsSchema,
+} from './shard-manifest.js';
 export { type Timing, timingSchema } from './timing.js';
 export {
+  type ConversationTurn,
   type ToolCall,
   type Trace,
   type TraceMessage,

@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { benchmarkSchema } from './benchmark.js';
+import { skevalConfigSchema } from './config-file.js';
 import { evalsFileSchema } from './evals-file.js';
 import { feedbackSchema } from './feedback.js';
 import { gradingSchema } from './grading.js';
-import { evalMetadataSchema } from './run-files.js';
+import { evalMetadataSchema, runSummarySchema } from './run-files.js';
 import { triggersFileSchema, triggersHistorySchema } from './triggers.js';
 
 /** The JSON Schema files shipped in `json-schema/`, by file name. */
@@ -15,6 +16,8 @@ export const jsonSchemaSources = {
   'feedback.schema.json': { schema: feedbackSchema, io: 'output' },
   'triggers.schema.json': { schema: triggersFileSchema, io: 'output' },
   'triggers-history.schema.json': { schema: triggersHistorySchema, io: 'output' },
+  'summary.schema.json': { schema: runSummarySchema, io: 'output' },
+  'skeval-config.schema.json': { schema: skevalConfigSchema, io: 'input' },
 } as const;
 
 export type JsonSchemaFileName = keyof typeof jsonSchemaSources;

@@ -3,6 +3,33 @@ import { configurationSchema } from './benchmark.js';
 import { gradingSummarySchema } from './grading.js';
 import { toolCallKinds } from './trace.js';
 
+/**
+ * The settings a run was made with, after flags, the config file and the defaults were
+ * combined: each setting's value (snake_case names; variable names, never values, and the
+ * agent command with known secrets redacted) and where it came from.
+ */
+export const runConfigRecordSchema = z.looseObject({
+  /** The config file that was read, or null when there was none. */
+  file: z.string().nullable(),
+  values: z.record(z.string(), z.unknown()),
+  /** `flag`, `file` (the top level of the config file), `skill` (its `skills.<name>` entry) or `default`. */
+  from: z.record(z.string(), z.enum(['flag', 'file', 'skill', 'default'])),
+});
+export type RunConfigRecord = z.infer<typeof runConfigRecordSchema>;
+
+/** What `--max-cost-usd` saw: the cap, the spend it counted, and whether it stopped the run. */
+export const costCapRecordSchema = z.looseObject({
+  cap_usd: z.number().positive(),
+  /** Agent and judge cost of the finished case runs (earlier sessions of a resumed run included). */
+  spent_usd: z.number().nonnegative(),
+  /** Finished case runs whose agent or judge cost is unknown (counted as 0). */
+  unpriced_case_runs: z.number().int().nonnegative(),
+  /** True when case runs were left unstarted because the next would have passed the cap. */
+  stopped: z.boolean(),
+  not_started: z.number().int().nonnegative(),
+});
+export type CostCapRecord = z.infer<typeof costCapRecordSchema>;
+
 /** `summary.json`: one run of one skill. */
 export const runSummarySchema = z.looseObject({
   version: z.literal(1),
@@ -28,6 +55,10 @@ export const runSummarySchema = z.looseObject({
       error: z.object({ code: z.string(), message: z.string() }).optional(),
     }),
   ),
+  /** The settings the run was made with (see `runConfigRecordSchema`); absent from runs made before it was recorded. */
+  config: runConfigRecordSchema.optional(),
+  /** The cost cap of the run, what it counted and whether it stopped case runs from starting. */
+  cost_cap: costCapRecordSchema.optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

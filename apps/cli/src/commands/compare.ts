@@ -38,7 +38,10 @@ export function registerCompare(program: Command, { io, setExitCode }: CommandCo
     )
     .argument('<before>', 'the reference run, say the last accepted one (a folder, benchmark.json, latest~N)')
     .argument('<after>', 'the run to judge (say latest)')
-    .addHelpText('after', '\nExit codes: 0 no regression, 1 the pass rate dropped beyond the threshold,\n2 bad input.');
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no regression, 1 the pass rate dropped beyond the threshold,\n2 bad input, or the two runs share no case.',
+    );
   addOptions(command, compareOptions).action(async (before: string, after: string, flags: CompareFlags) => {
     const { compareRuns, renderComparisonTerminal, resolveRunName } = await import('@skeval/core');
     const result = await compareRuns({
@@ -49,6 +52,19 @@ export function registerCompare(program: Command, { io, setExitCode }: CommandCo
       ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }),
     });
     io.stdout(flags.json ? jsonOutput({ ...result }) : renderComparisonTerminal(result, terminalOf(io, 'stdout')));
+    if (result.change.cases === 0) {
+      // Nothing to compare is not "no regression": the runs are of other evals, or of another arm.
+      const ids = (side: 'before' | 'after') =>
+        result.cases
+          .filter((entry) => entry[side] !== null)
+          .map((entry) => entry.eval_id)
+          .join(', ') || 'none';
+      io.stderr(
+        `skeval: ${before} and ${after} share no case of the ${result.arm} arm (before: ${ids('before')}; after: ${ids('after')}); compare two runs of the same evals, or choose the arm with --arm\n`,
+      );
+      setExitCode(exitCodes.usage);
+      return;
+    }
     setExitCode(result.regression ? exitCodes.failed : exitCodes.ok);
   });
 }

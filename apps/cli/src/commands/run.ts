@@ -1,4 +1,4 @@
-import type { RunPlan } from '@skeval/core';
+import type { CostCapState, LoadedConfig, RunPlan, RunReport, Shard } from '@skeval/core';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
@@ -8,12 +8,14 @@ import {
   addOptions,
   collect,
   nonNegativeInteger,
+  numberBetween,
   type OptionTable,
   type OptionValues,
   positiveInteger,
   positiveNumber,
 } from '../options.js';
 import { chooseReporters, type ReporterSpec, reporterOption, writeReports } from '../reporter-flag.js';
+import { resolveRunSettings } from '../run-settings.js';
 import { terminalOf } from '../terminal.js';
 import { createProgress } from './progress.js';
 
@@ -21,6 +23,11 @@ const agents = ['sdk', 'claude-code', 'codex', 'pi', 'command'] as const;
 
 /** `skeval run`'s options: the one place that lists them. */
 const runOptions = {
+  config: {
+    flags: '--config <file>',
+    description:
+      'the config file (default: the nearest skeval.config.{ts,mts,mjs,js,json} above the path, else the current folder)',
+  },
   agent: {
     flags: '--agent <name>',
     description: 'the agent (default: command with --agent-command, else claude-code)',
@@ -77,6 +84,11 @@ const runOptions = {
   },
   outputDir: { flags: '--output-dir <dir>', description: 'where run folders go (default: <skill>/evals-runs)' },
   iteration: { flags: '--iteration <name>', description: 'group runs under iteration-<name>/' },
+  shard: {
+    flags: '--shard <i/n>',
+    description:
+      'run shard i of n: whole cases (every arm and run) by a hash of skill and case id, for skeval merge (else SKEVAL_SHARD, or JOB_COMPLETION_INDEX with SKEVAL_SHARD_TOTAL)',
+  },
   skill: { flags: '--skill <name>', description: 'run only this skill (repeatable)', parse: collect, default: [] },
   case: { flags: '--case <id>', description: 'run only this case (repeatable)', parse: collect, default: [] },
   compare: {
@@ -114,11 +126,34 @@ const runOptions = {
     description:
       'discover and validate everything, then print how many agent runs and judge calls a run would make, and what the judge would cost; run nothing',
   },
+  minPassRate: {
+    flags: '--min-pass-rate <rate>',
+    description:
+      "fail (exit 1) when the with_skill arm's pass rate is below this, from 0 to 1 (replaces: every assertion passes)",
+    parse: numberBetween(0, 1, 'a pass rate from 0 to 1, such as 0.8'),
+  },
+  minDelta: {
+    flags: '--min-delta <points>',
+    description:
+      "fail (exit 1) when the lower end of the delta's 95% interval is below this many percentage points (needs --compare or --baseline)",
+    parse: numberBetween(-100, 100, 'percentage points from -100 to 100, such as 5'),
+  },
+  maxErrors: {
+    flags: '--max-errors <n>',
+    description: 'allow this many errors (agent errors and errored assertions) before exiting 3 (default 0)',
+    parse: nonNegativeInteger,
+  },
+  maxCostUsd: {
+    flags: '--max-cost-usd <dollars>',
+    description:
+      'start no case run that would take the agent and judge cost past this; the run ends with what finished (exit 3)',
+    parse: positiveNumber,
+  },
   reporter: reporterOption,
   json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
 } as const satisfies OptionTable;
 
-type RunFlags = OptionValues<typeof runOptions>;
+export type RunFlags = OptionValues<typeof runOptions>;
 
 export function registerRun(program: Command, context: CommandContext): void {
   const command = program
@@ -127,15 +162,43 @@ export function registerRun(program: Command, context: CommandContext): void {
       'run every case of a skill (or of every skill in a tree) through an agent, grade it, write the artifacts',
     )
     .argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.');
-  addOptions(command, runOptions).action((path: string, flags: RunFlags) => run(path, flags, context));
+  addOptions(command, runOptions).action((path: string, parsed: RunFlags) =>
+    run(path, parsed, context, (key) => command.getOptionValueSource(key) === 'cli'),
+  );
 }
 
-async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: CommandContext): Promise<void> {
-  const reporters = chooseReporters(flags.reporter, flags.json);
+async function run(
+  path: string,
+  parsed: RunFlags,
+  { io, setExitCode, signal }: CommandContext,
+  given: (key: keyof RunFlags) => boolean,
+): Promise<void> {
   const core = await import('@skeval/core');
   const { createRunner, planRun, resolveJudgeSetup, runEvals } = core;
+  const configFile = parsed.config ?? core.findConfigFile({ path, cwd: io.cwd });
+  const loaded = configFile ? await core.loadConfigFile(configFile, { cwd: io.cwd, env: io.env }) : undefined;
+  const settings = resolveRunSettings({
+    flags: parsed,
+    given,
+    loaded,
+    cwd: io.cwd,
+    env: io.env,
+    parseReporter: reporterOption.parse,
+  });
+  // From here on every flag the config file can set holds its resolved value.
+  const flags: RunFlags = { ...parsed, ...settings.values };
+  const twoArms = Boolean(flags.compare || flags.baseline);
+  if (settings.minDeltaFrom === 'flag' && !twoArms) {
+    throw new SkevalError({
+      code: 'usage',
+      message:
+        '--min-delta gates the difference the skill makes, which needs two arms: add --compare (with and without the skill) or --baseline <skill-dir>',
+    });
+  }
+  const reporters = chooseReporters(flags.reporter, flags.json);
   const judge = resolveJudgeSetup({
-    ...(flags.judge ? { judge: flags.judge } : {}),
+    ...(flags.judge && given('judge') ? { judge: flags.judge } : {}),
+    ...(flags.judge && !given('judge') ? { configJudge: flags.judge } : {}),
     cache: flags.cache,
     cwd: io.cwd,
     env: io.env,
@@ -150,13 +213,17 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
     ...(flags.compare ? { compare: true } : {}),
     ...(flags.baseline ? { baseline: flags.baseline } : {}),
     runs: flags.runs,
+    ...shardOption(core.resolveShard({ ...(flags.shard === undefined ? {} : { flag: flags.shard }), env: io.env })),
   };
   if (flags.dryRun) {
     const json = dryRunFormat(reporters) === 'json';
     const plan = await planRun({ ...selection, ...(judge.model ? { judge: judge.model } : {}) });
     const width = terminalOf(io, 'stdout').width;
+    const cap = flags.maxCostUsd;
     io.stdout(
-      json ? jsonOutput({ ...plan }) : renderPlan(plan, (line) => core.wrapWords(line, width - 2), judge.skipReason),
+      json
+        ? jsonOutput({ ...plan, ...(cap === undefined ? {} : { maxCostUsd: cap }) })
+        : renderPlan(plan, (line) => core.wrapWords(line, width - 2), judge.skipReason, cap),
     );
     setExitCode(plan.invalid.length ? exitCodes.usage : exitCodes.ok);
     return;
@@ -167,15 +234,30 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
     ...(flags.agentBin ? { executable: flags.agentBin } : {}),
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.permissionMode ? { permissionMode: flags.permissionMode } : {}),
-    cwd: io.cwd,
+    cwd: settings.agentCwd,
     env: io.env,
   });
+  if (settings.minDeltaFrom === 'file' && !twoArms && loaded) {
+    io.stderr(
+      `skeval: note: the minDelta gate of ${loaded.file} is not checked: this run has one arm (add --compare or --baseline to check it)\n`,
+    );
+  }
+  const gatesOf = (skill: string) => {
+    const { minDelta, ...gates } = settings.forSkill(skill).gates;
+    return twoArms && minDelta !== undefined ? { ...gates, minDelta } : gates;
+  };
+  const skillTimeoutsMs = Object.fromEntries(
+    Object.keys(loaded?.config.skills ?? {}).map((skill) => [skill, settings.forSkill(skill).timeout * 1000]),
+  );
   const result = await runEvals({
     ...selection,
     runner,
     judge,
     concurrency: flags.concurrency,
     timeoutMs: flags.timeout * 1000,
+    skillTimeoutsMs,
+    ...(flags.maxCostUsd === undefined ? {} : { maxCostUsd: flags.maxCostUsd }),
+    configOf: settings.record,
     ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
     ...(flags.iteration ? { iteration: flags.iteration } : {}),
     ...(flags.resume ? { resume: await core.resolveRunName(flags.resume, resumeNaming(path, flags, io.cwd)) } : {}),
@@ -197,9 +279,38 @@ async function run(path: string, flags: RunFlags, { io, setExitCode, signal }: C
     core,
     ...(judge.skipReason ? { judgeSkipReason: judge.skipReason } : {}),
   });
-  const code = exitCodeOf(result);
+  const checks = result.interrupted
+    ? []
+    : result.runs.flatMap((skillRun) => core.checkGates(skillRun, gatesOf(skillRun.skill)));
+  for (const check of checks) io.stderr(`skeval: ${check.message}\n`);
+  if (result.costCap) io.stderr(`skeval: ${describeCostCap(result.costCap, result.runs)}\n`);
+  noteUnknownSkills(io, loaded, result);
+  const code = exitCodeOf(result, checks);
   setExitCode(written || code === exitCodes.interrupted ? code : exitCodes.infrastructure);
 }
+
+/** The cost cap's line after a run: what was spent against the cap, and what to do when it stopped the run. */
+function describeCostCap(cap: CostCapState, runs: RunReport['runs']): string {
+  const spent = `$${cap.spentUsd.toFixed(4)} of the $${cap.capUsd.toFixed(2)} cap`;
+  const unpriced = cap.unpriced
+    ? `; ${cap.unpriced} case run${cap.unpriced === 1 ? '' : 's'} of unknown cost counted as $0`
+    : '';
+  if (!cap.stopped) return `cost: spent ${spent} (${cap.finished} case runs)${unpriced}`;
+  const mean = cap.finished ? cap.spentUsd / cap.finished : 0;
+  const resume = runs.length === 1 && runs[0] ? ` --resume ${runs[0].runDir}` : ' --resume <run-dir>';
+  return `stopped at the cost cap: spent ${spent} on ${cap.finished} case runs (about $${mean.toFixed(4)} each); ${cap.notStarted} case run${cap.notStarted === 1 ? ' was' : 's were'} not started, since the next would pass the cap${unpriced}; to finish, run again with${resume} and a higher --max-cost-usd`;
+}
+
+/** A `skills.<name>` entry of the config file that no skill of the run has: most likely a typo. */
+function noteUnknownSkills(io: CommandContext['io'], loaded: LoadedConfig | undefined, result: RunReport): void {
+  const names = new Set([...result.runs.map((entry) => entry.skill), ...result.invalid.map((entry) => entry.skill)]);
+  for (const name of Object.keys(loaded?.config.skills ?? {})) {
+    if (!names.has(name) && result.runs.length > 0)
+      io.stderr(`skeval: note: skills.${name} in ${loaded?.file} names no skill of this run\n`);
+  }
+}
+
+const shardOption = (shard: Shard | undefined) => (shard ? { shard } : {});
 
 /** Where `--resume latest` counts runs: the skill run, its output folder and iteration. */
 function resumeNaming(path: string, flags: RunFlags, cwd: string) {
@@ -225,11 +336,16 @@ function dryRunFormat(reporters: readonly ReporterSpec[]): 'text' | 'json' {
   return reporters.some((spec) => spec.name === 'json') ? 'json' : 'text';
 }
 
-/** The plan of `--dry-run`, each entry wrapped by `wrap` with its later lines indented. */
-function renderPlan(plan: RunPlan, wrap: (line: string) => string[], judgeSkipReason?: string): string {
+/** The plan of `--dry-run`, each entry wrapped by `wrap` with its later lines indented; the cost cap beside the estimate. */
+function renderPlan(
+  plan: RunPlan,
+  wrap: (line: string) => string[],
+  judgeSkipReason: string | undefined,
+  maxCostUsd: number | undefined,
+): string {
   const lines = plan.skills.map(
     (skill) =>
-      `${skill.skill}: ${skill.cases} cases × ${skill.arms} arm${skill.arms === 1 ? '' : 's'} × ${skill.runs} run${skill.runs === 1 ? '' : 's'} = ${skill.agentRuns} agent runs; ${skill.judgeCalls} judge calls`,
+      `${skill.skill}: ${skill.cases} cases${skill.casesInAllShards === undefined || !plan.shard ? '' : ` (shard ${plan.shard.index}/${plan.shard.total}: of ${skill.casesInAllShards})`} × ${skill.arms} arm${skill.arms === 1 ? '' : 's'} × ${skill.runs} run${skill.runs === 1 ? '' : 's'} = ${skill.agentRuns} agent runs; ${skill.judgeCalls} judge calls`,
   );
   for (const invalid of plan.invalid)
     lines.push(
@@ -250,5 +366,15 @@ function renderPlan(plan: RunPlan, wrap: (line: string) => string[], judgeSkipRe
     );
   } else if (!plan.judge && judgeSkipReason) lines.push(`judged assertions would be skipped: ${judgeSkipReason}`);
   lines.push("agent cost: not estimated (it depends on the agent's work); nothing was run");
+  if (maxCostUsd !== undefined) {
+    const judgeHigh = plan.judgeCostUsd?.high;
+    lines.push(
+      `cost cap: $${maxCostUsd.toFixed(2)} (agent and judge)${
+        plan.judgeCostUsd
+          ? ` beside the judge's $${plan.judgeCostUsd.low.toFixed(4)} to $${plan.judgeCostUsd.high.toFixed(4)}${judgeHigh !== undefined && judgeHigh > maxCostUsd ? ', which alone may reach it' : ''}`
+          : ''
+      }; no case run starts that would pass it`,
+    );
+  }
   return `${lines.flatMap((line) => wrap(line).map((part, at) => (at === 0 ? part : `  ${part}`))).join('\n')}\n`;
 }

@@ -24,6 +24,8 @@ export interface JudgeSetup {
  */
 export function resolveJudgeSetup(options: {
   judge?: string;
+  /** The judge a config file names: after `judge`, before the `.pi` settings and the provider keys. */
+  configJudge?: string;
   /** @default true: judge replies are cached on disk */
   cache?: boolean;
   cwd: string;
@@ -36,6 +38,7 @@ export function resolveJudgeSetup(options: {
   const { cwd, env } = options;
   const resolution = resolveJudgeModel({
     ...(options.judge ? { flag: options.judge } : {}),
+    ...(options.configJudge ? { config: options.configJudge } : {}),
     cwd,
     env,
     ...(env.HOME ? { home: env.HOME } : {}),
@@ -45,9 +48,10 @@ export function resolveJudgeSetup(options: {
   try {
     model = createModel(resolution.spec, { env });
   } catch (error) {
-    // A judge asked for by name that cannot be made is a usage error; one picked up from another
-    // tool's settings (Pi's defaultProvider) must not stop runs that judge nothing.
-    if (resolution.source === '--judge') throw error;
+    // A judge asked for by name (the flag or a config file) that cannot be made is a usage error;
+    // one picked up from another tool's settings (Pi's defaultProvider) must not stop runs that judge nothing.
+    if (resolution.source === '--judge' || (options.configJudge && resolution.spec === options.configJudge))
+      throw error;
     const reason = error instanceof Error ? error.message : String(error);
     return {
       skipReason: `the judge ${resolution.spec} (from ${resolution.source}) cannot be used: ${reason}; pass --judge provider:model to choose one`,

@@ -29,6 +29,8 @@ export interface CaseRunOutcome {
   /** True when the agent changed the installed skill (or the skill folder itself). */
   skillEdited: boolean;
   error?: { code: string; message: string };
+  /** What the agent's run cost in US dollars, as timing.json has it: null when its price is unknown. */
+  agentCostUsd?: number | null;
 }
 
 /** A finished case run, every artifact read back and checked against its schema. */
@@ -101,6 +103,7 @@ export function outcomeOf(skill: string, stored: StoredCaseRun): CaseRunOutcome 
     durationMs: stored.timing.duration_ms,
     skillEdited: grading.skill_edited !== undefined,
     ...(grading.agent_error ? { error: grading.agent_error } : {}),
+    agentCostUsd: stored.timing.cost_usd ?? null,
   };
 }
 

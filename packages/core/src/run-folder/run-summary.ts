@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { type Benchmark, type RunSummary, runSummarySchema } from '@skeval/schema';
+import {
+  type Benchmark,
+  type CostCapRecord,
+  type RunConfigRecord,
+  type RunSummary,
+  runSummarySchema,
+} from '@skeval/schema';
 import { renderBenchmark } from '../reporters/benchmark-markdown.js';
 import { buildBenchmark } from './benchmark.js';
 import { type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
@@ -48,6 +54,10 @@ export interface SummarizeRunFolderOptions {
   judge: string | null;
   interrupted: boolean;
   seed?: number;
+  /** The settings of the run (null: none recorded); without it (a re-grade), those summary.json records are kept. */
+  config?: RunConfigRecord | null;
+  /** The cost cap of the run (null: it had none); without it (a re-grade), the one summary.json records is kept. */
+  costCap?: CostCapRecord | null;
 }
 
 /**
@@ -61,6 +71,11 @@ export async function summarizeRunFolder(
   const contents = await readRunFolder(options.runDir);
   const { runs } = contents;
   const cases = await withStoredControls(options.runDir, options.cases);
+  const keep = options.config === undefined || options.costCap === undefined;
+  const previous = keep ? await readRunSummary(options.runDir) : undefined;
+  const kept = previous?.status === 'ok' ? previous.value : undefined;
+  const config = options.config === undefined ? kept?.config : options.config;
+  const costCap = options.costCap === undefined ? kept?.cost_cap : options.costCap;
   const benchmark = buildBenchmark({
     skill: options.skill,
     cases,
@@ -93,6 +108,8 @@ export async function summarizeRunFolder(
         ...(error ? { error } : {}),
       };
     }),
+    ...(config ? { config } : {}),
+    ...(costCap ? { cost_cap: costCap } : {}),
   };
   await Promise.all([
     writeJsonAtomic(join(options.runDir, runFiles.benchmark), benchmark),

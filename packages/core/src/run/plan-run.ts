@@ -9,6 +9,7 @@ import {
   planBatches,
 } from '@skeval/judge';
 import { resolveGrader } from '@skeval/scripts';
+import { casesOfShard, type Shard } from './shard.js';
 
 export interface PlanRunOptions {
   path: string;
@@ -20,10 +21,23 @@ export interface PlanRunOptions {
   runs?: number;
   /** The judge, if one is configured: judge calls and their cost are estimated for it. */
   judge?: LanguageModel;
+  /** Plan only this shard's share of the cases. */
+  shard?: Shard;
 }
 
 export interface RunPlan {
-  skills: Array<{ skill: string; cases: number; arms: number; runs: number; agentRuns: number; judgeCalls: number }>;
+  skills: Array<{
+    skill: string;
+    cases: number;
+    /** With a shard: the skill's cases across all shards (`cases` is this shard's share). */
+    casesInAllShards?: number;
+    arms: number;
+    runs: number;
+    agentRuns: number;
+    judgeCalls: number;
+  }>;
+  /** The shard planned, or `null` for a whole run. */
+  shard: Shard | null;
   invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
   /** Evals files found that belong to no skill, each with why: they do not run. */
   unpaired: Array<{ evalsPath: string; reason: string }>;
@@ -61,6 +75,7 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
     agentRuns: 0,
     judgeCalls: 0,
     judge: options.judge ? `${options.judge.provider}:${options.judge.model}` : null,
+    shard: options.shard ?? null,
     judgeInputTokens: null,
     judgeOutputTokens: null,
     judgeCostUsd: null,
@@ -77,7 +92,8 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
       continue;
     }
     let judgeCalls = 0;
-    for (const evalCase of skill.load.evals.cases) {
+    const share = casesOfShard(skill.name, skill.load.evals.cases, options.shard);
+    for (const evalCase of share) {
       const claims = claimsOf(evalCase, skill.dir);
       if (claims.length === 0 || !options.judge) continue;
       const context = options.judge.contextTokens;
@@ -128,8 +144,9 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
         }
       }
     }
-    const cases = skill.load.evals.cases.length;
-    plan.skills.push({ skill: skill.name, cases, arms, runs, agentRuns: cases * arms * runs, judgeCalls });
+    const cases = share.length;
+    const all = options.shard ? { casesInAllShards: skill.load.evals.cases.length } : {};
+    plan.skills.push({ skill: skill.name, cases, ...all, arms, runs, agentRuns: cases * arms * runs, judgeCalls });
     plan.agentRuns += cases * arms * runs;
     plan.judgeCalls += judgeCalls;
   }

@@ -4,23 +4,27 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type DiscoveredSkill, discoverSkills } from '@skeval/evals';
-import { type Configuration, SkevalError } from '@skeval/schema';
+import { type Configuration, type RunConfigRecord, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { snapshotCaseGraders } from '../grading/snapshot-graders.js';
 import { caseDirOf, caseFolderName } from '../run-folder/layout.js';
 import { type CaseRunOutcome, outcomeOf, readCaseRun } from '../run-folder/read-case-run.js';
-import { summarizeRunFolder } from '../run-folder/run-summary.js';
+import { readRunFolder, summarizeRunFolder } from '../run-folder/run-summary.js';
 import type { AgentRunner } from '../runners/types.js';
 import { chooseSandbox } from '../sandbox/choose-sandbox.js';
 import type { SandboxKind } from '../sandbox/sandbox.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { createContainment, hiddenPaths } from './containment.js';
+import { type CostCap, costCapRecord, createCostCap } from './cost-cap.js';
+import { checkFolderNameOptions } from './folder-name-options.js';
 import { updateLatestRun } from './latest-run-link.js';
 import { baselineFolder, readExtraSkills } from './other-skills.js';
 import { resumeTarget } from './resume-target.js';
 import { runCase } from './run-case.js';
 import { byCaseOrder, type RunReport, type SkillRun, totalsOf } from './run-report.js';
+import { casesOfShard, type Shard } from './shard.js';
+import { buildShardManifest, fingerprintFile, writeShardManifest } from './shard-manifest.js';
 import { trackTemporaryFolder } from './temporary-folders.js';
 
 export type RunProgressEvent =
@@ -34,7 +38,7 @@ export type RunProgressEvent =
       caseId: string;
       arm: Configuration;
       runNumber: number;
-      reason: 'complete' | 'interrupted' | 'write-failed';
+      reason: 'complete' | 'interrupted' | 'write-failed' | 'cost-cap';
     }
   /** `--resume` found a case run whose artifacts do not read back: it runs again. */
   | { type: 'case-redo'; skill: string; caseId: string; problems: string[] }
@@ -53,6 +57,16 @@ export interface RunEvalsOptions {
   concurrency?: number;
   /** Each case run's time limit; the agent's whole process tree is killed at it. @default 600000 */
   timeoutMs?: number;
+  /** Time limits of some skills' case runs, by skill name, in place of `timeoutMs`. */
+  skillTimeoutsMs?: Record<string, number>;
+  /**
+   * Stop launching case runs when the next would pass this many US dollars of agent and judge
+   * cost (the spend so far plus, for each running case run and the next, the mean cost of a
+   * finished one); running ones finish. A resumed run counts what its earlier sessions spent.
+   */
+  maxCostUsd?: number;
+  /** The settings the run was made with, recorded in each skill's summary.json. */
+  configOf?: (skill: string) => RunConfigRecord;
   /** Where run folders go: `<outputDir>/<skill>/…`. @default `<skill>/evals-runs` */
   outputDir?: string;
   /** Groups runs under `iteration-<name>/`. */
@@ -68,6 +82,11 @@ export interface RunEvalsOptions {
   baseline?: string;
   /** Repetitions of each arm. @default 1 */
   runs?: number;
+  /**
+   * Run only this shard's cases (whole cases: every arm and repetition), assigned by a hash of
+   * the skill and case id, and write `shard.json` beside the artifacts for `mergeShards`.
+   */
+  shard?: Shard;
   /** Distractor skills installed in every arm. */
   extraSkills?: string[];
   /** `isolated` (default): the agent sees no user or ambient skills, only the ones installed; `ambient`: it may. */
@@ -114,6 +133,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     .filter((skill) => !skill.load.evals)
     .map((skill) => ({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors }));
   // Other skills are checked before anything is set up: a bad folder or name stops the run here.
+  checkFolderNameOptions(options);
   const extras = await readExtraSkills(
     options.extraSkills ?? [],
     cwd,
@@ -175,6 +195,15 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     return [...(dir ? [{ name: skill.name, dir, description: skill.description }] : []), ...extras];
   };
   const limit = pLimit(options.concurrency ?? 4);
+  const costCap: CostCap | undefined =
+    options.maxCostUsd === undefined
+      ? undefined
+      : createCostCap(options.maxCostUsd, (outcome) =>
+          options.onProgress?.({
+            type: 'note',
+            message: `${outcome.skill} ${outcome.caseId}: the cost of this case run is unknown (its agent or judge reported no price); the cost cap counts it as $0 and cannot see such spend`,
+          }),
+        );
   const pendingRemovals: Array<Promise<void>> = [];
   const skillGraders = await Promise.all(
     runnable.map(({ skill, evals }) => snapshotCaseGraders(evals.cases, skill.dir, join(snapshotDir, skill.name))),
@@ -195,13 +224,20 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     const graders = skillGraders[at] ?? new Map();
     return { skill, evals, run, hidden, graders, skillOutputs: [outputBase, join(skill.dir, 'evals-runs')] };
   });
+  const evalsFingerprints = options.shard
+    ? await Promise.all(skillRuns.map((entry) => fingerprintFile(entry.skill.evalsPath)))
+    : [];
   const plan = skillRuns.flatMap(({ skill, evals, run, hidden, graders, skillOutputs }) =>
-    evals.cases.flatMap((evalCase) =>
+    casesOfShard(skill.name, evals.cases, options.shard).flatMap((evalCase) =>
       Array.from({ length: repetitions }, (_, repetition) =>
         arms.map((arm) => ({ skill, run, hidden, graders, skillOutputs, evalCase, arm, runNumber: repetition + 1 })),
       ).flat(),
     ),
   );
+  // A resumed run's cap counts what its earlier sessions spent, before anything starts.
+  if (costCap && options.resume)
+    for (const { skill, run } of skillRuns)
+      for (const stored of (await readRunFolder(run.runDir)).runs) costCap.counted(outcomeOf(skill.name, stored));
   options.onProgress?.({ type: 'run-start', caseRuns: plan.length, nested });
   const tasks = plan.map(({ skill, run, hidden, graders, skillOutputs, evalCase, arm, runNumber }) =>
     limit(async () => {
@@ -239,6 +275,21 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
           });
         }
       }
+      if (costCap) {
+        const allowed = await costCap.mayStart();
+        // Waiting for the first case run's cost, the run may have been stopped.
+        if (!allowed || interrupted || writesFailed) {
+          if (allowed) costCap.finished(undefined);
+          return options.onProgress?.({
+            type: 'case-skipped',
+            skill: skill.name,
+            caseId: evalCase.id,
+            arm,
+            runNumber,
+            reason: !allowed ? 'cost-cap' : interrupted ? 'interrupted' : 'write-failed',
+          });
+        }
+      }
       options.onProgress?.({ type: 'case-start', skill: skill.name, caseId: evalCase.id, arm, runNumber });
       const outcome = await runCase({
         skill,
@@ -251,7 +302,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         agentVersion: check?.version ?? null,
         judge: options.judge,
         caseDir,
-        timeoutMs: options.timeoutMs ?? 600_000,
+        timeoutMs: options.skillTimeoutsMs?.[skill.name] ?? options.timeoutMs ?? 600_000,
         containment,
         hidden,
         ambient,
@@ -260,7 +311,11 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         keepWorkspace: options.keepWorkspaces ?? false,
         signal: hardStop.signal,
         pendingRemovals,
+      }).catch((error: unknown) => {
+        costCap?.finished(undefined);
+        throw error;
       });
+      costCap?.finished(outcome);
       run.outcomes.push(outcome);
       // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
       if (outcome.error?.code === 'artifacts_unwritable') {
@@ -276,10 +331,36 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   forgetSnapshot();
   options.signal?.removeEventListener('abort', onStop);
 
-  for (const { skill, evals, run } of skillRuns) {
+  const judgeName = options.judge.model ? `${options.judge.model.provider}:${options.judge.model.model}` : null;
+  for (const [at, { skill, evals, run }] of skillRuns.entries()) {
     run.outcomes.sort(byCaseOrder);
-    if (run.outcomes.length === 0 && !existsSync(run.runDir)) continue;
+    // A shard's run folder is written even when the shard owns no case: the merge reads its manifest.
+    const manifest = options.shard
+      ? buildShardManifest({
+          shard: options.shard,
+          runId,
+          skill: { name: skill.name, dir: skill.dir },
+          evalsFingerprint: evalsFingerprints[at] ?? '',
+          cases: evals.cases,
+          arms,
+          runs: repetitions,
+          options: {
+            agent: options.runner.name,
+            model: options.runner.model ?? null,
+            judge: judgeName,
+            context_mode: contextMode,
+            sandbox: sandbox.kind,
+            network: options.network ?? 'on',
+            timeout_ms: options.timeoutMs ?? 600_000,
+            case_filter: options.cases ? [...options.cases].sort() : null,
+            extra_skills: extras.map((entry) => entry.name),
+          },
+          interrupted,
+        })
+      : undefined;
+    if (run.outcomes.length === 0 && !existsSync(run.runDir) && !manifest) continue;
     try {
+      if (manifest) await writeShardManifest(run.runDir, manifest);
       const written = await summarizeRunFolder({
         runDir: run.runDir,
         skill,
@@ -287,8 +368,10 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         runId,
         agent: options.runner.name,
         model: options.runner.model ?? null,
-        judge: options.judge.model ? `${options.judge.model.provider}:${options.judge.model.model}` : null,
+        judge: judgeName,
         interrupted,
+        config: options.configOf?.(skill.name) ?? null,
+        costCap: costCap ? costCapRecord(costCap.state()) : null,
       });
       run.benchmark = written.benchmark;
       run.problems = written.problems;
@@ -301,7 +384,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     }
   }
   const runs = skillRuns.map((entry) => entry.run);
-  return { runs, invalid, interrupted, totals: totalsOf(runs) };
+  return { runs, invalid, interrupted, totals: totalsOf(runs), ...(costCap ? { costCap: costCap.state() } : {}) };
 }
 
 /** Where a skill's run folders go: `<outputDir>/<skill>/` or `<skill>/evals-runs/` (or, resuming, the folder given). */

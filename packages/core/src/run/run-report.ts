@@ -1,6 +1,7 @@
 import type { EvalsIssue } from '@skeval/evals';
 import type { Benchmark } from '@skeval/schema';
 import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
+import type { CostCapState } from './cost-cap.js';
 
 /** One skill's run folder after a run or a re-grade. */
 export interface SkillRun {
@@ -34,6 +35,8 @@ export interface RunReport {
   invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
   interrupted: boolean;
   totals: RunTotals;
+  /** With a cost cap (`maxCostUsd`): the spend it counted, and whether it stopped case runs from starting. */
+  costCap?: CostCapState;
 }
 
 /** The totals of the case runs of some run folders. */

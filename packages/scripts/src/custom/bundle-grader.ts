@@ -32,10 +32,14 @@ export function graderCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  * that reads the payload from stdin, calls the grader and prints its result. The bundle is
  * cached and reused while none of its input files changed, so a warm run starts plain Node on
  * one small file: no loader, no build step for the user.
+ *
+ * `mode: 'config'` compiles a `skeval.config.ts` the same way into a module whose default
+ * export is the config file's module; its import of `defineConfig` (from the core or the CLI
+ * package) gets the identity function, so a config never bundles the engine.
  */
 export async function bundleGrader(
   graderFile: string,
-  options: { cacheDir?: string; mode?: 'run' | 'describe' } = {},
+  options: { cacheDir?: string; mode?: 'run' | 'describe' | 'config' } = {},
 ): Promise<string> {
   const file = resolve(graderFile);
   const mode = options.mode ?? 'run';
@@ -51,24 +55,26 @@ export async function bundleGrader(
     throw new SkevalError({ code: 'grader_failed', message: 'esbuild was found, but not its `build` function' });
   // `run` grades the payload on stdin; `describe` prints the grader's description and exits.
   const entry = (
-    mode === 'run'
-      ? [
-          `import * as graderModule from ${JSON.stringify(file)};`,
-          `const grader = graderModule.default;`,
-          `if (grader && grader[Symbol.for('skeval.script-grader')]) {`,
-          `  const chunks = [];`,
-          `  for await (const chunk of process.stdin) chunks.push(chunk);`,
-          `  const result = await grader.handler(JSON.parse(Buffer.concat(chunks).toString('utf8')));`,
-          `  process.stdout.write(JSON.stringify(result) + '\\n');`,
-          `}`,
-        ]
-      : [
-          `import * as graderModule from ${JSON.stringify(file)};`,
-          `const grader = graderModule.default;`,
-          `const described = grader && grader[Symbol.for('skeval.script-grader')];`,
-          `process.stdout.write(JSON.stringify({ description: described ? grader.description : null }) + '\\n');`,
-          `process.exit(0);`,
-        ]
+    mode === 'config'
+      ? [`import * as configModule from ${JSON.stringify(file)};`, 'export default configModule;']
+      : mode === 'run'
+        ? [
+            `import * as graderModule from ${JSON.stringify(file)};`,
+            `const grader = graderModule.default;`,
+            `if (grader && grader[Symbol.for('skeval.script-grader')]) {`,
+            `  const chunks = [];`,
+            `  for await (const chunk of process.stdin) chunks.push(chunk);`,
+            `  const result = await grader.handler(JSON.parse(Buffer.concat(chunks).toString('utf8')));`,
+            `  process.stdout.write(JSON.stringify(result) + '\\n');`,
+            `}`,
+          ]
+        : [
+            `import * as graderModule from ${JSON.stringify(file)};`,
+            `const grader = graderModule.default;`,
+            `const described = grader && grader[Symbol.for('skeval.script-grader')];`,
+            `process.stdout.write(JSON.stringify({ description: described ? grader.description : null }) + '\\n');`,
+            `process.exit(0);`,
+          ]
   ).join('\n');
   const result = await build({
     stdin: { contents: entry, resolveDir: dirname(file), sourcefile: 'skeval-grader-entry.mjs', loader: 'js' },
@@ -97,13 +103,14 @@ export async function bundleGrader(
           );
         },
       },
+      ...(mode === 'config' ? [defineConfigPlugin] : []),
     ],
   }).catch((error: unknown) => {
     const detail = describeBuildErrors(error);
     const reason = error instanceof Error ? error.message : String(error);
     throw new SkevalError({
-      code: 'grader_failed',
-      message: `cannot compile the grader ${graderFile}: ${detail || reason}`,
+      code: mode === 'config' ? 'invalid_input' : 'grader_failed',
+      message: `cannot compile ${mode === 'config' ? 'the config file' : 'the grader'} ${graderFile}: ${detail || reason}`,
       cause: error,
     });
   });
@@ -112,7 +119,10 @@ export async function bundleGrader(
   const inputs = Object.entries(output?.inputs ?? {})
     .filter(
       ([input, use]) =>
-        use.bytesInOutput > 0 && !input.startsWith('<stdin>') && !input.endsWith('skeval-grader-entry.mjs'),
+        use.bytesInOutput > 0 &&
+        !input.startsWith('<stdin>') &&
+        !input.startsWith('skeval-config:') &&
+        !input.endsWith('skeval-grader-entry.mjs'),
     )
     .map(([input]) => resolve(dirname(file), input));
   if (!inputs.includes(file)) inputs.push(file);
@@ -124,6 +134,21 @@ export async function bundleGrader(
   writeAtomically(join(cacheDir, `${key}.json`), JSON.stringify(manifest));
   return cached;
 }
+
+/** `defineConfig` for config files: the identity, as `@skeval/core` exports it, without loading the engine. */
+const defineConfigPlugin: import('esbuild').Plugin = {
+  name: 'skeval-define-config',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^@skeval\/(core|cli)$/ }, (args) => ({
+      path: args.path,
+      namespace: 'skeval-config',
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'skeval-config' }, () => ({
+      contents: 'export function defineConfig(config) { return config; }',
+      loader: 'js',
+    }));
+  },
+};
 
 /** The cache folder, created if needed; a temporary folder when it cannot be. */
 function usableCacheDir(preferred: string): string {

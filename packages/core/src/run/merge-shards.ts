@@ -1,0 +1,186 @@
+import { cp, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { SkevalError } from '@skeval/schema';
+import pLimit from 'p-limit';
+import { caseFolderName, runFiles } from '../run-folder/layout.js';
+import { outcomeOf } from '../run-folder/read-case-run.js';
+import { summarizeRunFolder } from '../run-folder/run-summary.js';
+import { checkShardCaseRuns } from './check-shard-case-runs.js';
+import { checkShards } from './check-shards.js';
+import { type FoundShard, findShards } from './find-shards.js';
+import { type RunReport, totalsOf } from './run-report.js';
+
+export interface MergeShardsOptions {
+  /** Shard run folders (each with `shard.json`), or folders to search below for them. */
+  dirs: readonly string[];
+  /** The run folder to write. Its name is the merged run's id. */
+  outDir: string;
+  cwd?: string;
+  /** Replace `outDir` when it already holds a run. @default false */
+  force?: boolean;
+}
+
+/** The merged run, as a run reports it (so every reporter renders it), and the shards it came from. */
+export interface MergeShardsResult extends RunReport {
+  skill: string;
+  runDir: string;
+  shards: Array<{ index: number; total: number; dir: string; cases: number }>;
+  /** Cases of the merged run, and their case runs (every arm and repetition). */
+  cases: number;
+  caseRuns: number;
+}
+
+/** Case folders copied at a time. */
+const copiesAtOnce = 8;
+
+/**
+ * Merges the run folders of a sharded run into one run folder, fail-closed: every shard from 1
+ * to n must be there once, agree on the skill, the evals file and the options, and hold every
+ * case run of exactly the cases it owns, each reading back. Any problem throws an
+ * `invalid_input` error listing them all, and nothing is written. Otherwise the case folders
+ * are copied into a new folder, and benchmark.json, benchmark.md and summary.json are written
+ * by the same code an unsharded run uses; the folder appears at `outDir` whole, by a rename.
+ */
+export async function mergeShards(options: MergeShardsOptions): Promise<MergeShardsResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const outDir = resolve(cwd, options.outDir);
+  const found = await findShards(options.dirs, cwd);
+  const problems = [...found.problems];
+  if (found.problems.length === 0) problems.push(...checkShards(found.shards));
+  const { shards } = found;
+  const [first] = [...shards].sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
+  if (problems.length === 0 && first) {
+    const ownerOfFolder = new Map(first.manifest.all_cases.map((id) => [caseFolderName(id), id]));
+    for (const shard of shards) problems.push(...(await checkShardCaseRuns(shard, ownerOfFolder)));
+  }
+  problems.push(...(await checkOutput(outDir, options.outDir, shards, options.force ?? false)));
+  if (problems.length > 0 || !first) {
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: `cannot merge; nothing was written:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+      details: { problems },
+    });
+  }
+  const staging = join(dirname(outDir), `.${basename(outDir)}.merging-${process.pid}-${Date.now().toString(36)}`);
+  try {
+    await mkdir(staging, { recursive: true });
+    const limit = pLimit(copiesAtOnce);
+    await Promise.all(
+      shards.flatMap((shard) =>
+        shard.manifest.cases.map((entry) =>
+          limit(() => {
+            const folder = caseFolderName(entry.id);
+            return cp(join(shard.dir, folder), join(staging, folder), {
+              recursive: true,
+              verbatimSymlinks: true,
+              errorOnExist: true,
+            });
+          }),
+        ),
+      ),
+    );
+    const { manifest } = first;
+    const byId = new Map(shards.flatMap((shard) => shard.manifest.cases.map((entry) => [entry.id, entry])));
+    const cases = manifest.all_cases.flatMap((id) => {
+      const entry = byId.get(id);
+      return entry ? [{ id, name: entry.name, ...(entry.raw_id === undefined ? {} : { rawId: entry.raw_id }) }] : [];
+    });
+    const written = await summarizeRunFolder({
+      runDir: staging,
+      skill: { name: manifest.skill, dir: manifest.skill_path },
+      cases,
+      runId: basename(outDir),
+      agent: manifest.options.agent,
+      model: manifest.options.model,
+      judge: manifest.options.judge,
+      interrupted: false,
+    });
+    const caseRuns = cases.length * manifest.options.arms.length * manifest.options.runs_per_configuration;
+    if (written.problems.length > 0 || written.runs.length !== caseRuns) {
+      throw new SkevalError({
+        code: 'io',
+        message: `the merged folder ${staging} reads back ${written.runs.length} of ${caseRuns} case runs${written.problems.length ? `: ${written.problems.join('; ')}` : ''}`,
+      });
+    }
+    await putInPlace(staging, outDir);
+    const run = {
+      skill: manifest.skill,
+      skillDir: manifest.skill_path,
+      runDir: outDir,
+      outcomes: written.runs.map((stored) => ({
+        ...outcomeOf(manifest.skill, stored),
+        caseDir: join(outDir, relative(staging, stored.dir)),
+      })),
+      benchmark: written.benchmark,
+      problems: [],
+      writeErrors: [],
+    };
+    return {
+      runs: [run],
+      invalid: [],
+      interrupted: false,
+      totals: totalsOf([run]),
+      skill: manifest.skill,
+      runDir: outDir,
+      shards: [...shards]
+        .sort((a, b) => a.manifest.shard.index - b.manifest.shard.index)
+        .map((shard) => ({ ...shard.manifest.shard, dir: shard.dir, cases: shard.manifest.cases.length })),
+      cases: cases.length,
+      caseRuns,
+    };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Where the merge writes must be free: a folder that does not exist or is empty, or (with
+ * `force`) one that holds a run; never one of the shards or a folder around one.
+ */
+async function checkOutput(outDir: string, given: string, shards: readonly FoundShard[], force: boolean) {
+  const problems: string[] = [];
+  for (const shard of shards) {
+    const between = relative(outDir, shard.dir);
+    if (between === '' || !between.startsWith('..')) {
+      problems.push(`-o ${given}: it is (or holds) the shard folder ${shard.label}; write the merged run elsewhere`);
+    }
+  }
+  const stats = await stat(outDir).catch(() => undefined);
+  if (!stats) return problems;
+  if (!stats.isDirectory()) return [...problems, `-o ${given}: exists and is not a folder`];
+  const entries = await readdir(outDir);
+  if (entries.length === 0) return problems;
+  const isRun = entries.some(
+    (entry) => entry.startsWith('eval-') || entry === runFiles.summary || entry === runFiles.benchmark,
+  );
+  if (!force) {
+    problems.push(
+      `-o ${given}: exists and is not empty; choose a new folder${isRun ? ', or pass --force to replace it' : ''}`,
+    );
+  } else if (!isRun) {
+    problems.push(
+      `-o ${given}: holds files that are not a run (no summary.json, no eval-* folders); --force replaces only a run folder`,
+    );
+  }
+  return problems;
+}
+
+/** Moves the finished folder to `outDir`, replacing what is there (an empty folder, or a run with --force). */
+async function putInPlace(staging: string, outDir: string): Promise<void> {
+  const existing = await stat(outDir).catch(() => undefined);
+  if (!existing) {
+    await mkdir(dirname(outDir), { recursive: true });
+    await rename(staging, outDir);
+    return;
+  }
+  const empty = (await readdir(outDir)).length === 0;
+  if (empty) {
+    await rmdir(outDir);
+    await rename(staging, outDir);
+    return;
+  }
+  const replaced = `${staging}.replaced`;
+  await rename(outDir, replaced);
+  await rename(staging, outDir);
+  await rm(replaced, { recursive: true, force: true });
+}
