@@ -110,7 +110,7 @@ function conversationPrompt(turns: ReadonlyArray<{ prompt: string }>, upTo: numb
   const graded =
     upTo === turns.length
       ? `the last turn (turn ${upTo}), and the files are what the whole conversation left`
-      : `turn ${upTo}`;
+      : `turn ${upTo}; the files shown are what the whole conversation left, after turn ${turns.length}`;
   const lines = turns.slice(0, upTo).map((turn, index) => `Turn ${index + 1}:\n${turn.prompt}`);
   return `A conversation of ${turns.length} turns in one agent session; the response graded is the agent's answer to ${graded}.\n\n${lines.join('\n\n')}`;
 }
