@@ -50,6 +50,7 @@ describe('skeval init', () => {
     expect(
       result.stdout,
     ).toBe(`wrote greeting/evals/evals.json: 3 cases for greeting (2 the skill is for, 1 negative control)
+wrote greeting/skeval.config.mjs: every setting commented out (docs/config.md)
 
 Next:
   1. edit what is marked TODO: each prompt, and the checks of what a good result holds
@@ -97,6 +98,46 @@ Next:
     const plan = await run(['run', 'greeting', '--dry-run', '--agent', 'command', '--agent-command', 'true']);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/^greeting: 3 cases × 1 arm × 1 run = 3 agent runs; 0 judge calls$/m);
+  });
+
+  it('writes a starter skeval.config.mjs that skeval run loads, setting nothing', async () => {
+    const text = await readFile(join(root, 'greeting', 'skeval.config.mjs'), 'utf8');
+    expect(text).toMatch(/^import \{ defineConfig \} from '@skeval\/cli';$/m);
+    expect(text).toMatch(/^ {2}\/\/ gates: \{ "minPassRate": 0\.8, "minDelta": 5 \}, \/\/ /m);
+    // Every line inside defineConfig({ … }) is a comment: the file changes no default.
+    const body = text.slice(text.indexOf('defineConfig({') + 'defineConfig({'.length, text.lastIndexOf('});'));
+    expect(body.split('\n').filter((line) => line.trim() && !line.trim().startsWith('//'))).toEqual([]);
+    // Uncommented, each example is a value the config schema accepts (reporters aside: a dry
+    // run has nothing to write to a JUnit file, and says so).
+    await writeFile(
+      join(root, 'greeting', 'skeval.config.mjs'),
+      text.replace(/^ {2}\/\/ ((?!reporters)\w+: .*), \/\/ .*$/gm, '  $1,'),
+    );
+    const plan = await run(['run', 'greeting', '--dry-run', '--agent', 'command', '--agent-command', 'true']);
+    expect(plan).toMatchObject({ code: 0 });
+    expect(plan.stdout).toMatch(/^greeting: 3 cases × 1 arm × 3 runs = 9 agent runs/m);
+    expect(plan.stdout).toMatch(/^cost cap: \$5\.00 /m);
+    await writeFile(join(root, 'greeting', 'skeval.config.mjs'), text);
+  });
+
+  it('puts the config at the project root, keeps one already in effect, and writes none with --no-config', async () => {
+    const project = join(root, 'project');
+    await mkdir(join(project, 'skills', 'one'), { recursive: true });
+    await mkdir(join(project, 'skills', 'two'), { recursive: true });
+    await mkdir(join(project, 'skills', 'three'), { recursive: true });
+    await writeFile(join(project, 'package.json'), '{}\n');
+    for (const name of ['one', 'two', 'three'])
+      await writeFile(join(project, 'skills', name, 'SKILL.md'), `---\nname: ${name}\n---\n`);
+    const first = await run(['init', 'project/skills/one']);
+    expect(first.stdout).toMatch(/^wrote project\/skeval\.config\.mjs: every setting commented out/m);
+    const before = await readFile(join(project, 'skeval.config.mjs'), 'utf8');
+    const second = await run(['init', 'project/skills/two']);
+    expect(second.stdout).toMatch(/^kept project\/skeval\.config\.mjs: the config file already in effect/m);
+    expect(await readFile(join(project, 'skeval.config.mjs'), 'utf8')).toBe(before);
+    await rm(join(project, 'skeval.config.mjs'));
+    const third = await run(['init', 'project/skills/three', '--no-config']);
+    expect(third.stdout).not.toMatch(/config/);
+    await expect(readFile(join(project, 'skeval.config.mjs'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('never overwrites an evals file: exit 2, the file as it was', async () => {
@@ -154,6 +195,8 @@ Next:
     expect(JSON.parse(result.stdout)).toEqual({
       schema_version: 1,
       evals_file: 'bare/evals/evals.json',
+      config_file: 'bare/skeval.config.mjs',
+      config_written: false,
       replaced: true,
       skill: 'bare',
       schema: '../../node_modules/@skeval/schema/json-schema/evals.schema.json',

@@ -20,6 +20,10 @@ const initOptions = {
     },
   },
   force: { flags: '--force', description: 'replace an existing evals/evals.json' },
+  config: {
+    flags: '--no-config',
+    description: 'write no skeval.config.mjs (by default one is written, all commented out, when the skill has none)',
+  },
   yes: { flags: '-y, --yes', description: 'ask nothing, take the defaults (as without a terminal)' },
   json: { flags: '--json', description: 'print what was written as JSON (asks nothing)' },
 } as const satisfies OptionTable;
@@ -54,16 +58,30 @@ async function init(skillDir: string, flags: InitFlags, { io, setExitCode }: Com
     }
   }
   const result = await initEvals({ ...base, ...answers });
+  const config = flags.config === false ? undefined : await writeConfig(skillDir, io.cwd);
   const fileName = relative(io.cwd, result.evalsPath) || result.evalsPath;
   for (const warning of result.warnings) {
     const rule = 'rule' in warning ? ` [lint/${warning.rule}]` : '';
     io.stderr(`${formatIssue(fileName, warning)}${rule}\n`);
   }
-  io.stdout(flags.json ? jsonOutput(toJson(result, fileName)) : renderText(result, fileName, io.cwd));
+  io.stdout(flags.json ? jsonOutput(toJson(result, fileName, config)) : renderText(result, fileName, io.cwd, config));
   setExitCode(exitCodes.ok);
 }
 
-function renderText(result: InitEvalsResult, fileName: string, cwd: string): string {
+interface ConfigWritten {
+  /** The config file, as the user would type it from the current folder. */
+  file: string;
+  written: boolean;
+}
+
+/** A starter skeval.config.mjs beside the skill's project, unless a config already applies to it. */
+async function writeConfig(skillDir: string, cwd: string): Promise<ConfigWritten> {
+  const { writeStarterConfig } = await import('@skeval/core');
+  const result = await writeStarterConfig(skillDir, cwd);
+  return { file: relative(cwd, result.file) || result.file, written: result.written };
+}
+
+function renderText(result: InitEvalsResult, fileName: string, cwd: string, config: ConfigWritten | undefined): string {
   const skill = shellWord(relative(cwd, result.skillDir) || '.');
   const cases = result.evals.evals.length;
   const steps = [
@@ -74,6 +92,8 @@ function renderText(result: InitEvalsResult, fileName: string, cwd: string): str
   const width = Math.max(...steps.map(([command]) => command.length));
   const lines = [
     `${result.exists ? 'replaced' : 'wrote'} ${fileName}: ${cases} cases for ${result.skillName} (${cases - 1} the skill is for, 1 negative control)`,
+    ...(config?.written ? [`wrote ${config.file}: every setting commented out (docs/config.md)`] : []),
+    ...(config && !config.written ? [`kept ${config.file}: the config file already in effect for the skill`] : []),
     '',
     'Next:',
     '  1. edit what is marked TODO: each prompt, and the checks of what a good result holds',
@@ -82,9 +102,11 @@ function renderText(result: InitEvalsResult, fileName: string, cwd: string): str
   return `${lines.join('\n')}\n`;
 }
 
-function toJson(result: InitEvalsResult, fileName: string) {
+function toJson(result: InitEvalsResult, fileName: string, config: ConfigWritten | undefined) {
   return {
     evalsFile: fileName,
+    configFile: config?.file ?? null,
+    configWritten: config?.written ?? false,
     replaced: result.exists,
     skill: result.skillName,
     schema: result.schemaPath,
