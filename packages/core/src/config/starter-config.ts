@@ -4,6 +4,9 @@ import { dirname, join, resolve } from 'node:path';
 import { type ConfigKey, configKeyHelp } from '@skeval/schema';
 import { findConfigFile } from './find-config-file.js';
 
+/** Where the starter config takes `defineConfig` from (a string, not an import of this package). */
+const starterImport = "'@skeval/cli'";
+
 /** The settings a starter config shows, commented out, in this order. */
 const shownKeys = [
   'agent',
@@ -34,7 +37,7 @@ function starterConfigText(): string {
   return [
     '// The settings of `skeval run` for the skills in and below this folder. Flags given on the',
     '// command line win over them. Every key, and what each run records of it: docs/config.md.',
-    "import { defineConfig } from '@skeval/cli';",
+    `import { defineConfig } from ${starterImport};`,
     '',
     'export default defineConfig({',
     ...settings,
