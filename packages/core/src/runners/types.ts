@@ -31,6 +31,8 @@ export interface RunnerSession {
   messages?: readonly ModelMessage[];
   /** Codex: the thread's token totals so far (a resumed turn reports the thread's running total). */
   usage?: { input: number; output: number; cached: number };
+  /** Claude Code: the session's cost so far (a resumed session reports its running total). */
+  costUsd?: number;
 }
 
 /** What a runner gets for one case run (for a multi-turn case, for one of its turns). */

@@ -7,13 +7,16 @@ import { claudeCodeEventSchema } from './events.js';
 /**
  * Reads Claude Code's `--output-format stream-json --verbose` lines into a trace. The run failed
  * when its `result` says `is_error` (with the API's status when there is one); `api_retry`
- * lines give what a run that timed out was retrying.
+ * lines give what a run that timed out was retrying. A resumed session (`--resume`) reports the
+ * session's running cost: `costBefore`, the cost after the turns before, is taken off so the
+ * trace holds this turn's own.
  */
 export function parseClaudeCodeStream(
   stdout: string,
   workspaceDir: string,
   fallbackDurationMs: number,
   skills: Array<{ name: string; path: string }> = [],
+  costBefore?: number,
 ): ParsedStream & { sawResult: boolean } {
   const events = readStreamEvents(stdout, claudeCodeEventSchema);
   const trace = createTraceBuilder('claude-code', null);
@@ -23,6 +26,7 @@ export function parseClaudeCodeStream(
   let lastRetry: string | undefined;
   let sawResult = false;
   let sessionId: string | undefined;
+  let reportedCost: number | undefined;
   const denials: string[] = [];
   let anonymous = 0;
   const nextAnonymousId = () => {
@@ -60,7 +64,12 @@ export function parseClaudeCodeStream(
       if (event.result !== undefined) finalText = event.result;
       if (event.duration_ms !== undefined) durationMs = event.duration_ms;
       if (event.num_turns !== undefined) trace.setTurns(event.num_turns);
-      if (event.total_cost_usd !== undefined) trace.cost(event.total_cost_usd);
+      if (event.total_cost_usd !== undefined) {
+        reportedCost = event.total_cost_usd;
+        // A running total holds at least the turns before; a smaller one is the turn's own.
+        const own = costBefore !== undefined && reportedCost >= costBefore ? reportedCost - costBefore : reportedCost;
+        trace.cost(own);
+      }
       const { usage } = event;
       if (usage) {
         const cached = (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
@@ -87,7 +96,9 @@ export function parseClaudeCodeStream(
     ...(failure ? { failure } : {}),
     ...(lastRetry ? { lastRetry } : {}),
     ...(denials.length ? { permissionDenials: denials } : {}),
-    ...(sessionId ? { session: { id: sessionId } } : {}),
+    ...(sessionId
+      ? { session: { id: sessionId, ...(reportedCost === undefined ? {} : { costUsd: reportedCost }) } }
+      : {}),
     sawResult,
   };
 }
