@@ -103,6 +103,8 @@ export interface ReportAssertion {
   /** `judge`, or the grader's name. */
   grader: string | null;
   id: string | null;
+  /** A multi-turn case: the turn whose response the assertion graded; absent for the case's end state. */
+  turn?: number;
 }
 
 export interface ReportOutputFile {

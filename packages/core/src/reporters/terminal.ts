@@ -136,7 +136,8 @@ function problemLines(run: SkillRun, { width, style, shown, maxProblems }: Secti
         ]
       : problems.map((row) => ({
           mark: row.status === 'fail' ? style.fail('✗') : style.error('!'),
-          text: row.status === 'fail' ? row.text : `error: ${row.text}`,
+          // A turn's own assertion says which turn of a multi-turn case it graded.
+          text: `${row.turn ? `[turn ${row.turn}] ` : ''}${row.status === 'fail' ? row.text : `error: ${row.text}`}`,
           evidence: row.evidence,
         }));
     if (listed >= maxProblems) {

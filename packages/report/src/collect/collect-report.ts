@@ -238,6 +238,7 @@ async function caseRunOf(
       evidence: excerptOf(row.evidence, evidenceChars),
       grader: row.grader ?? null,
       id: row.id ?? null,
+      ...(row.turn ? { turn: row.turn } : {}),
     })),
     response: excerptOf(await responseOf(run), share.response),
     outputs: outputs.files,

@@ -90,6 +90,7 @@ export function AssertionRows(props: {
               <div class="evidence">{assertion.evidence.text}</div>
               <CutNote excerpt={assertion.evidence} where={`${run.dir}/grading.json`} />
               <div class="grader">
+                {assertion.turn ? `turn ${assertion.turn} · ` : ''}
                 {assertion.grader ?? 'grader unknown'}
                 {assertion.id ? ` · ${assertion.id}` : ''}
               </div>
