@@ -1,10 +1,11 @@
+import { isAbsolute, relative } from 'node:path';
 import type { MergeShardsResult } from '@skeval/core';
-import { type Benchmark, SkevalError } from '@skeval/schema';
+import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
-import { exitCodeOf } from '../exit-codes.js';
-import { jsonOutput } from '../json-output.js';
+import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
+import { chooseReporters, reporterOption, writeReports } from '../reporter-flag.js';
 
 /** `skeval merge`'s options. */
 const mergeOptions = {
@@ -13,7 +14,8 @@ const mergeOptions = {
     description: 'the run folder to write; its name is the run id (required)',
   },
   force: { flags: '--force', description: 'replace the -o folder when it already holds a run' },
-  json: { flags: '--json', description: 'print the result as JSON' },
+  reporter: reporterOption,
+  json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
 } as const satisfies OptionTable;
 
 type MergeFlags = OptionValues<typeof mergeOptions>;
@@ -27,7 +29,7 @@ export function registerMerge(program: Command, { io, setExitCode }: CommandCont
     .argument('<dir...>', "the shards' run folders, or folders holding them")
     .addHelpText(
       'after',
-      '\nExit codes: as the unsharded run would (0 all passed, 1 an assertion failed, 3 undecided verdicts); 2 when the shards cannot be merged (nothing is written).',
+      '\nExit codes: as the unsharded run would (0 all passed, 1 an assertion or a gate failed, 3 undecided verdicts); 2 when the shards cannot be merged (nothing is written).',
     );
   addOptions(command, mergeOptions).action(async (dirs: string[], flags: MergeFlags) => {
     if (!flags.output) {
@@ -36,32 +38,37 @@ export function registerMerge(program: Command, { io, setExitCode }: CommandCont
         message: 'merge: -o <run-dir> is required: the folder to write the merged run to, such as -o evals-runs/merged',
       });
     }
-    const { mergeShards, renderBenchmark } = await import('@skeval/core');
-    const result = await mergeShards({ dirs, outDir: flags.output, cwd: io.cwd, force: flags.force ?? false });
-    io.stdout(flags.json ? jsonOutput(toJson(result)) : renderMerge(result, renderBenchmark));
-    setExitCode(exitCodeOf(result));
+    const reporters = chooseReporters(flags.reporter, flags.json);
+    const core = await import('@skeval/core');
+    const result = await core.mergeShards({ dirs, outDir: flags.output, cwd: io.cwd, force: flags.force ?? false });
+    io.stderr(describeMerge(result, (path) => shownPath(path, io.cwd)));
+    const written = await writeReports({
+      reporters,
+      report: result,
+      io,
+      core,
+      ...(result.judgeSkipReason ? { judgeSkipReason: result.judgeSkipReason } : {}),
+    });
+    // The gates the shards ran with hold the merged run, as they would have held the unsharded one.
+    const checks = result.runs.flatMap((run) => core.checkGates(run, result.gates));
+    for (const check of checks) io.stderr(`skeval: ${check.message}\n`);
+    setExitCode(written ? exitCodeOf(result, checks) : exitCodes.infrastructure);
   });
 }
 
-function toJson(result: MergeShardsResult) {
-  return {
-    skill: result.skill,
-    run_dir: result.runDir,
-    shards: result.shards,
-    cases: result.cases,
-    case_runs: result.caseRuns,
-    totals: result.totals,
-    comparison: result.runs[0]?.benchmark?.skeval ?? null,
-  };
+/** A path inside the current folder relative to it; any other whole. */
+function shownPath(path: string, cwd: string): string {
+  const inside = relative(cwd, path);
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
 }
 
-function renderMerge(result: MergeShardsResult, renderBenchmark: (benchmark: Benchmark) => string): string {
-  const { passed, failed, errored, skipped, agentErrors } = result.totals;
-  const benchmark = result.runs[0]?.benchmark;
-  return [
-    `merged ${result.shards.length} shards of ${result.skill}: ${result.cases} cases, ${result.caseRuns} case runs → ${result.runDir}`,
-    ...result.shards.map((shard) => `  shard ${shard.index}/${shard.total}: ${shard.cases} cases from ${shard.dir}`),
-    `${passed} passed, ${failed} failed, ${errored} errors, ${skipped} skipped assertions; ${agentErrors} agent error${agentErrors === 1 ? '' : 's'}`,
-    ...(benchmark?.skeval ? ['', renderBenchmark(benchmark)] : ['']),
-  ].join('\n');
+/** What was merged, on stderr (the report on stdout is the run's own). */
+function describeMerge(result: MergeShardsResult, shown: (path: string) => string): string {
+  return `${[
+    `skeval: merged ${result.shards.length} shard${result.shards.length === 1 ? '' : 's'} of ${result.skill}: ${result.cases} cases, ${result.caseRuns} case runs → ${shown(result.runDir)}`,
+    ...result.shards.map(
+      (shard) =>
+        `  shard ${shard.index}/${shard.total}: ${shard.cases} case${shard.cases === 1 ? '' : 's'} from ${shown(shard.dir)}`,
+    ),
+  ].join('\n')}\n`;
 }

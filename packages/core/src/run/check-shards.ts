@@ -78,7 +78,7 @@ export function checkShards(shards: readonly FoundShard[]): string[] {
   for (const shard of shards) {
     if (shard.manifest.interrupted) {
       problems.push(
-        `${shardName(shard)} was interrupted: finish it with \`skeval run --resume ${shard.label} --shard ${shard.manifest.shard.index}/${total}\``,
+        `${shardName(shard)} was interrupted: finish it with \`skeval run --resume ${shard.label}\` and the shard's other flags (it stays shard ${shard.manifest.shard.index}/${total})`,
       );
     }
     for (const entry of shard.manifest.cases) holders.set(entry.id, [...(holders.get(entry.id) ?? []), shard]);

@@ -1,6 +1,6 @@
 import { cp, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { SkevalError } from '@skeval/schema';
+import { type Gates, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { caseFolderName, runFiles } from '../run-folder/layout.js';
 import { outcomeOf } from '../run-folder/read-case-run.js';
@@ -9,6 +9,7 @@ import { checkShardCaseRuns } from './check-shard-case-runs.js';
 import { checkShards } from './check-shards.js';
 import { type FoundShard, findShards } from './find-shards.js';
 import { type RunReport, totalsOf } from './run-report.js';
+import { readShardSettings } from './shard-settings.js';
 
 export interface MergeShardsOptions {
   /** Shard run folders (each with `shard.json`), or folders to search below for them. */
@@ -28,6 +29,10 @@ export interface MergeShardsResult extends RunReport {
   /** Cases of the merged run, and their case runs (every arm and repetition). */
   cases: number;
   caseRuns: number;
+  /** The gates the shards ran with (`--min-pass-rate`, `--min-delta`, `--max-errors`): the merged run is held to them. */
+  gates: Gates;
+  /** Why the shards' judged assertions were skipped (they ran with no judge), as their grading.json says. */
+  judgeSkipReason?: string;
 }
 
 /** Case folders copied at a time. */
@@ -48,11 +53,14 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
   const problems = [...found.problems];
   if (found.problems.length === 0) problems.push(...checkShards(found.shards));
   const { shards } = found;
-  const [first] = [...shards].sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
+  const sorted = [...shards].sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
+  const [first] = sorted;
   if (problems.length === 0 && first) {
     const ownerOfFolder = new Map(first.manifest.all_cases.map((id) => [caseFolderName(id), id]));
     for (const shard of shards) problems.push(...(await checkShardCaseRuns(shard, ownerOfFolder)));
   }
+  const { settings, problems: settingProblems } = await readShardSettings(sorted);
+  if (problems.length === 0) problems.push(...settingProblems);
   problems.push(...(await checkOutput(outDir, options.outDir, shards, options.force ?? false)));
   if (problems.length > 0 || !first) {
     throw new SkevalError({
@@ -94,6 +102,8 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
       model: manifest.options.model,
       judge: manifest.options.judge,
       interrupted: false,
+      config: settings.config,
+      costCap: settings.costCap,
     });
     const caseRuns = cases.length * manifest.options.arms.length * manifest.options.runs_per_configuration;
     if (written.problems.length > 0 || written.runs.length !== caseRuns) {
@@ -115,6 +125,7 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
       problems: [],
       writeErrors: [],
     };
+    const judgeSkipReason = manifest.options.judge === null ? skipReasonOf(written.runs) : undefined;
     return {
       runs: [run],
       invalid: [],
@@ -122,15 +133,27 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
       totals: totalsOf([run]),
       skill: manifest.skill,
       runDir: outDir,
-      shards: [...shards]
-        .sort((a, b) => a.manifest.shard.index - b.manifest.shard.index)
-        .map((shard) => ({ ...shard.manifest.shard, dir: shard.dir, cases: shard.manifest.cases.length })),
+      shards: sorted.map((shard) => ({ ...shard.manifest.shard, dir: shard.dir, cases: shard.manifest.cases.length })),
       cases: cases.length,
       caseRuns,
+      gates: settings.gates,
+      ...(judgeSkipReason ? { judgeSkipReason } : {}),
     };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** The evidence of a judged assertion that was skipped: the reason the shards had no judge. */
+function skipReasonOf(
+  runs: ReadonlyArray<{
+    grading: { assertion_results: ReadonlyArray<{ status: string; grader?: string | undefined; evidence: string }> };
+  }>,
+) {
+  for (const stored of runs)
+    for (const row of stored.grading.assertion_results)
+      if (row.status === 'skipped' && row.grader === 'judge') return row.evidence;
+  return undefined;
 }
 
 /**

@@ -24,7 +24,7 @@ import { resumeTarget } from './resume-target.js';
 import { runCase } from './run-case.js';
 import { byCaseOrder, type RunReport, type SkillRun, totalsOf } from './run-report.js';
 import { casesOfShard, type Shard } from './shard.js';
-import { buildShardManifest, fingerprintFile, writeShardManifest } from './shard-manifest.js';
+import { buildShardManifest, fingerprintFile, shardOfResumedRun, writeShardManifest } from './shard-manifest.js';
 import { trackTemporaryFolder } from './temporary-folders.js';
 
 export type RunProgressEvent =
@@ -128,6 +128,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   // A resumed run belongs to one skill: only that one runs, into that folder.
   const resumed = options.resume ? await resumeTarget(options.resume, cwd, discovered) : undefined;
   const chosen = resumed ? [resumed] : discovered;
+  // A resumed shard stays that shard: its shard.json says which.
+  const shard = options.resume ? await shardOfResumedRun(resolve(cwd, options.resume), options.shard) : options.shard;
   const runnable = chosen.flatMap((skill) => (skill.load.evals ? [{ skill, evals: skill.load.evals }] : []));
   const invalid = chosen
     .filter((skill) => !skill.load.evals)
@@ -224,11 +226,11 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     const graders = skillGraders[at] ?? new Map();
     return { skill, evals, run, hidden, graders, skillOutputs: [outputBase, join(skill.dir, 'evals-runs')] };
   });
-  const evalsFingerprints = options.shard
+  const evalsFingerprints = shard
     ? await Promise.all(skillRuns.map((entry) => fingerprintFile(entry.skill.evalsPath)))
     : [];
   const plan = skillRuns.flatMap(({ skill, evals, run, hidden, graders, skillOutputs }) =>
-    casesOfShard(skill.name, evals.cases, options.shard).flatMap((evalCase) =>
+    casesOfShard(skill.name, evals.cases, shard).flatMap((evalCase) =>
       Array.from({ length: repetitions }, (_, repetition) =>
         arms.map((arm) => ({ skill, run, hidden, graders, skillOutputs, evalCase, arm, runNumber: repetition + 1 })),
       ).flat(),
@@ -335,9 +337,9 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   for (const [at, { skill, evals, run }] of skillRuns.entries()) {
     run.outcomes.sort(byCaseOrder);
     // A shard's run folder is written even when the shard owns no case: the merge reads its manifest.
-    const manifest = options.shard
+    const manifest = shard
       ? buildShardManifest({
-          shard: options.shard,
+          shard,
           runId,
           skill: { name: skill.name, dir: skill.dir },
           evalsFingerprint: evalsFingerprints[at] ?? '',

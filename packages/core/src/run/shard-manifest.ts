@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
-import type { Configuration, ShardManifest, ShardOptions } from '@skeval/schema';
+import {
+  type Configuration,
+  type ShardManifest,
+  type ShardOptions,
+  SkevalError,
+  shardManifestSchema,
+} from '@skeval/schema';
+import { readJsonArtifact } from '../run-folder/read-artifact.js';
 import { writeJsonAtomic } from '../run-folder/write-atomic.js';
 import { casesOfShard, type Shard, shardAssignment } from './shard.js';
 
@@ -56,4 +63,33 @@ export function buildShardManifest(input: ShardManifestInput): ShardManifest {
 /** Writes `shard.json` into a run folder, whole or not at all (the folder is made if need be). */
 export function writeShardManifest(runDir: string, manifest: ShardManifest): Promise<void> {
   return writeJsonAtomic(join(runDir, shardManifestFile), manifest);
+}
+
+/**
+ * The shard a resumed run is: the one its folder's `shard.json` names, so `--resume` of a shard
+ * runs only that shard's cases again without `--shard` being repeated. A `shard` asked for that
+ * differs, or a `shard.json` that does not read back, is a usage error; a folder without one is
+ * no shard, unless `shard` makes it one.
+ */
+export async function shardOfResumedRun(runDir: string, shard: Shard | undefined): Promise<Shard | undefined> {
+  const read = await readJsonArtifact(
+    join(runDir, shardManifestFile),
+    shardManifestSchema,
+    join(runDir, shardManifestFile),
+  );
+  if (read.status === 'absent') return shard;
+  if (read.status === 'invalid') {
+    throw new SkevalError({
+      code: 'usage',
+      message: `--resume ${runDir}: ${read.problem}; run the shard again into a new folder with --shard i/n`,
+    });
+  }
+  const recorded = read.value.shard;
+  if (shard && (shard.index !== recorded.index || shard.total !== recorded.total)) {
+    throw new SkevalError({
+      code: 'usage',
+      message: `--resume ${runDir} is shard ${recorded.index}/${recorded.total}, not ${shard.index}/${shard.total}: drop --shard (and SKEVAL_SHARD) to finish it, or resume the folder of shard ${shard.index}/${shard.total}`,
+    });
+  }
+  return { index: recorded.index, total: recorded.total };
 }
