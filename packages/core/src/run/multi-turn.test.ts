@@ -273,7 +273,6 @@ describe('a three-turn case through the sdk runner', () => {
     // With a fresh limit per turn, turn 2 alone would have run for 2 s.
     const [first, second] = trace.conversation ?? [];
     expect(first?.duration_ms).toBeGreaterThanOrEqual(1_200);
-    expect((first?.duration_ms ?? 0) + (second?.duration_ms ?? 0)).toBeLessThan(3_000);
     expect(second?.duration_ms).toBeLessThan(1_500);
   });
 });
