@@ -86,6 +86,42 @@ describe('--reporter github', () => {
     expect((await readFile(summary, 'utf8')).match(/## Skeval results/g)).toHaveLength(2);
   });
 
+  it("annotates a baseline's failures as notices: only the skill's own are errors", async () => {
+    const repo = new URL('../../../../', import.meta.url).pathname;
+    const args = [
+      'run',
+      join(repo, 'examples/greeting'),
+      '--agent-command',
+      `node ${join(repo, 'examples/agents/greeting-agent.mjs')} {prompt_file}`,
+      '--compare',
+      '--output-dir',
+      'github-compare',
+      '--reporter',
+      'github',
+    ];
+    const passing = await runCli(root, args);
+    const level = (line: string) => line.slice(2, line.indexOf(' '));
+    // The example's skill passes and its baseline fails checks: the run passes, and shows no error.
+    expect(passing.code).toBe(0);
+    const lines = passing.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.every((line) => line.includes(' › without_skill run '))).toBe(true);
+    expect(new Set(lines.map(level))).toEqual(new Set(['notice']));
+    // With the skill's agent made to answer as without it, the skill's own failures are errors.
+    const ignoring = join(root, 'ignores-the-skill.mjs');
+    const agent = await readFile(join(repo, 'examples/agents/greeting-agent.mjs'), 'utf8');
+    expect(agent).toContain("process.env.SKEVAL_SKILLS ?? '[]'");
+    await writeFile(ignoring, agent.replace("process.env.SKEVAL_SKILLS ?? '[]'", "'[]'"));
+    const failing = await runCli(root, [...args.slice(0, 3), `node ${ignoring} {prompt_file}`, ...args.slice(4)]);
+    const skill = failing.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line.includes(' › with_skill run '));
+    expect(failing.code).toBe(1);
+    expect(skill.length).toBeGreaterThan(0);
+    expect(new Set(skill.map(level))).toEqual(new Set(['error']));
+  }, 60_000);
+
   it('writes no step summary without the github reporter', async () => {
     const summary = join(root, 'untouched.md');
     await runCli(root, ['grade', runDir], { env: { PATH: process.env.PATH, GITHUB_STEP_SUMMARY: summary } });

@@ -9,7 +9,9 @@ export interface GithubReportOptions {
 /**
  * The `github` reporter: a GitHub Actions workflow command per failed or errored assertion
  * (`::error title=…::…`), so each shows as an annotation on the run, and one per case run whose
- * agent failed. The step summary is the `markdown` reporter's output (the CLI appends it to
+ * agent failed. A baseline arm's results (`without_skill`, `old_skill`) are what the skill is
+ * measured against, not the skill's own failures: its failed assertions are notices and its
+ * undecided ones warnings, so a run that passes shows no error. The step summary is the `markdown` reporter's output (the CLI appends it to
  * `$GITHUB_STEP_SUMMARY`).
  */
 export function renderGithubAnnotations(report: RunReport, options: GithubReportOptions = {}): string {
@@ -30,14 +32,17 @@ export function renderGithubAnnotations(report: RunReport, options: GithubReport
     for (const outcome of run.outcomes) {
       const where = [run.skill, outcome.caseId, ...(nested ? [armAndRun(outcome)] : [])].join(' › ');
       const problems = problemsOf(outcome);
+      const baseline = outcome.arm !== 'with_skill';
       if (outcome.error) {
         const message = `${outcome.error.message}\n${plural(problems.length, 'assertion')} not graded; artifacts in ${outcome.caseDir}`;
-        lines.push(command('error', { title: `agent ${outcome.status}: ${where}` }, message));
+        lines.push(command(baseline ? 'warning' : 'error', { title: `agent ${outcome.status}: ${where}` }, message));
         continue;
       }
       for (const row of problems) {
-        const title = `${row.status === 'fail' ? 'failed' : 'undecided'}: ${where}`;
-        lines.push(command('error', { title }, `${row.text}\n${row.evidence}`));
+        const failed = row.status === 'fail';
+        const title = `${failed ? 'failed' : 'undecided'}: ${where}`;
+        const level = !baseline ? 'error' : failed ? 'notice' : 'warning';
+        lines.push(command(level, { title }, `${row.text}\n${row.evidence}`));
       }
     }
     for (const error of run.writeErrors) lines.push(command('error', { title: `${run.skill}: not written` }, error));
