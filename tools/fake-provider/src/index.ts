@@ -23,6 +23,7 @@ export {
   type ScriptedToolUse,
   scriptAgent,
 } from './script-agent.js';
+export { conversationText, requestsOfTurn, type ScriptedTurn, scriptTurns } from './script-turns.js';
 export {
   type FakeProvider,
   type RecordedRequest,

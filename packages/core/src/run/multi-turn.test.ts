@@ -4,15 +4,18 @@ import { join } from 'node:path';
 import {
   type AgentStep,
   anthropicMessage,
+  conversationText,
   type FakeProvider,
   type RecordedRequest,
+  requestsOfTurn,
+  type ScriptedTurn,
+  scriptTurns,
   startFakeProvider,
 } from '@skeval/fake-provider';
 import { createModel } from '@skeval/judge';
 import { gradingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
-import { conversationText, requestsOfTurn, type ScriptedTurn, scriptTurns } from '../__fixtures__/turn-script.js';
 import { createSdkRunner } from '../runners/sdk/runner.js';
 import { runEvals } from './run-evals.js';
 

@@ -1,12 +1,19 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentStep, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
+import {
+  type AgentStep,
+  conversationText,
+  type FakeProvider,
+  requestsOfTurn,
+  type ScriptedTurn,
+  scriptTurns,
+  startFakeProvider,
+} from '@skeval/fake-provider';
 import { gradingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
 import { agentBinary, realAgentsSkipReason } from '../__fixtures__/real-agents.js';
-import { conversationText, requestsOfTurn, type ScriptedTurn, scriptTurns } from '../__fixtures__/turn-script.js';
 import { runEvals } from '../run/run-evals.js';
 import { createRunner } from './create-runner.js';
 

@@ -1,4 +1,5 @@
-import { type AgentStep, type RecordedRequest, type ReplyFunction, scriptAgent } from '@skeval/fake-provider';
+import { type AgentStep, scriptAgent } from './script-agent.js';
+import type { RecordedRequest, ReplyFunction } from './server.js';
 
 /** One turn of a scripted multi-turn conversation: a marker its prompt holds, and the model's steps. */
 export interface ScriptedTurn {
@@ -12,7 +13,7 @@ export function conversationText(request: RecordedRequest): string {
 }
 
 /** The turn (from 0) a request belongs to: the last one whose marker its conversation holds; -1 for none. */
-export function turnOf(request: RecordedRequest, turns: readonly ScriptedTurn[]): number {
+function turnOf(request: RecordedRequest, turns: readonly ScriptedTurn[]): number {
   const text = conversationText(request);
   return turns.findLastIndex((turn) => text.includes(turn.marker));
 }
@@ -41,6 +42,6 @@ export function scriptTurns(turns: readonly ScriptedTurn[]): ReplyFunction {
   const scripts = turns.map((turn, index) =>
     scriptAgent([...turns.slice(0, index).flatMap((earlier) => earlier.steps.filter(makesCalls)), ...turn.steps]),
   );
-  const outside = scriptAgent([{ text: '(turn-script: a request of no scripted turn)' }]);
+  const outside = scriptAgent([{ text: '(scriptTurns: a request of no scripted turn)' }]);
   return (request, index) => (scripts[turnOf(request, turns)] ?? outside)(request, index);
 }
