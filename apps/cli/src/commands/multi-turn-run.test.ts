@@ -152,6 +152,16 @@ describe('skeval run with multi-turn cases and the command runner', () => {
     expect(result.stdout).toContain('turn 2 of 3: node exited with code 4');
   });
 
+  it('names the turn in the JUnit, GitHub and Markdown reports', async () => {
+    const junitFile = join(root, 'junit.xml');
+    const reported = await run(['grade', runDir, '--reporter', 'github', '--reporter', `junit:${junitFile}`]);
+    expect(reported.stdout).toMatch(/^::error title=failed%3A chat › refine::\[turn 3\] output-contains value=/m);
+    expect(await readFile(junitFile, 'utf8')).toMatch(/<testcase name="\[turn 3\] output-contains value=/);
+    const markdown = await run(['grade', runDir, '--reporter', 'markdown']);
+    // Markdown escapes the brackets, so they show as typed.
+    expect(markdown.stdout).toContain('| \\[turn 3\\] output-contains value=earlier prompts: none |');
+  });
+
   it('grades the run again from its artifacts into the same rows, turns and all', async () => {
     const regraded = await run(['grade', runDir, '--json']);
     expect(regraded.stderr).toBe('');

@@ -18,6 +18,11 @@ export function problemsOf(outcome: CaseRunOutcome): AssertionResult[] {
   return outcome.grading.assertion_results.filter((row) => row.status === 'fail' || row.status === 'error');
 }
 
+/** An assertion as reports name it: its text, after the turn it graded in a multi-turn case (`[turn 2] …`). */
+export function assertionLabel(row: Pick<AssertionResult, 'text' | 'turn'>): string {
+  return row.turn ? `[turn ${row.turn}] ${row.text}` : row.text;
+}
+
 /** The run's pass rate (`passRateOf`: skipped assertions left out, errors counted as not passed). */
 export function totalPassRate(totals: RunTotals): number | null {
   const total = totals.passed + totals.failed + totals.errored + totals.skipped;

@@ -1,5 +1,5 @@
 import type { RunReport } from '../run/run-report.js';
-import { armAndRun, displayPath, hasArmsOrTrials, plural, problemsOf } from './case-runs.js';
+import { armAndRun, assertionLabel, displayPath, hasArmsOrTrials, plural, problemsOf } from './case-runs.js';
 
 export interface GithubReportOptions {
   /** The repository's root (`$GITHUB_WORKSPACE`): annotation files are named relative to it. */
@@ -42,7 +42,7 @@ export function renderGithubAnnotations(report: RunReport, options: GithubReport
         const failed = row.status === 'fail';
         const title = `${failed ? 'failed' : 'undecided'}: ${where}`;
         const level = !baseline ? 'error' : failed ? 'notice' : 'warning';
-        lines.push(command(level, { title }, `${row.text}\n${row.evidence}`));
+        lines.push(command(level, { title }, `${assertionLabel(row)}\n${row.evidence}`));
       }
     }
     for (const error of run.writeErrors) lines.push(command('error', { title: `${run.skill}: not written` }, error));

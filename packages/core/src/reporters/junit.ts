@@ -1,7 +1,7 @@
 import type { AssertionResult } from '@skeval/schema';
 import type { RunReport, SkillRun } from '../run/run-report.js';
 import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
-import { hasArmsOrTrials } from './case-runs.js';
+import { assertionLabel, hasArmsOrTrials } from './case-runs.js';
 
 /**
  * The `junit` reporter: JUnit XML as Jenkins, GitLab, Azure DevOps and the test-report actions
@@ -97,16 +97,17 @@ function testCasesOf(skill: string, outcome: CaseRunOutcome, nested: boolean): T
   const seen = new Map<string, number>();
   return rows.map((row) => {
     // Two assertions with one text would read as one test to a CI tool: number the later ones.
-    const times = (seen.get(row.text) ?? 0) + 1;
-    seen.set(row.text, times);
+    const label = assertionLabel(row);
+    const times = (seen.get(label) ?? 0) + 1;
+    seen.set(label, times);
     return {
-      name: times > 1 ? `${row.text} (${times})` : row.text,
+      name: times > 1 ? `${label} (${times})` : label,
       classname,
       timeMs: row.duration_ms ?? 0,
       kind: kindOf(row),
       message: row.evidence.split('\n')[0]?.slice(0, 500) ?? '',
       body: [
-        `assertion: ${row.text}`,
+        `assertion: ${label}`,
         `evidence: ${row.evidence}`,
         ...(row.grader ? [`grader: ${row.grader}`] : []),
         ...(outcome.error ? [`agent: ${outcome.status} (${outcome.error.code}): ${outcome.error.message}`] : []),

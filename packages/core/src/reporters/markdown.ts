@@ -1,6 +1,7 @@
 import type { RunReport, SkillRun } from '../run/run-report.js';
 import { renderBenchmark } from './benchmark-markdown.js';
 import {
+  assertionLabel,
   displayPath,
   formatDuration,
   formatPercent,
@@ -67,7 +68,9 @@ function skillSection(run: SkillRun, options: MarkdownReportOptions): string[] {
       const what = `agent ${outcome.status} (${outcome.error.code}); ${plural(problemsOf(outcome).length, 'assertion')} not graded`;
       return [`${where} error | ${cell(what)} | ${cell(outcome.error.message)} |`];
     }
-    return problemsOf(outcome).map((row) => `${where} ${row.status} | ${cell(row.text)} | ${cell(row.evidence)} |`);
+    return problemsOf(outcome).map(
+      (row) => `${where} ${row.status} | ${cell(assertionLabel(row))} | ${cell(row.evidence)} |`,
+    );
   });
   if (rows.length) {
     const limit = options.maxProblems ?? 50;
