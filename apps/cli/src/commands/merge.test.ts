@@ -478,6 +478,76 @@ describe('a shard resumed, reported and graded', () => {
     expect(result.stderr).toMatch(/is shard 3\/3, not 1\/3: drop --shard/);
   });
 
+  it('--move moves the case folders out of the shards into the same merged run', async () => {
+    const run = sharded('greeting');
+    const dir = join(root, 'moved');
+    const shards = await Promise.all(
+      run.shardDirs.map(async (shardDir, at) => {
+        const copy = join(dir, 'shards', String(at + 1));
+        await cp(shardDir, copy, { recursive: true });
+        return copy;
+      }),
+    );
+    const out = join(dir, 'merged');
+    const moved = await runBinary(root, ['merge', ...shards, '-o', out, '--move']);
+    expect(moved.code, moved.stderr).toBe(run.whole.code);
+    for (const shard of shards) expect((await readdir(shard)).filter((entry) => entry.startsWith('eval-'))).toEqual([]);
+    const roots = [out, run.mergedDir];
+    const summary = async (folder: string) => comparable(await readJson(join(folder, 'summary.json')), roots);
+    expect(await summary(out)).toEqual(await summary(run.mergedDir));
+  });
+
+  it('holds the merged run to the gates the shards ran with', async () => {
+    const base = join(root, 'gates');
+    const flags = [...agentFlagsOf(root, 'greeting'), '--compare', '--min-pass-rate', '0.95', '--max-errors', '10'];
+    const [whole, ...shards] = await Promise.all([
+      runBinary(root, ['run', 'greeting', ...flags, '--output-dir', join(base, 'whole')]),
+      ...[1, 2, 3].map((index) =>
+        runBinary(root, [
+          'run',
+          'greeting',
+          ...flags,
+          '--shard',
+          `${index}/3`,
+          '--output-dir',
+          join(base, String(index)),
+        ]),
+      ),
+    ]);
+    expect(whole?.code).toBe(1);
+    expect(whole?.stderr).toContain('gate min-pass-rate failed: greeting: the with_skill pass rate');
+    expect(shards.map((shard) => shard.code)).not.toContain(2);
+    const dirs = await Promise.all([1, 2, 3].map((index) => runDirIn(join(base, String(index), 'greeting'))));
+    const merged = await runBinary(root, ['merge', ...dirs, '-o', join(base, 'merged')]);
+    expect(merged.code, merged.stderr).toBe(1);
+    expect(merged.stderr).toContain('gate min-pass-rate failed: greeting: the with_skill pass rate');
+    // A shard run with another gate is not the same run.
+    const other = await runBinary(root, [
+      'run',
+      'greeting',
+      ...agentFlagsOf(root, 'greeting'),
+      '--compare',
+      '--shard',
+      '2/3',
+      '--output-dir',
+      join(base, 'other'),
+    ]);
+    expect(other.code).toBe(0);
+    const mixed = await runBinary(root, [
+      'merge',
+      dirs[0] ?? '',
+      await runDirIn(join(base, 'other', 'greeting')),
+      dirs[2] ?? '',
+      '-o',
+      join(base, 'mixed'),
+    ]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(
+      /shard 2\/3 .* ran with the gates \{\}, shard 1\/3 .* with \{"minPassRate":0.95,"maxErrors":10\}/,
+    );
+    expect(existsSync(join(base, 'mixed'))).toBe(false);
+  });
+
   it('skeval report and skeval grade read the merged folder', async () => {
     const run = sharded('many');
     const page = join(root, 'many-report.html');

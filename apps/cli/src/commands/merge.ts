@@ -14,6 +14,11 @@ const mergeOptions = {
     description: 'the run folder to write; its name is the run id (required)',
   },
   force: { flags: '--force', description: 'replace the -o folder when it already holds a run' },
+  move: {
+    flags: '--move',
+    description:
+      'move the case folders out of the shards instead of copying them (faster for big runs; the shards are used up)',
+  },
   reporter: reporterOption,
   json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
 } as const satisfies OptionTable;
@@ -40,7 +45,13 @@ export function registerMerge(program: Command, { io, setExitCode }: CommandCont
     }
     const reporters = chooseReporters(flags.reporter, flags.json);
     const core = await import('@skeval/core');
-    const result = await core.mergeShards({ dirs, outDir: flags.output, cwd: io.cwd, force: flags.force ?? false });
+    const result = await core.mergeShards({
+      dirs,
+      outDir: flags.output,
+      cwd: io.cwd,
+      force: flags.force ?? false,
+      move: flags.move ?? false,
+    });
     io.stderr(describeMerge(result, (path) => shownPath(path, io.cwd)));
     const written = await writeReports({
       reporters,

@@ -56,8 +56,22 @@ export function analyzeArms(
   const caseIds = [...new Set(runs.map((run) => run.caseId))];
   const controlIds = new Set(runs.filter((run) => run.negativeControl).map((run) => run.caseId));
   const finished = (run: ArmRun) => !run.agentError;
-  const runsOf = (arm: Configuration, caseId?: string) =>
-    runs.filter((run) => run.arm === arm && (caseId === undefined || run.caseId === caseId));
+  // Indexed once, in run order: looking runs up by filtering would be quadratic in the cases.
+  const byArm = new Map<string, ArmRun[]>();
+  const byArmAndCase = new Map<string, ArmRun[]>();
+  const firstRunOf = new Map<string, ArmRun>();
+  const addTo = (index: Map<string, ArmRun[]>, key: string, run: ArmRun) => {
+    const list = index.get(key);
+    if (list) list.push(run);
+    else index.set(key, [run]);
+  };
+  for (const run of runs) {
+    addTo(byArm, run.arm, run);
+    addTo(byArmAndCase, `${run.arm}\u0000${run.caseId}`, run);
+    if (!firstRunOf.has(run.caseId)) firstRunOf.set(run.caseId, run);
+  }
+  const runsOf = (arm: Configuration, caseId?: string): ArmRun[] =>
+    (caseId === undefined ? byArm.get(arm) : byArmAndCase.get(`${arm}\u0000${caseId}`)) ?? [];
 
   const caseMean = (arm: Configuration, caseId: string): number | null => {
     const rates = runsOf(arm, caseId)
@@ -138,7 +152,7 @@ export function analyzeArms(
 
   const assertions: ArmAnalysis['assertions'] = [];
   for (const caseId of caseIds) {
-    const sample = runs.find((run) => run.caseId === caseId);
+    const sample = firstRunOf.get(caseId);
     sample?.texts.forEach((text, index) => {
       const rate = (arm: Configuration) => {
         const values = runsOf(arm, caseId)
@@ -186,8 +200,8 @@ export function analyzeArms(
   if (targetRuns.length) {
     const split = (read: boolean) => {
       const differences = caseIds.flatMap((caseId) => {
-        const rates = targetRuns
-          .filter((run) => run.caseId === caseId && run.skillRead === read)
+        const rates = runsOf(target, caseId)
+          .filter((run) => run.skillRead === read)
           .map(runPassRate)
           .filter((rate): rate is number => rate !== null);
         const other = caseMean(baseline, caseId);

@@ -30,13 +30,17 @@ export async function readRunFolder(runDir: string): Promise<RunFolderContents> 
     if (read.status === 'complete') runs.push(read.run);
     else if (read.status === 'invalid') problems.push(...read.problems);
   }
-  runs.sort(
-    (a, b) =>
-      a.grading.case_id.localeCompare(b.grading.case_id, undefined, { numeric: true }) ||
-      a.arm.localeCompare(b.arm) ||
-      a.runNumber - b.runNumber,
-  );
+  runs.sort(byCaseArmAndRun);
   return { runs, problems };
+}
+
+/** Case runs in the order a run folder lists them: case id (numbers as numbers), arm, run number. */
+function byCaseArmAndRun(a: StoredCaseRun, b: StoredCaseRun): number {
+  return (
+    a.grading.case_id.localeCompare(b.grading.case_id, undefined, { numeric: true }) ||
+    a.arm.localeCompare(b.arm) ||
+    a.runNumber - b.runNumber
+  );
 }
 
 /** `summary.json` of a run folder, read back and checked. */
@@ -58,6 +62,8 @@ export interface SummarizeRunFolderOptions {
   config?: RunConfigRecord | null;
   /** The cost cap of the run (null: it had none); without it (a re-grade), the one summary.json records is kept. */
   costCap?: CostCapRecord | null;
+  /** The case runs of the folder, already read back (a merge has read them to check them); else they are read. */
+  runs?: readonly StoredCaseRun[];
 }
 
 /**
@@ -68,7 +74,9 @@ export interface SummarizeRunFolderOptions {
 export async function summarizeRunFolder(
   options: SummarizeRunFolderOptions,
 ): Promise<RunFolderContents & { benchmark: Benchmark }> {
-  const contents = await readRunFolder(options.runDir);
+  const contents = options.runs
+    ? { runs: [...options.runs].sort(byCaseArmAndRun), problems: [] }
+    : await readRunFolder(options.runDir);
   const { runs } = contents;
   const cases = await withStoredControls(options.runDir, options.cases);
   const keep = options.config === undefined || options.costCap === undefined;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { caseDirOf, caseFolderName, labelOf, listCaseRunFolders } from '../run-folder/layout.js';
-import { readCaseRun } from '../run-folder/read-case-run.js';
+import { readCaseRun, type StoredCaseRun } from '../run-folder/read-case-run.js';
 import { shardName } from './check-shards.js';
 import type { FoundShard } from './find-shards.js';
 
@@ -12,15 +12,17 @@ const readsAtOnce = 16;
  * Checks a shard's run folder against its manifest: every case it owns has every arm and
  * repetition, each case run's artifacts read back (a corrupt one is named, file and field), and
  * nothing else is there. `ownerOfFolder` maps every case folder name of the run to its case id.
+ * The case runs read are returned too, so the merge does not read them again.
  */
 export async function checkShardCaseRuns(
   shard: FoundShard,
   ownerOfFolder: ReadonlyMap<string, string>,
-): Promise<string[]> {
+): Promise<{ problems: string[]; runs: StoredCaseRun[] }> {
   const { options, cases } = shard.manifest;
   const nested = options.arms.length > 1 || options.runs_per_configuration > 1;
   const name = shardName(shard);
   const problems: string[] = [];
+  const runs: StoredCaseRun[] = [];
   const owned = new Map(cases.map((entry) => [caseFolderName(entry.id), entry.id]));
   const expected = new Set<string>();
   const limit = pLimit(readsAtOnce);
@@ -44,7 +46,7 @@ export async function checkShardCaseRuns(
             problems.push(
               `${name}: ${labelOf(shard.dir, dir)}/grading.json is case ${read.run.grading.case_id}, not case ${entry.id}`,
             );
-          }
+          } else runs.push(read.run);
         });
       }),
     ),
@@ -66,7 +68,7 @@ export async function checkShardCaseRuns(
         : `${name} has ${label}, case ${id}, which it does not own`,
     );
   }
-  return problems.sort(byName);
+  return { problems: problems.sort(byName), runs };
 }
 
 function byName(a: string, b: string): number {

@@ -1,12 +1,14 @@
-import { cp, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { type Gates, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { caseFolderName, runFiles } from '../run-folder/layout.js';
+import type { StoredCaseRun } from '../run-folder/read-case-run.js';
 import { outcomeOf } from '../run-folder/read-case-run.js';
 import { summarizeRunFolder } from '../run-folder/run-summary.js';
 import { checkShardCaseRuns } from './check-shard-case-runs.js';
 import { checkShards } from './check-shards.js';
+import { copyTree } from './copy-tree.js';
 import { type FoundShard, findShards } from './find-shards.js';
 import { type RunReport, totalsOf } from './run-report.js';
 import { readShardSettings } from './shard-settings.js';
@@ -19,6 +21,13 @@ export interface MergeShardsOptions {
   cwd?: string;
   /** Replace `outDir` when it already holds a run. @default false */
   force?: boolean;
+  /**
+   * Move the case folders out of the shards instead of copying them: one rename per case
+   * rather than a copy of every file, for big runs whose shards are not needed afterwards (in
+   * CI, downloaded artifacts). The shards are used up: they cannot be merged again.
+   * @default false
+   */
+  move?: boolean;
 }
 
 /** The merged run, as a run reports it (so every reporter renders it), and the shards it came from. */
@@ -55,9 +64,14 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
   const { shards } = found;
   const sorted = [...shards].sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
   const [first] = sorted;
+  const read = new Map<FoundShard, StoredCaseRun[]>();
   if (problems.length === 0 && first) {
     const ownerOfFolder = new Map(first.manifest.all_cases.map((id) => [caseFolderName(id), id]));
-    for (const shard of shards) problems.push(...(await checkShardCaseRuns(shard, ownerOfFolder)));
+    const checked = await Promise.all(shards.map((shard) => checkShardCaseRuns(shard, ownerOfFolder)));
+    for (const [at, shard] of shards.entries()) {
+      problems.push(...(checked[at]?.problems ?? []));
+      read.set(shard, checked[at]?.runs ?? []);
+    }
   }
   const { settings, problems: settingProblems } = await readShardSettings(sorted);
   if (problems.length === 0) problems.push(...settingProblems);
@@ -70,6 +84,7 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
     });
   }
   const staging = join(dirname(outDir), `.${basename(outDir)}.merging-${process.pid}-${Date.now().toString(36)}`);
+  let done = false;
   try {
     await mkdir(staging, { recursive: true });
     const limit = pLimit(copiesAtOnce);
@@ -78,11 +93,7 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
         shard.manifest.cases.map((entry) =>
           limit(() => {
             const folder = caseFolderName(entry.id);
-            return cp(join(shard.dir, folder), join(staging, folder), {
-              recursive: true,
-              verbatimSymlinks: true,
-              errorOnExist: true,
-            });
+            return place(join(shard.dir, folder), join(staging, folder), options.move ?? false);
           }),
         ),
       ),
@@ -93,8 +104,13 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
       const entry = byId.get(id);
       return entry ? [{ id, name: entry.name, ...(entry.raw_id === undefined ? {} : { rawId: entry.raw_id }) }] : [];
     });
+    // Read once, to check them; here they are where the copy put them.
+    const runs = shards.flatMap((shard) =>
+      (read.get(shard) ?? []).map((stored) => ({ ...stored, dir: join(staging, relative(shard.dir, stored.dir)) })),
+    );
     const written = await summarizeRunFolder({
       runDir: staging,
+      runs,
       skill: { name: manifest.skill, dir: manifest.skill_path },
       cases,
       runId: basename(outDir),
@@ -113,6 +129,7 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
       });
     }
     await putInPlace(staging, outDir);
+    done = true;
     const run = {
       skill: manifest.skill,
       skillDir: manifest.skill_path,
@@ -139,8 +156,28 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
       gates: settings.gates,
       ...(judgeSkipReason ? { judgeSkipReason } : {}),
     };
+  } catch (error) {
+    if (!options.move) throw error;
+    throw new SkevalError({
+      code: 'io',
+      message: `the merge failed after moving case folders out of the shards; they are in ${staging}: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    // Moved case folders are the only copy: a failed merge leaves them in the staging folder.
+    if (!options.move || done) await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** A case folder into the merged run: moved (copied when it is on another file system), or copied. */
+async function place(from: string, to: string, move: boolean): Promise<void> {
+  if (!move) return copyTree(from, to);
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if (!(error instanceof Error && Reflect.get(error, 'code') === 'EXDEV')) throw error;
+    await copyTree(from, to);
+    await rm(from, { recursive: true, force: true });
   }
 }
 
