@@ -46,7 +46,7 @@ export async function checkShardCaseRuns(
             problems.push(
               `${name}: ${labelOf(shard.dir, dir)}/grading.json is case ${read.run.grading.case_id}, not case ${entry.id}`,
             );
-          } else runs.push(read.run);
+          } else runs.push(summarisable(read.run));
         });
       }),
     ),
@@ -69,6 +69,17 @@ export async function checkShardCaseRuns(
     );
   }
   return { problems: problems.sort(byName), runs };
+}
+
+/**
+ * What the merge keeps of a case run once it has read back: the bulk of its trace (messages,
+ * tool arguments and outputs) is checked but not needed to summarise the run — the benchmark
+ * reads `skills_read` and counts tool calls — and ten thousand of them would stay in memory
+ * until the merge ends. The files themselves are copied whole.
+ */
+function summarisable(run: StoredCaseRun): StoredCaseRun {
+  const toolCalls = run.trace.tool_calls.map(({ id, name, kind }) => ({ id, name, kind, arguments: {} }));
+  return { ...run, trace: { ...run.trace, messages: [], tool_calls: toolCalls } };
 }
 
 function byName(a: string, b: string): number {
