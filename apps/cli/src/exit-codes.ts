@@ -24,9 +24,15 @@ const withSkillFailures = (run: SkillRun) =>
  * start (or a stored artifact does not read back), 3 the cost cap stopped case runs from
  * starting, 3 undecided verdicts (errors past a skill's `max-errors` gate, else any), 1 a failed
  * gate or — where no `min-pass-rate` gate is set — a failed assertion of the with_skill arm
- * (a baseline's failures never count), 0 otherwise. `checks` are the gates checked on the run.
+ * (a baseline's failures never count), 0 otherwise. `checks` are the gates checked on the run;
+ * `passRateGated` names runs whose pass-rate gate is checked elsewhere (a shard's, by the merge),
+ * where single failures do not decide either.
  */
-export function exitCodeOf(report: RunReport, checks: readonly GateCheck[] = []): number {
+export function exitCodeOf(
+  report: RunReport,
+  checks: readonly GateCheck[] = [],
+  options: { passRateGated?: (run: SkillRun) => boolean } = {},
+): number {
   if (report.interrupted) return exitCodes.interrupted;
   if (report.runs.some((run) => run.writeErrors.length > 0)) return exitCodes.infrastructure;
   if (report.invalid.length > 0 || report.runs.some((run) => run.problems.length > 0)) return exitCodes.usage;
@@ -38,6 +44,7 @@ export function exitCodeOf(report: RunReport, checks: readonly GateCheck[] = [])
     if (errorGate ? !errorGate.passed : hasErrors(run)) return exitCodes.infrastructure;
   }
   if (checks.some((check) => check.gate !== 'max-errors' && !check.passed)) return exitCodes.failed;
-  if (report.runs.some((run) => !checkOf(run, 'min-pass-rate') && withSkillFailures(run) > 0)) return exitCodes.failed;
+  const gated = (run: SkillRun) => checkOf(run, 'min-pass-rate') !== undefined || options.passRateGated?.(run) === true;
+  if (report.runs.some((run) => !gated(run) && withSkillFailures(run) > 0)) return exitCodes.failed;
   return exitCodes.ok;
 }

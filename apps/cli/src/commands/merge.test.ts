@@ -516,7 +516,18 @@ describe('a shard resumed, reported and graded', () => {
     ]);
     expect(whole?.code).toBe(1);
     expect(whole?.stderr).toContain('gate min-pass-rate failed: greeting: the with_skill pass rate');
-    expect(shards.map((shard) => shard.code)).not.toContain(2);
+    // A shard holds part of the cases: its pass-rate gate waits for the merge, and with that gate
+    // set its single failures do not fail it either.
+    expect(shards.map((shard) => shard.code)).toEqual([0, 0, 0]);
+    for (const shard of shards) {
+      expect(shard.stderr).not.toContain('gate min-pass-rate');
+      expect(shard.stderr).toContain('gate max-errors passed');
+    }
+    expect(
+      shards.some((shard) =>
+        /its pass-rate and delta gates are checked on the whole run by skeval merge/.test(shard.stderr),
+      ),
+    ).toBe(true);
     const dirs = await Promise.all([1, 2, 3].map((index) => runDirIn(join(base, String(index), 'greeting'))));
     const merged = await runBinary(root, ['merge', ...dirs, '-o', join(base, 'merged')]);
     expect(merged.code, merged.stderr).toBe(1);

@@ -242,9 +242,18 @@ async function run(
       `skeval: note: the minDelta gate of ${loaded.file} is not checked: this run has one arm (add --compare or --baseline to check it)\n`,
     );
   }
+  // A shard holds some of the cases: a pass rate or a delta of part of the run says nothing of
+  // the whole, so those gates are left to `skeval merge` (errors only add up, so --max-errors is
+  // checked here too).
+  const sharded = selection.shard !== undefined;
   const gatesOf = (skill: string) => {
-    const { minDelta, ...gates } = settings.forSkill(skill).gates;
-    return twoArms && minDelta !== undefined ? { ...gates, minDelta } : gates;
+    const { minDelta, minPassRate, ...gates } = settings.forSkill(skill).gates;
+    if (sharded) return gates;
+    return {
+      ...gates,
+      ...(minPassRate === undefined ? {} : { minPassRate }),
+      ...(twoArms && minDelta !== undefined ? { minDelta } : {}),
+    };
   };
   const skillTimeoutsMs = Object.fromEntries(
     Object.keys(loaded?.config.skills ?? {}).map((skill) => [skill, settings.forSkill(skill).timeout * 1000]),
@@ -283,9 +292,23 @@ async function run(
     ? []
     : result.runs.flatMap((skillRun) => core.checkGates(skillRun, gatesOf(skillRun.skill)));
   for (const check of checks) io.stderr(`skeval: ${check.message}\n`);
+  const deferred = sharded
+    ? result.runs.filter((skillRun) => {
+        const { minPassRate, minDelta } = settings.forSkill(skillRun.skill).gates;
+        return minPassRate !== undefined || (twoArms && minDelta !== undefined);
+      })
+    : [];
+  if (deferred.length > 0 && selection.shard) {
+    io.stderr(
+      `skeval: note: shard ${selection.shard.index}/${selection.shard.total} holds part of the cases: its pass-rate and delta gates are checked on the whole run by skeval merge\n`,
+    );
+  }
   if (result.costCap) io.stderr(`skeval: ${describeCostCap(result.costCap, result.runs)}\n`);
   noteUnknownSkills(io, loaded, result);
-  const code = exitCodeOf(result, checks);
+  const code = exitCodeOf(result, checks, {
+    // With a pass-rate gate, single failures do not fail a run; on a shard the gate waits for the merge.
+    passRateGated: (skillRun) => sharded && settings.forSkill(skillRun.skill).gates.minPassRate !== undefined,
+  });
   setExitCode(written || code === exitCodes.interrupted ? code : exitCodes.infrastructure);
 }
 
