@@ -15,19 +15,25 @@ import type { AgentRunner } from './types.js';
 
 let root: string;
 
-/** A script that logs its arguments, does `before` (JavaScript), then runs the fixture agent `fixture`. */
+/**
+ * A script that logs its arguments, does `before` (JavaScript), then runs the fixture agent
+ * `fixture`: one self-contained file (the fixture's source follows the wrapper's block), since
+ * in the sandbox the agent reads the program it was given and not the repository around it.
+ */
 async function wrapper(name: string, fixture: string, before = ''): Promise<string> {
   const path = join(root, `${name}.mjs`);
+  const agent = (await readFile(fixture, 'utf8')).replace(/^#!.*\n/, '');
   await writeFile(
     path,
     `#!/usr/bin/env node
-import { appendFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-const args = process.argv.slice(2);
-appendFileSync('argv.log', JSON.stringify(args) + '\\n');
-${before}
-await import(${JSON.stringify(fixture)});
-`,
+{
+  const { appendFileSync, writeFileSync, mkdirSync } = await import('node:fs');
+  const { dirname } = await import('node:path');
+  const args = process.argv.slice(2);
+  appendFileSync('argv.log', JSON.stringify(args) + '\\n');
+  ${before}
+}
+${agent}`,
     { mode: 0o755 },
   );
   return path;
