@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { writeGreetingSkill } from './__fixtures__/greeting-skill.js';
+import { runCli } from './__fixtures__/report-fixture.js';
 
 // Gates through the command line: exit codes and the one line each gate prints. The scripted
 // agent writes greeting.txt unless the prompt says the arm it runs in fails, or crashes.
@@ -22,34 +23,8 @@ if (!fails) writeFileSync('greeting.txt', 'Hello\\n');
 process.stdout.write('done\\n');
 `;
 
-async function makeSkill(name: string, prompts: string[]) {
-  const dir = join(root, name);
-  await mkdir(join(dir, 'evals'), { recursive: true });
-  await writeFile(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: test\n---\n`);
-  await writeFile(
-    join(dir, 'evals', 'evals.json'),
-    JSON.stringify({
-      skill_name: name,
-      evals: prompts.map((prompt, index) => ({
-        id: index + 1,
-        prompt,
-        assertions: [{ type: 'file-exists', path: 'greeting.txt' }],
-      })),
-    }),
-  );
-}
-
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
-}
+const makeSkill = (name: string, prompts: string[]) => writeGreetingSkill(root, name, prompts);
+const cli = (args: string[]) => runCli(root, args);
 
 let outputs = 0;
 function run(skill: string, ...args: string[]) {
