@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import type { LoadedConfig } from '@skeval/core';
 import { createRedactor, type Gates, type RunConfigRecord } from '@skeval/schema';
-import type { RunFlags } from './commands/run.js';
+import type { RunFlags } from './commands/run-options.js';
 import type { ReporterSpec } from './reporter-flag.js';
 
 type Source = RunConfigRecord['from'][string];
