@@ -120,6 +120,9 @@ if (template.code !== 0) throw new Error(`the template run failed (${template.co
 const templateDir = onlyDir(join(root, 'template-run', skill));
 const templateManifest = JSON.parse(readFileSync(join(templateDir, 'shard.json'), 'utf8'));
 const templateSummary = JSON.parse(readFileSync(join(templateDir, 'summary.json'), 'utf8'));
+const metadataOf = (dir) => readFileSync(join(dir, 'eval_metadata.json'), 'utf8');
+const caseMetadata = metadataOf(join(templateDir, 'eval-template'));
+const armMetadata = Object.fromEntries(arms.map((arm) => [arm, metadataOf(join(templateDir, 'eval-template', arm))]));
 const caseRunFiles = Object.fromEntries(
   arms.map((arm) => {
     const dir = join(templateDir, 'eval-template', arm, 'run-1');
@@ -139,10 +142,14 @@ for (const [at, ids] of owned.entries()) {
   const runId = `2026-01-01T00-00-0${at}-000Z`;
   const runDir = join(root, 'shards', String(at + 1), skill, runId);
   for (const id of ids) {
+    const withId = (text) => text.replaceAll('template', id);
+    mkdirSync(join(runDir, `eval-${id}`), { recursive: true });
+    writeFileSync(join(runDir, `eval-${id}`, 'eval_metadata.json'), withId(caseMetadata));
     for (const arm of arms) {
       const dir = join(runDir, `eval-${id}`, arm, 'run-1');
       mkdirSync(join(dir, 'outputs'), { recursive: true });
-      for (const [name, text] of caseRunFiles[arm]) writeFileSync(join(dir, name), text.replaceAll('template', id));
+      writeFileSync(join(runDir, `eval-${id}`, arm, 'eval_metadata.json'), withId(armMetadata[arm]));
+      for (const [name, text] of caseRunFiles[arm]) writeFileSync(join(dir, name), withId(text));
       writeFileSync(join(dir, 'outputs', 'answer.txt'), arm === 'with_skill' ? 'right\n' : 'wrong\n');
     }
   }
@@ -165,18 +172,21 @@ for (const [at, ids] of owned.entries()) {
 }
 const totalCaseRuns = allCases.length * arms.length;
 console.log(
-  `shards: ${shardCount} × ${casesPerShard * arms.length} case runs (${totalCaseRuns} in all) written in ${((performance.now() - generated) / 1000).toFixed(1)} s`,
+  `shards: ${shardCount} × ${casesPerShard * arms.length} case runs (${totalCaseRuns} in all) under ${tmpdir()} written in ${((performance.now() - generated) / 1000).toFixed(1)} s`,
 );
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
-// Copying (the default) leaves the shards as they were; --move renames each case folder out of them.
-for (const move of [false, true]) {
+// Linking (the default) and --copy leave the shards as they were; --move renames each case
+// folder out of them.
+for (const placement of ['link', 'copy', 'move']) {
+  const move = placement === 'move';
   const merges = [];
   for (let attempt = 0; attempt < Number(process.env.BENCH_MERGES ?? 3); attempt += 1) {
     const out = join(root, `merged-${attempt}`);
     const shardsDir = move ? join(root, `moved-${attempt}`) : join(root, 'shards');
     if (move) cpSync(join(root, 'shards'), shardsDir, { recursive: true });
-    const args = ['merge', shardsDir, '-o', out, '--reporter', `junit:${out}.xml`, ...(move ? ['--move'] : [])];
+    const flag = placement === 'link' ? [] : [`--${placement}`];
+    const args = ['merge', shardsDir, '-o', out, '--reporter', `junit:${out}.xml`, ...flag];
     const merged = await skeval(args);
     if (merged.code !== 0) throw new Error(`the merge failed (${merged.code}): ${merged.stderr.slice(0, 2000)}`);
     if (!merged.stderr.includes(`${totalCaseRuns} case runs`)) throw new Error(`unexpected merge: ${merged.stderr}`);
@@ -186,7 +196,7 @@ for (const move of [false, true]) {
   }
   if (merges.length === 0) continue;
   console.log(
-    `skeval merge${move ? ' --move' : ''}: ${median(merges.map((merge) => merge.seconds)).toFixed(2)} s median of ${merges.length} (goal ≤ 10 s), peak RSS ${Math.max(...merges.map((merge) => merge.rssMb)).toFixed(0)} MB (goal ≤ 300 MB) for ${totalCaseRuns} case runs`,
+    `skeval merge${placement === 'link' ? '' : ` --${placement}`}: ${median(merges.map((merge) => merge.seconds)).toFixed(2)} s median of ${merges.length} (goal ≤ 10 s), peak RSS ${Math.max(...merges.map((merge) => merge.rssMb)).toFixed(0)} MB (goal ≤ 300 MB) for ${totalCaseRuns} case runs`,
   );
 }
 

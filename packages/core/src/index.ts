@@ -35,7 +35,12 @@ export {
   type UpdateLatestRunOptions,
   updateLatestRun,
 } from './run/latest-run-link.js';
-export { type MergeShardsOptions, type MergeShardsResult, mergeShards } from './run/merge-shards.js';
+export {
+  type CasePlacement,
+  type MergeShardsOptions,
+  type MergeShardsResult,
+  mergeShards,
+} from './run/merge-shards.js';
 export { type PlanRunOptions, planRun, type RunPlan } from './run/plan-run.js';
 export {
   type RunEvalsOptions,

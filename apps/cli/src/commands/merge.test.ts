@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { type ShardManifest, shardManifestSchema } from '@skeval/schema';
@@ -495,6 +495,26 @@ describe('a shard resumed, reported and graded', () => {
     const roots = [out, run.mergedDir];
     const summary = async (folder: string) => comparable(await readJson(join(folder, 'summary.json')), roots);
     expect(await summary(out)).toEqual(await summary(run.mergedDir));
+  });
+
+  it("gives the merged run hard links to the shards' files by default, and files of its own with --copy", async () => {
+    const run = sharded('greeting');
+    const path = (await readdir(run.mergedDir, { recursive: true })).find((entry) => entry.endsWith('grading.json'));
+    const shardDir = run.shardDirs.find((dir) => existsSync(join(dir, path ?? '')));
+    expect(path && shardDir).toBeTruthy();
+    const inode = (dir: string) => statSync(join(dir, path ?? '')).ino;
+    expect(inode(run.mergedDir)).toBe(inode(shardDir ?? ''));
+    const copied = join(root, 'copied');
+    const copy = await runBinary(root, ['merge', ...run.shardDirs, '-o', copied, '--copy']);
+    expect(copy.code, copy.stderr).toBe(run.whole.code);
+    expect(inode(copied)).not.toBe(inode(shardDir ?? ''));
+    const roots = [copied, run.mergedDir];
+    const summary = async (folder: string) => comparable(await readJson(join(folder, 'summary.json')), roots);
+    expect(await summary(copied)).toEqual(await summary(run.mergedDir));
+    const both = await runBinary(root, ['merge', ...run.shardDirs, '-o', join(root, 'both'), '--copy', '--move']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--copy and --move cannot go together');
+    expect(existsSync(join(root, 'both'))).toBe(false);
   });
 
   it('holds the merged run to the gates the shards ran with', async () => {

@@ -14,10 +14,14 @@ const mergeOptions = {
     description: 'the run folder to write; its name is the run id (required)',
   },
   force: { flags: '--force', description: 'replace the -o folder when it already holds a run' },
+  copy: {
+    flags: '--copy',
+    description:
+      "give the merged run files of its own instead of hard links to the shards' files (slower; for editing them by hand)",
+  },
   move: {
     flags: '--move',
-    description:
-      'move the case folders out of the shards instead of copying them (faster for big runs; the shards are used up)',
+    description: 'move the case folders out of the shards (fastest for big runs; the shards are used up)',
   },
   reporter: reporterOption,
   json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
@@ -43,6 +47,13 @@ export function registerMerge(program: Command, { io, setExitCode }: CommandCont
         message: 'merge: -o <run-dir> is required: the folder to write the merged run to, such as -o evals-runs/merged',
       });
     }
+    if (flags.copy && flags.move) {
+      throw new SkevalError({
+        code: 'usage',
+        message:
+          'merge: --copy and --move cannot go together: --copy leaves the shards as they are, --move uses them up',
+      });
+    }
     const reporters = chooseReporters(flags.reporter, flags.json);
     const core = await import('@skeval/core');
     const result = await core.mergeShards({
@@ -50,7 +61,7 @@ export function registerMerge(program: Command, { io, setExitCode }: CommandCont
       outDir: flags.output,
       cwd: io.cwd,
       force: flags.force ?? false,
-      move: flags.move ?? false,
+      placement: flags.move ? 'move' : flags.copy ? 'copy' : 'link',
     });
     io.stderr(describeMerge(result, (path) => shownPath(path, io.cwd)));
     const written = await writeReports({

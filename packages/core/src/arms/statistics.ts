@@ -1,12 +1,17 @@
-/** A small seeded generator (mulberry32): the same seed gives the same numbers on every machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
+/**
+ * A small seeded generator (mulberry32) of indices below `count`: the same seed gives the same
+ * numbers on every machine. Its state lives in a typed array and it returns small integers, so
+ * drawing tens of millions of times (a bootstrap) allocates nothing: a closure's number above
+ * 2^30, or a fraction returned from a call, would be boxed on every draw.
+ */
+function seededIndex(seed: number): (count: number) => number {
+  const state = new Uint32Array([seed]);
+  return (count) => {
+    state[0] = (state[0] ?? 0) + 0x6d2b79f5;
+    let value = state[0] ?? 0;
     value = Math.imul(value ^ (value >>> 15), value | 1);
     value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+    return Math.floor((((value ^ (value >>> 14)) >>> 0) / 4294967296) * count);
   };
 }
 
@@ -42,13 +47,13 @@ export function bootstrapMeanInterval(
   const seed = options.seed ?? 20261130;
   const estimate = mean(differences);
   if (differences.length === 0) return { estimate: 0, low: 0, high: 0, resamples, seed };
-  const random = seededRandom(seed);
+  const pick = seededIndex(seed);
+  const values = Float64Array.from(differences);
   const means = new Float64Array(resamples);
   for (let sample = 0; sample < resamples; sample += 1) {
     let sum = 0;
-    for (let draw = 0; draw < differences.length; draw += 1)
-      sum += differences[Math.floor(random() * differences.length)] ?? 0;
-    means[sample] = sum / differences.length;
+    for (let draw = 0; draw < values.length; draw += 1) sum += values[pick(values.length)] ?? 0;
+    means[sample] = sum / values.length;
   }
   means.sort();
   const tail = (1 - (options.level ?? 0.95)) / 2;

@@ -24,8 +24,8 @@ export function renderJunitReport(report: RunReport): string {
     })}>`,
   ];
   for (const suite of suites) lines.push(...suite.lines);
-  lines.push('</testsuites>');
-  return `${lines.join('\n')}\n`;
+  lines.push('</testsuites>', '');
+  return lines.join('\n');
 }
 
 interface Suite {
@@ -60,7 +60,7 @@ function suiteOf(run: SkillRun): Suite {
     '    <properties>',
     `      <property${attributes({ name: 'run_dir', value: run.runDir })}/>`,
     '    </properties>',
-    ...cases.flatMap(renderTestCase),
+    ...cases.map(renderTestCase),
     '  </testsuite>',
   ];
   return { ...suite, lines };
@@ -71,8 +71,8 @@ interface TestCase {
   classname: string;
   timeMs: number;
   kind: 'pass' | 'failure' | 'error' | 'skipped';
-  message: string;
-  body: string;
+  /** What a test that did not pass says (a pass says nothing: most of a big run's tests are passes). */
+  detail?: { message: string; body: string };
 }
 
 function testCasesOf(skill: string, outcome: CaseRunOutcome, nested: boolean): TestCase[] {
@@ -89,8 +89,10 @@ function testCasesOf(skill: string, outcome: CaseRunOutcome, nested: boolean): T
         classname,
         timeMs: outcome.durationMs,
         kind: 'error',
-        message: `${outcome.error.code}: ${outcome.error.message}`,
-        body: `${outcome.error.message}\ncase run: ${outcome.caseDir}`,
+        detail: {
+          message: `${outcome.error.code}: ${outcome.error.message}`,
+          body: `${outcome.error.message}\ncase run: ${outcome.caseDir}`,
+        },
       },
     ];
   }
@@ -100,12 +102,11 @@ function testCasesOf(skill: string, outcome: CaseRunOutcome, nested: boolean): T
     const label = assertionLabel(row);
     const times = (seen.get(label) ?? 0) + 1;
     seen.set(label, times);
-    return {
-      name: times > 1 ? `${label} (${times})` : label,
-      classname,
-      timeMs: row.duration_ms ?? 0,
-      kind: kindOf(row),
-      message: row.evidence.split('\n')[0]?.slice(0, 500) ?? '',
+    const kind = kindOf(row);
+    const test = { name: times > 1 ? `${label} (${times})` : label, classname, timeMs: row.duration_ms ?? 0, kind };
+    if (kind === 'pass') return test;
+    const detail = {
+      message: row.evidence.split('\n', 1)[0]?.slice(0, 500) ?? '',
       body: [
         `assertion: ${label}`,
         `evidence: ${row.evidence}`,
@@ -114,6 +115,7 @@ function testCasesOf(skill: string, outcome: CaseRunOutcome, nested: boolean): T
         `case run: ${outcome.caseDir}`,
       ].join('\n'),
     };
+    return { ...test, detail };
   });
 }
 
@@ -123,15 +125,17 @@ function kindOf(row: AssertionResult): TestCase['kind'] {
   return row.status === 'error' ? 'error' : 'skipped';
 }
 
-function renderTestCase(test: TestCase): string[] {
+/** A test case's lines, as one string. */
+function renderTestCase(test: TestCase): string {
   const open = `    <testcase${attributes({ name: test.name, classname: test.classname, time: seconds(test.timeMs) })}`;
-  if (test.kind === 'pass') return [`${open}/>`];
+  if (test.kind === 'pass' || !test.detail) return `${open}/>`;
+  const { message, body } = test.detail;
   // Jenkins' schema gives <skipped> no attributes: the reason is its text.
   const detail =
     test.kind === 'skipped'
-      ? `      <skipped>${text(test.message)}</skipped>`
-      : `      <${test.kind}${attributes({ message: test.message, type: test.kind === 'failure' ? 'fail' : 'error' })}>${text(test.body)}</${test.kind}>`;
-  return [`${open}>`, detail, '    </testcase>'];
+      ? `      <skipped>${text(message)}</skipped>`
+      : `      <${test.kind}${attributes({ message, type: test.kind === 'failure' ? 'fail' : 'error' })}>${text(body)}</${test.kind}>`;
+  return `${open}>\n${detail}\n    </testcase>`;
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

@@ -2,7 +2,7 @@ import type { LoadedCase } from '@skeval/evals';
 import type { Benchmark, BenchmarkRun, Configuration, StatSummary } from '@skeval/schema';
 import { type ArmRun, analyzeArms } from '../arms/analyze-arms.js';
 import { mean, signed, stddev } from '../arms/statistics.js';
-import type { StoredCaseRun } from './read-case-run.js';
+import type { CaseRunDigest } from './read-case-run.js';
 
 /**
  * What a benchmark needs of a case: its id as written, its name, and whether it is a negative
@@ -15,7 +15,7 @@ export interface BuildBenchmarkOptions {
   /** The cases of the evals file, for each run's `eval_id` as written and its name (all a merge of shards has of them). */
   cases: readonly BenchmarkCase[];
   /** Every finished case run of the run folder (so a resumed run counts every session's). */
-  runs: readonly StoredCaseRun[];
+  runs: readonly CaseRunDigest[];
   /** The agent's model, when the runner knows it. */
   executorModel: string | null;
   seed?: number;
@@ -27,9 +27,9 @@ export interface BuildBenchmarkOptions {
  */
 export function buildBenchmark(options: BuildBenchmarkOptions): Benchmark {
   const cases = new Map(options.cases.map((evalCase) => [evalCase.id, evalCase]));
-  const skillRead = (stored: StoredCaseRun) => stored.trace.skills_read?.includes(options.skill.name) ?? false;
+  const skillRead = (stored: CaseRunDigest) => stored.skillsRead.includes(options.skill.name);
   const runs: BenchmarkRun[] = options.runs.map((stored) => {
-    const { grading, timing, trace } = stored;
+    const { grading, timing } = stored;
     const evalCase = cases.get(grading.case_id);
     return {
       eval_id: evalCase?.rawId ?? grading.case_id,
@@ -43,7 +43,7 @@ export function buildBenchmark(options: BuildBenchmarkOptions): Benchmark {
         total: grading.summary.total,
         time_seconds: timing.total_duration_seconds,
         tokens: timing.total_tokens,
-        tool_calls: trace.tool_calls.length,
+        tool_calls: stored.toolCalls,
         errors: grading.summary.errored,
       },
       expectations: grading.expectations,

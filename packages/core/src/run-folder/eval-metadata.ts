@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
 import { type EvalMetadata, evalMetadataSchema } from '@skeval/schema';
+import pLimit from 'p-limit';
 import type { BenchmarkCase } from './benchmark.js';
 import { type CaseRunFolder, caseFolderName } from './layout.js';
 import { readJsonArtifact } from './read-artifact.js';
@@ -12,6 +13,9 @@ export type SummaryCase = BenchmarkCase & Partial<Pick<LoadedCase, 'prompt' | 'a
 
 /** Where skill-creator's tools look for a case's description: beside its arms and its runs. */
 const evalMetadataFileName = 'eval_metadata.json';
+
+/** Files read or written at a time: a run of thousands of cases has three files per case. */
+const filesAtOnce = 16;
 
 /** Integer ids given to string ids are six digits: above the numbers people give cases by hand, short enough to read. */
 const firstHashedId = 100_000;
@@ -57,6 +61,11 @@ function hashedNumberOf(id: string): number {
   return firstHashedId + (createHash('sha256').update(id).digest().readUInt32BE(0) % hashedIdRange);
 }
 
+/** Whether a case is known well enough to write its eval_metadata.json: a merge knows its cases only by their ids. */
+export function describesCase(evalCase: SummaryCase): boolean {
+  return evalCase.prompt !== undefined && evalCase.assertions !== undefined;
+}
+
 /** One case's eval_metadata.json; undefined for a case known only by its ids (its folder keeps the file it has). */
 function evalMetadataOf(evalCase: SummaryCase, evalId: number): EvalMetadata | undefined {
   if (evalCase.prompt === undefined || evalCase.assertions === undefined) return undefined;
@@ -92,9 +101,10 @@ export async function writeEvalMetadata(options: {
     targets.set(caseDir, metadata);
     if (folder.dir !== caseDir) targets.set(dirname(folder.dir), metadata);
   }
+  const limit = pLimit(filesAtOnce);
   await Promise.all(
     [...targets].map(([dir, metadata]) =>
-      writeJsonAtomic(join(dir, evalMetadataFileName), metadata, { ensureFolder: false }),
+      limit(() => writeJsonAtomic(join(dir, evalMetadataFileName), metadata, { ensureFolder: false })),
     ),
   );
 }
@@ -104,13 +114,16 @@ export async function writeEvalMetadata(options: {
  * shards) from the eval_metadata.json the case folder already has.
  */
 export async function withStoredControls(runDir: string, cases: readonly SummaryCase[]): Promise<SummaryCase[]> {
+  const limit = pLimit(filesAtOnce);
   return Promise.all(
-    cases.map(async (evalCase) => {
-      if (evalCase.negativeControl !== undefined) return evalCase;
-      const folder = caseFolderName(evalCase.id);
-      const path = join(runDir, folder, evalMetadataFileName);
-      const stored = await readJsonArtifact(path, evalMetadataSchema, `${folder}/${evalMetadataFileName}`);
-      return stored.status === 'ok' ? { ...evalCase, negativeControl: stored.value.negative_control } : evalCase;
-    }),
+    cases.map((evalCase) =>
+      limit(async () => {
+        if (evalCase.negativeControl !== undefined) return evalCase;
+        const folder = caseFolderName(evalCase.id);
+        const path = join(runDir, folder, evalMetadataFileName);
+        const stored = await readJsonArtifact(path, evalMetadataSchema, `${folder}/${evalMetadataFileName}`);
+        return stored.status === 'ok' ? { ...evalCase, negativeControl: stored.value.negative_control } : evalCase;
+      }),
+    ),
   );
 }

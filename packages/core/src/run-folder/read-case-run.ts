@@ -41,6 +41,84 @@ export interface StoredCaseRun extends CaseRunFolder {
   contextManifest: ContextManifest;
 }
 
+/**
+ * What summarising a run folder needs of a case run, and all a run keeps of it once it has read
+ * back: its verdicts, four figures of its timing, and of its trace only the skills it read and
+ * how many tools it called. Traces, context manifests, each verdict's copy of the assertion as
+ * evals.json wrote it and the execution metrics are checked as they are read and then let go:
+ * ten thousand of them need not stay in memory to write benchmark.json and the reports.
+ */
+export interface CaseRunDigest extends CaseRunFolder {
+  /** grading.json without `execution_metrics` and each row's `assertion` (left undefined), which no summary or report reads. */
+  grading: Grading;
+  timing: Pick<Timing, 'duration_ms' | 'total_duration_seconds' | 'total_tokens' | 'cost_usd'>;
+  /** The skills the agent read (`trace.skills_read`). */
+  skillsRead: readonly string[];
+  /** How many tools the agent called (`trace.tool_calls.length`). */
+  toolCalls: number;
+}
+
+/**
+ * One copy of each string the digests of a run hold: arms and trials of a case repeat the same
+ * assertion texts, grader names and often the same evidence, each a separate string as read.
+ */
+export type SharedStrings = Map<string, string>;
+
+/**
+ * The digest of a case run read back whole; `shared` holds the strings of the digests made before
+ * it. Every object is written out field by field: a spread copy of parsed JSON gets a hidden class
+ * of its own in V8, which for the rows of ten thousand gradings costs more than the rows.
+ */
+export function digestOf(run: StoredCaseRun, shared: SharedStrings = new Map()): CaseRunDigest {
+  const share = (text: string) => {
+    const known = shared.get(text);
+    if (known !== undefined) return known;
+    shared.set(text, text);
+    return text;
+  };
+  const { grading, timing, trace } = run;
+  const { judge, skill_edited, agent_error } = grading;
+  const { cost_usd } = timing;
+  return {
+    folder: run.folder,
+    dir: run.dir,
+    arm: run.arm,
+    runNumber: run.runNumber,
+    grading: {
+      case_id: grading.case_id,
+      assertion_results: grading.assertion_results.map((row) => ({
+        text: share(row.text),
+        passed: row.passed,
+        evidence: share(row.evidence),
+        status: row.status,
+        assertion: undefined,
+        ...(row.turn === undefined ? {} : { turn: row.turn }),
+        ...(row.id === undefined ? {} : { id: share(row.id) }),
+        ...(row.grader === undefined ? {} : { grader: share(row.grader) }),
+        ...(row.duration_ms === undefined ? {} : { duration_ms: row.duration_ms }),
+      })),
+      expectations: grading.expectations.map((row) => ({
+        text: share(row.text),
+        passed: row.passed,
+        evidence: share(row.evidence),
+        ...(row.turn === undefined ? {} : { turn: row.turn }),
+      })),
+      summary: grading.summary,
+      ...(judge === undefined ? {} : { judge }),
+      ...(skill_edited === undefined ? {} : { skill_edited }),
+      ...(agent_error === undefined ? {} : { agent_error }),
+    },
+    timing: {
+      duration_ms: timing.duration_ms,
+      total_duration_seconds: timing.total_duration_seconds,
+      total_tokens: timing.total_tokens,
+      ...(cost_usd === undefined ? {} : { cost_usd }),
+    },
+    skillsRead: trace.skills_read ?? [],
+    toolCalls: trace.tool_calls.length,
+  };
+}
+
 export type CaseRunRead =
   /** No grading.json: the case run never finished. */
   | { status: 'absent' }
@@ -90,7 +168,7 @@ export function statusOf(grading: Grading): RunResult['status'] {
 }
 
 /** A stored case run as the outcome a run reports. */
-export function outcomeOf(skill: string, stored: StoredCaseRun): CaseRunOutcome {
+export function outcomeOf(skill: string, stored: CaseRunDigest | StoredCaseRun): CaseRunOutcome {
   const { grading } = stored;
   return {
     skill,

@@ -8,34 +8,48 @@ import {
 } from '@skeval/schema';
 import { renderBenchmark } from '../reporters/benchmark-markdown.js';
 import { buildBenchmark } from './benchmark.js';
-import { type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
+import { describesCase, type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
 import { listCaseRunFolders, runFiles } from './layout.js';
 import { type ArtifactRead, readJsonArtifact } from './read-artifact.js';
-import { readCaseRun, type StoredCaseRun, statusOf } from './read-case-run.js';
+import { type CaseRunDigest, digestOf, readCaseRun, type StoredCaseRun, statusOf } from './read-case-run.js';
 import { writeFileAtomic, writeJsonAtomic } from './write-atomic.js';
 
 /** Every finished case run of a run folder, and what could not be read back (each located). */
-export interface RunFolderContents {
-  runs: StoredCaseRun[];
+export interface RunFolderContents<Run = StoredCaseRun> {
+  runs: Run[];
   /** Case runs whose artifacts do not read back: `eval-2/timing.json: … must be a number, got a string`. */
   problems: string[];
 }
 
 /** Reads every case run folder of a run; folders of case runs that never finished are left out. */
-export async function readRunFolder(runDir: string): Promise<RunFolderContents> {
-  const runs: StoredCaseRun[] = [];
+export function readRunFolder(runDir: string): Promise<RunFolderContents> {
+  return collectRunFolder(runDir, (run) => run);
+}
+
+/**
+ * Reads every case run of a run folder, keeping `keep` of each as it is read (so what is not kept
+ * can be let go at once), in case, arm and run order.
+ */
+async function collectRunFolder<Run extends ListedCaseRun>(
+  runDir: string,
+  keep: (run: StoredCaseRun) => Run,
+): Promise<RunFolderContents<Run>> {
+  const runs: Run[] = [];
   const problems: string[] = [];
   for (const folder of await listCaseRunFolders(runDir)) {
     const read = await readCaseRun(folder, runDir);
-    if (read.status === 'complete') runs.push(read.run);
+    if (read.status === 'complete') runs.push(keep(read.run));
     else if (read.status === 'invalid') problems.push(...read.problems);
   }
   runs.sort(byCaseArmAndRun);
   return { runs, problems };
 }
 
+/** What a case run is listed by. */
+type ListedCaseRun = Pick<StoredCaseRun, 'grading' | 'arm' | 'runNumber'>;
+
 /** Case runs in the order a run folder lists them: case id (numbers as numbers), arm, run number. */
-function byCaseArmAndRun(a: StoredCaseRun, b: StoredCaseRun): number {
+function byCaseArmAndRun(a: ListedCaseRun, b: ListedCaseRun): number {
   return (
     a.grading.case_id.localeCompare(b.grading.case_id, undefined, { numeric: true }) ||
     a.arm.localeCompare(b.arm) ||
@@ -63,7 +77,7 @@ export interface SummarizeRunFolderOptions {
   /** The cost cap of the run (null: it had none); without it (a re-grade), the one summary.json records is kept. */
   costCap?: CostCapRecord | null;
   /** The case runs of the folder, already read back (a merge has read them to check them); else they are read. */
-  runs?: readonly StoredCaseRun[];
+  runs?: readonly CaseRunDigest[];
 }
 
 /**
@@ -73,10 +87,11 @@ export interface SummarizeRunFolderOptions {
  */
 export async function summarizeRunFolder(
   options: SummarizeRunFolderOptions,
-): Promise<RunFolderContents & { benchmark: Benchmark }> {
+): Promise<RunFolderContents<CaseRunDigest> & { benchmark: Benchmark }> {
+  const shared = new Map<string, string>();
   const contents = options.runs
     ? { runs: [...options.runs].sort(byCaseArmAndRun), problems: [] }
-    : await readRunFolder(options.runDir);
+    : await collectRunFolder(options.runDir, (run) => digestOf(run, shared));
   const { runs } = contents;
   const cases = await withStoredControls(options.runDir, options.cases);
   const keep = options.config === undefined || options.costCap === undefined;
@@ -123,7 +138,10 @@ export async function summarizeRunFolder(
     writeJsonAtomic(join(options.runDir, runFiles.benchmark), benchmark),
     writeFileAtomic(join(options.runDir, runFiles.benchmarkMarkdown), renderBenchmark(benchmark)),
     writeJsonAtomic(join(options.runDir, runFiles.summary), summary),
-    writeEvalMetadata({ runDir: options.runDir, cases, folders: await listCaseRunFolders(options.runDir) }),
+    // A merge knows its cases by their ids alone, and its case folders keep the files the shards wrote.
+    cases.some(describesCase)
+      ? writeEvalMetadata({ runDir: options.runDir, cases, folders: await listCaseRunFolders(options.runDir) })
+      : undefined,
   ]);
   return { ...contents, benchmark };
 }

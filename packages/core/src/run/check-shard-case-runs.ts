@@ -1,57 +1,52 @@
 import { join } from 'node:path';
-import pLimit from 'p-limit';
 import { caseDirOf, caseFolderName, labelOf, listCaseRunFolders } from '../run-folder/layout.js';
-import { readCaseRun, type StoredCaseRun } from '../run-folder/read-case-run.js';
+import { type CaseRunDigest, digestOf, readCaseRun, type SharedStrings } from '../run-folder/read-case-run.js';
 import { shardName } from './check-shards.js';
 import type { FoundShard } from './find-shards.js';
-
-/** Case runs read at a time: enough to keep the disk busy, few enough to keep memory flat. */
-const readsAtOnce = 16;
 
 /**
  * Checks a shard's run folder against its manifest: every case it owns has every arm and
  * repetition, each case run's artifacts read back (a corrupt one is named, file and field), and
  * nothing else is there. `ownerOfFolder` maps every case folder name of the run to its case id.
- * The case runs read are returned too, so the merge does not read them again.
+ * The digests of the case runs read are returned too (their strings in `shared`), so the merge
+ * does not read them again.
  */
 export async function checkShardCaseRuns(
   shard: FoundShard,
   ownerOfFolder: ReadonlyMap<string, string>,
-): Promise<{ problems: string[]; runs: StoredCaseRun[] }> {
+  shared: SharedStrings,
+): Promise<{ problems: string[]; runs: CaseRunDigest[] }> {
   const { options, cases } = shard.manifest;
   const nested = options.arms.length > 1 || options.runs_per_configuration > 1;
   const name = shardName(shard);
   const problems: string[] = [];
-  const runs: StoredCaseRun[] = [];
+  const runs: CaseRunDigest[] = [];
   const owned = new Map(cases.map((entry) => [caseFolderName(entry.id), entry.id]));
   const expected = new Set<string>();
-  const limit = pLimit(readsAtOnce);
-  const reads = cases.flatMap((entry) =>
-    options.arms.flatMap((arm) =>
-      Array.from({ length: options.runs_per_configuration }, (_, at) => {
-        const runNumber = at + 1;
+  // One case run at a time: the reads are synchronous, so reading more at once would only keep
+  // more half-read case runs alive, long enough to be moved to the old generation and stay there
+  // as garbage until the merge ends.
+  for (const entry of cases) {
+    for (const arm of options.arms) {
+      for (let runNumber = 1; runNumber <= options.runs_per_configuration; runNumber += 1) {
         const dir = caseDirOf(shard.dir, entry.id, nested ? { arm, runNumber } : undefined);
         expected.add(dir);
-        return limit(async () => {
-          const folder = { folder: caseFolderName(entry.id), dir, arm, runNumber };
-          const read = await readCaseRun(folder, shard.dir);
-          const where = nested ? ` (${arm}, run ${runNumber})` : '';
-          if (read.status === 'absent') {
-            problems.push(
-              `case ${entry.id}${where} is missing from ${name}: no ${join(labelOf(shard.dir, dir), 'grading.json')}`,
-            );
-          } else if (read.status === 'invalid') {
-            problems.push(...read.problems.map((problem) => `${name}: ${problem}`));
-          } else if (read.run.grading.case_id !== entry.id) {
-            problems.push(
-              `${name}: ${labelOf(shard.dir, dir)}/grading.json is case ${read.run.grading.case_id}, not case ${entry.id}`,
-            );
-          } else runs.push(summarisable(read.run));
-        });
-      }),
-    ),
-  );
-  await Promise.all(reads);
+        const read = await readCaseRun({ folder: caseFolderName(entry.id), dir, arm, runNumber }, shard.dir);
+        const where = nested ? ` (${arm}, run ${runNumber})` : '';
+        if (read.status === 'absent') {
+          problems.push(
+            `case ${entry.id}${where} is missing from ${name}: no ${join(labelOf(shard.dir, dir), 'grading.json')}`,
+          );
+        } else if (read.status === 'invalid') {
+          problems.push(...read.problems.map((problem) => `${name}: ${problem}`));
+        } else if (read.run.grading.case_id !== entry.id) {
+          problems.push(
+            `${name}: ${labelOf(shard.dir, dir)}/grading.json is case ${read.run.grading.case_id}, not case ${entry.id}`,
+          );
+        } else runs.push(digestOf(read.run, shared));
+      }
+    }
+  }
   for (const folder of await listCaseRunFolders(shard.dir)) {
     if (expected.has(folder.dir)) continue;
     const label = labelOf(shard.dir, folder.dir);
@@ -69,17 +64,6 @@ export async function checkShardCaseRuns(
     );
   }
   return { problems: problems.sort(byName), runs };
-}
-
-/**
- * What the merge keeps of a case run once it has read back: the bulk of its trace (messages,
- * tool arguments and outputs) is checked but not needed to summarise the run — the benchmark
- * reads `skills_read` and counts tool calls — and ten thousand of them would stay in memory
- * until the merge ends. The files themselves are copied whole.
- */
-function summarisable(run: StoredCaseRun): StoredCaseRun {
-  const toolCalls = run.trace.tool_calls.map(({ id, name, kind }) => ({ id, name, kind, arguments: {} }));
-  return { ...run, trace: { ...run.trace, messages: [], tool_calls: toolCalls } };
 }
 
 function byName(a: string, b: string): number {

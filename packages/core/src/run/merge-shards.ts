@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { type Gates, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { caseFolderName, runFiles } from '../run-folder/layout.js';
-import type { StoredCaseRun } from '../run-folder/read-case-run.js';
+import type { CaseRunDigest } from '../run-folder/read-case-run.js';
 import { outcomeOf } from '../run-folder/read-case-run.js';
 import { summarizeRunFolder } from '../run-folder/run-summary.js';
 import { checkShardCaseRuns } from './check-shard-case-runs.js';
@@ -22,12 +22,15 @@ export interface MergeShardsOptions {
   /** Replace `outDir` when it already holds a run. @default false */
   force?: boolean;
   /**
-   * Move the case folders out of the shards instead of copying them: one rename per case
-   * rather than a copy of every file, for big runs whose shards are not needed afterwards (in
-   * CI, downloaded artifacts). The shards are used up: they cannot be merged again.
-   * @default false
+   * How the case folders reach the merged run. `link` (the default): their files are hard links
+   * to the shards' files where both are on one file system (Skeval replaces a file rather than
+   * rewriting it, so re-grading either run leaves the other as it was), else copies. `copy`:
+   * files of their own, for a merged run to edit by hand. `move`: one rename per case folder, for
+   * big runs whose shards are not needed afterwards (in CI, downloaded artifacts); the shards are
+   * used up and cannot be merged again.
+   * @default 'link'
    */
-  move?: boolean;
+  placement?: CasePlacement;
 }
 
 /** The merged run, as a run reports it (so every reporter renders it), and the shards it came from. */
@@ -44,6 +47,9 @@ export interface MergeShardsResult extends RunReport {
   judgeSkipReason?: string;
 }
 
+/** How `mergeShards` puts the shards' case folders into the merged run. */
+export type CasePlacement = 'link' | 'copy' | 'move';
+
 /** Case folders copied at a time. */
 const copiesAtOnce = 8;
 
@@ -52,11 +58,12 @@ const copiesAtOnce = 8;
  * to n must be there once, agree on the skill, the evals file and the options, and hold every
  * case run of exactly the cases it owns, each reading back. Any problem throws an
  * `invalid_input` error listing them all, and nothing is written. Otherwise the case folders
- * are copied into a new folder, and benchmark.json, benchmark.md and summary.json are written
+ * are linked, copied or moved (`placement`) into a new folder, and benchmark.json, benchmark.md and summary.json are written
  * by the same code an unsharded run uses; the folder appears at `outDir` whole, by a rename.
  */
 export async function mergeShards(options: MergeShardsOptions): Promise<MergeShardsResult> {
   const cwd = options.cwd ?? process.cwd();
+  const placement = options.placement ?? 'link';
   const outDir = resolve(cwd, options.outDir);
   const found = await findShards(options.dirs, cwd);
   const problems = [...found.problems];
@@ -64,13 +71,15 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
   const { shards } = found;
   const sorted = [...shards].sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
   const [first] = sorted;
-  const read = new Map<FoundShard, StoredCaseRun[]>();
+  const read = new Map<FoundShard, CaseRunDigest[]>();
   if (problems.length === 0 && first) {
     const ownerOfFolder = new Map(first.manifest.all_cases.map((id) => [caseFolderName(id), id]));
-    const checked = await Promise.all(shards.map((shard) => checkShardCaseRuns(shard, ownerOfFolder)));
-    for (const [at, shard] of shards.entries()) {
-      problems.push(...(checked[at]?.problems ?? []));
-      read.set(shard, checked[at]?.runs ?? []);
+    const shared = new Map<string, string>();
+    // A shard at a time, for the reason its case runs are read one at a time.
+    for (const shard of shards) {
+      const checked = await checkShardCaseRuns(shard, ownerOfFolder, shared);
+      problems.push(...checked.problems);
+      read.set(shard, checked.runs);
     }
   }
   const { settings, problems: settingProblems } = await readShardSettings(sorted);
@@ -93,7 +102,7 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
         shard.manifest.cases.map((entry) =>
           limit(() => {
             const folder = caseFolderName(entry.id);
-            return place(join(shard.dir, folder), join(staging, folder), options.move ?? false);
+            return place(join(shard.dir, folder), join(staging, folder), placement);
           }),
         ),
       ),
@@ -157,7 +166,7 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
       ...(judgeSkipReason ? { judgeSkipReason } : {}),
     };
   } catch (error) {
-    if (!options.move) throw error;
+    if (placement !== 'move') throw error;
     throw new SkevalError({
       code: 'io',
       message: `the merge failed after moving case folders out of the shards; they are in ${staging}: ${error instanceof Error ? error.message : String(error)}`,
@@ -165,13 +174,13 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
     });
   } finally {
     // Moved case folders are the only copy: a failed merge leaves them in the staging folder.
-    if (!options.move || done) await rm(staging, { recursive: true, force: true });
+    if (placement !== 'move' || done) await rm(staging, { recursive: true, force: true });
   }
 }
 
-/** A case folder into the merged run: moved (copied when it is on another file system), or copied. */
-async function place(from: string, to: string, move: boolean): Promise<void> {
-  if (!move) return copyTree(from, to);
+/** A case folder into the merged run: linked, copied, or moved (copied when it is on another file system). */
+async function place(from: string, to: string, placement: CasePlacement): Promise<void> {
+  if (placement !== 'move') return copyTree(from, to, placement);
   try {
     await rename(from, to);
   } catch (error) {

@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../run-folder/write-atomic.js';
+import { copyTree } from './copy-tree.js';
+
+/** A case folder as a shard holds it: files, a nested folder and a link the agent left. */
+function caseFolder(root: string): string {
+  const from = join(root, 'eval-1');
+  mkdirSync(join(from, 'with_skill', 'run-1', 'outputs'), { recursive: true });
+  writeFileSync(join(from, 'with_skill', 'run-1', 'grading.json'), '{"case_id":"1"}\n');
+  writeFileSync(join(from, 'with_skill', 'run-1', 'outputs', 'answer.txt'), 'right\n');
+  symlinkSync('/etc/passwd', join(from, 'with_skill', 'run-1', 'outputs', 'link'));
+  return from;
+}
+
+const grading = (dir: string) => join(dir, 'with_skill', 'run-1', 'grading.json');
+
+// /dev/shm is a file system of its own on Linux: a hard link from the temporary folder cannot reach it.
+const otherFileSystem =
+  process.platform === 'linux' && statSync('/dev/shm', { throwIfNoEntry: false })?.dev !== statSync(tmpdir()).dev;
+
+describe('copying a case folder into a merged run', () => {
+  it('links files (link), copies them (copy), and keeps links as links', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'skeval-copy-tree-'));
+    const from = caseFolder(root);
+    await copyTree(from, join(root, 'linked'), 'link');
+    await copyTree(from, join(root, 'copied'), 'copy');
+    expect(statSync(grading(join(root, 'linked'))).ino).toBe(statSync(grading(from)).ino);
+    expect(statSync(grading(from)).nlink).toBe(2);
+    expect(statSync(grading(join(root, 'copied'))).ino).not.toBe(statSync(grading(from)).ino);
+    for (const copy of ['linked', 'copied']) {
+      expect(readFileSync(join(root, copy, 'with_skill', 'run-1', 'outputs', 'answer.txt'), 'utf8')).toBe('right\n');
+      expect(readlinkSync(join(root, copy, 'with_skill', 'run-1', 'outputs', 'link'))).toBe('/etc/passwd');
+    }
+  });
+
+  it('leaves the shard as it was when Skeval rewrites a linked file (a rename, never a write in place)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'skeval-copy-tree-'));
+    const from = caseFolder(root);
+    await copyTree(from, join(root, 'linked'), 'link');
+    await writeFileAtomic(grading(join(root, 'linked')), '{"case_id":"1","regraded":true}\n');
+    expect(readFileSync(grading(from), 'utf8')).toBe('{"case_id":"1"}\n');
+    expect(statSync(grading(from)).nlink).toBe(1);
+  });
+
+  it.skipIf(!otherFileSystem)(
+    'copies the files it cannot link, as onto another file system (skipped where /dev/shm is not one)',
+    async () => {
+      const from = caseFolder(mkdtempSync(join(tmpdir(), 'skeval-copy-tree-')));
+      const to = join(mkdtempSync('/dev/shm/skeval-copy-tree-'), 'eval-1');
+      await copyTree(from, to, 'link');
+      expect(readFileSync(grading(to), 'utf8')).toBe('{"case_id":"1"}\n');
+      expect(statSync(grading(from)).nlink).toBe(1);
+    },
+  );
+});
