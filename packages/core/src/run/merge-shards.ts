@@ -71,8 +71,28 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
   const { shards } = found;
   const sorted = [...shards].sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
   const [first] = sorted;
+  const caseRunsCheckable = problems.length === 0 && first !== undefined;
+  const { settings, problems: settingProblems } = await readShardSettings(sorted);
+  const outputProblems = await checkOutput(outDir, options.outDir, shards, options.force ?? false);
+  const staging = join(dirname(outDir), `.${basename(outDir)}.merging-${process.pid}-${Date.now().toString(36)}`);
+  // Links and copies are made (by the thread pool) while the case runs are read and checked (on
+  // the main thread), into a staging folder that goes if a check fails. A move waits for the
+  // checks: it cannot be undone; so does a merge whose -o has no parent folder yet (a failed
+  // check must not leave one behind). The promise holds the error, if any, until it is looked at.
+  const parentThere = await stat(dirname(outDir)).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
+  const overlap = caseRunsCheckable && settingProblems.length === 0 && outputProblems.length === 0 && parentThere;
+  const placed =
+    overlap && placement !== 'move'
+      ? placeAll(shards, staging, placement).then(
+          () => undefined,
+          (error: unknown) => ({ error }),
+        )
+      : undefined;
   const read = new Map<FoundShard, CaseRunDigest[]>();
-  if (problems.length === 0 && first) {
+  if (caseRunsCheckable) {
     const ownerOfFolder = new Map(first.manifest.all_cases.map((id) => [caseFolderName(id), id]));
     const shared = new Map<string, string>();
     // A shard at a time, for the reason its case runs are read one at a time.
@@ -82,31 +102,23 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
       read.set(shard, checked.runs);
     }
   }
-  const { settings, problems: settingProblems } = await readShardSettings(sorted);
   if (problems.length === 0) problems.push(...settingProblems);
-  problems.push(...(await checkOutput(outDir, options.outDir, shards, options.force ?? false)));
+  problems.push(...outputProblems);
   if (problems.length > 0 || !first) {
+    if (placed) {
+      await placed;
+      await rm(staging, { recursive: true, force: true });
+    }
     throw new SkevalError({
       code: 'invalid_input',
       message: `cannot merge; nothing was written:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
       details: { problems },
     });
   }
-  const staging = join(dirname(outDir), `.${basename(outDir)}.merging-${process.pid}-${Date.now().toString(36)}`);
   let done = false;
   try {
-    await mkdir(staging, { recursive: true });
-    const limit = pLimit(copiesAtOnce);
-    await Promise.all(
-      shards.flatMap((shard) =>
-        shard.manifest.cases.map((entry) =>
-          limit(() => {
-            const folder = caseFolderName(entry.id);
-            return place(join(shard.dir, folder), join(staging, folder), placement);
-          }),
-        ),
-      ),
-    );
+    const failed = await (placed ?? placeAll(shards, staging, placement));
+    if (failed) throw failed.error;
     const { manifest } = first;
     const byId = new Map(shards.flatMap((shard) => shard.manifest.cases.map((entry) => [entry.id, entry])));
     const cases = manifest.all_cases.flatMap((id) => {
@@ -176,6 +188,22 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
     // Moved case folders are the only copy: a failed merge leaves them in the staging folder.
     if (placement !== 'move' || done) await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** Every case folder of the shards into `staging`, a few at a time. */
+async function placeAll(shards: readonly FoundShard[], staging: string, placement: CasePlacement): Promise<void> {
+  await mkdir(staging, { recursive: true });
+  const limit = pLimit(copiesAtOnce);
+  await Promise.all(
+    shards.flatMap((shard) =>
+      shard.manifest.cases.map((entry) =>
+        limit(() => {
+          const folder = caseFolderName(entry.id);
+          return place(join(shard.dir, folder), join(staging, folder), placement);
+        }),
+      ),
+    ),
+  );
 }
 
 /** A case folder into the merged run: linked, copied, or moved (copied when it is on another file system). */
