@@ -35,12 +35,6 @@ export {
   type UpdateLatestRunOptions,
   updateLatestRun,
 } from './run/latest-run-link.js';
-export {
-  type CasePlacement,
-  type MergeShardsOptions,
-  type MergeShardsResult,
-  mergeShards,
-} from './run/merge-shards.js';
 export { type PlanRunOptions, planRun, type RunPlan } from './run/plan-run.js';
 export {
   type RunEvalsOptions,
@@ -56,7 +50,6 @@ export {
   resolveRunName,
 } from './run/run-names.js';
 export type { RunReport, RunTotals, SkillRun } from './run/run-report.js';
-export { type ResolveShardOptions, resolveShard, type Shard, shardOfCase } from './run/shard.js';
 export { type BuildBenchmarkOptions, buildBenchmark } from './run-folder/benchmark.js';
 export { feedbackFileName, readFeedback, reviewRunIdOf, writeFeedback } from './run-folder/feedback.js';
 export { type CaseRunFolder, caseDirOf, caseRunFiles, listCaseRunFolders, runFiles } from './run-folder/layout.js';
@@ -79,7 +72,6 @@ export { type CommandRunnerOptions, createCommandRunner, parseCommandOutput } fr
 export { type AgentName, agentNames, type CreateRunnerOptions, createRunner } from './runners/create-runner.js';
 export { parsePiStream } from './runners/pi/parse-stream.js';
 export { createPiRunner } from './runners/pi/runner.js';
-export type { ProcessOutcome } from './runners/process/run-process.js';
 export { createSdkRunner, type SdkRunnerOptions } from './runners/sdk/runner.js';
 export type {
   AgentCheck,
@@ -89,8 +81,16 @@ export type {
   RunnerContext,
   RunResult,
 } from './runners/types.js';
-export { type ChooseSandboxOptions, chooseSandbox } from './sandbox/choose-sandbox.js';
-export type { Sandbox, SandboxCommand, SandboxKind, SandboxPlan } from './sandbox/sandbox.js';
+export { type ChooseSandboxOptions, chooseSandbox } from './session/choose-sandbox.js';
+export type { ProcessOutcome } from './session/run-process.js';
+export type { Sandbox, SandboxCommand, SandboxKind, SandboxPlan } from './session/sandbox.js';
+export {
+  type CasePlacement,
+  type MergeShardsOptions,
+  type MergeShardsResult,
+  mergeShards,
+} from './shards/merge-shards.js';
+export { type ResolveShardOptions, resolveShard, type Shard, shardOfCase } from './shards/shard.js';
 export type { TriggersProgressEvent } from './triggers/evaluate-description.js';
 export { checkDescription } from './triggers/rewrite-description.js';
 export type { DecisionBudget } from './triggers/run-trigger-query.js';

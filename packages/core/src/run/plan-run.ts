@@ -9,7 +9,7 @@ import {
   planBatches,
 } from '@skeval/judge';
 import { resolveGrader } from '@skeval/scripts';
-import { casesOfShard, type Shard } from './shard.js';
+import { casesOfShard, type Shard } from '../shards/shard.js';
 
 export interface PlanRunOptions {
   path: string;

@@ -10,16 +10,16 @@ import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
 import { writeCaseRun } from '../run-folder/write-case-run.js';
-import { sweepProcesses } from '../runners/process/sweep-processes.js';
 import { createTraceBuilder } from '../runners/trace-builder.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
+import { createCaseExec } from '../session/case-exec.js';
+import type { Containment } from '../session/containment.js';
+import { sweepProcesses } from '../session/sweep-processes.js';
+import { trackTemporaryFolder } from '../session/temporary-folders.js';
 import { type CaseWorkspace, prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
 import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
 import { changedFiles, hashFiles, hashTree } from '../workspace/tree.js';
-import { createCaseExec } from './case-exec.js';
-import type { Containment } from './containment.js';
 import { runTurns } from './run-turns.js';
-import { trackTemporaryFolder } from './temporary-folders.js';
 
 export interface RunCaseOptions {
   skill: DiscoveredSkill;

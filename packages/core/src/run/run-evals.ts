@@ -12,10 +12,18 @@ import { caseDirOf, caseFolderName } from '../run-folder/layout.js';
 import { type CaseRunOutcome, outcomeOf, readCaseRun } from '../run-folder/read-case-run.js';
 import { readRunFolder, summarizeRunFolder } from '../run-folder/run-summary.js';
 import type { AgentRunner } from '../runners/types.js';
-import { chooseSandbox } from '../sandbox/choose-sandbox.js';
-import type { SandboxKind } from '../sandbox/sandbox.js';
+import { chooseSandbox } from '../session/choose-sandbox.js';
+import { createContainment, hiddenPaths } from '../session/containment.js';
+import type { SandboxKind } from '../session/sandbox.js';
+import { trackTemporaryFolder } from '../session/temporary-folders.js';
+import { casesOfShard, type Shard } from '../shards/shard.js';
+import {
+  buildShardManifest,
+  fingerprintFile,
+  shardOfResumedRun,
+  writeShardManifest,
+} from '../shards/shard-manifest.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
-import { createContainment, hiddenPaths } from './containment.js';
 import { type CostCap, costCapRecord, createCostCap } from './cost-cap.js';
 import { checkFolderNameOptions } from './folder-name-options.js';
 import { updateLatestRun } from './latest-run-link.js';
@@ -23,9 +31,6 @@ import { baselineFolder, readExtraSkills } from './other-skills.js';
 import { resumeTarget } from './resume-target.js';
 import { runCase } from './run-case.js';
 import { byCaseOrder, type RunReport, type SkillRun, totalsOf } from './run-report.js';
-import { casesOfShard, type Shard } from './shard.js';
-import { buildShardManifest, fingerprintFile, shardOfResumedRun, writeShardManifest } from './shard-manifest.js';
-import { trackTemporaryFolder } from './temporary-folders.js';
 
 export type RunProgressEvent =
   /** Before the first case run: how many case runs the run plans, and whether they have arms or trials. */

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { SkevalError, type Trace } from '@skeval/schema';
-import type { SandboxKind } from '../sandbox/sandbox.js';
-import { type ProcessOutcome, runProcess } from './process/run-process.js';
+import { type ProcessOutcome, runProcess } from '../session/run-process.js';
+import type { SandboxKind } from '../session/sandbox.js';
 import { createTraceBuilder } from './trace-builder.js';
 import type { AgentCheck, AgentCommand, AgentRunner, RunnerContext, RunnerSession, RunResult } from './types.js';
 

@@ -1,7 +1,7 @@
 import type { ModelMessage } from '@skeval/judge';
 import type { Trace } from '@skeval/schema';
-import type { SandboxKind } from '../sandbox/sandbox.js';
-import type { ProcessOutcome } from './process/run-process.js';
+import type { ProcessOutcome } from '../session/run-process.js';
+import type { SandboxKind } from '../session/sandbox.js';
 
 export interface InstalledSkill {
   name: string;

@@ -1,8 +1,8 @@
 import type { TriggerQuery } from '@skeval/evals';
 import type { TriggerQueryResult, TriggerRun } from '@skeval/schema';
 import type pLimit from 'p-limit';
-import type { Containment } from '../run/containment.js';
 import type { AgentRunner } from '../runners/types.js';
+import type { Containment } from '../session/containment.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { type DecisionBudget, runTriggerQuery } from './run-trigger-query.js';
 import { scoreQuery } from './score-triggers.js';

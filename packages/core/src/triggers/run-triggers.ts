@@ -11,11 +11,11 @@ import {
 import type { LanguageModel } from '@skeval/judge';
 import { SkevalError, type TriggersFile, type TriggersHistory } from '@skeval/schema';
 import pLimit from 'p-limit';
-import { createContainment, hiddenPaths } from '../run/containment.js';
 import { writeFileAtomic, writeJsonAtomic } from '../run-folder/write-atomic.js';
 import type { AgentRunner } from '../runners/types.js';
-import { chooseSandbox } from '../sandbox/choose-sandbox.js';
-import type { SandboxKind } from '../sandbox/sandbox.js';
+import { chooseSandbox } from '../session/choose-sandbox.js';
+import { createContainment, hiddenPaths } from '../session/containment.js';
+import type { SandboxKind } from '../session/sandbox.js';
 import { buildTriggersFile } from './build-triggers-file.js';
 import { evaluateDescription, type TriggersProgressEvent } from './evaluate-description.js';
 import { buildNeighbourhood } from './neighbourhood.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
 import { type Setup, SkevalError } from '@skeval/schema';
-import { copyTree } from './copy-tree.js';
+import { copyFollowingLinks } from './copy-following-links.js';
 import { hashFiles, hashTree } from './tree.js';
 
 export interface SkillToInstall {
@@ -62,7 +62,7 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
           code: 'invalid_input',
           message: `skill name ${JSON.stringify(entry.name)} (${entry.dir}) is not one folder name; give the skill a \`name\` of letters, digits, \`.\`, \`_\` and \`-\``,
         });
-      await copyTree(entry.dir, target, { root: entry.dir, skipTop: ['evals', 'evals-runs'] });
+      await copyFollowingLinks(entry.dir, target, { root: entry.dir, skipTop: ['evals', 'evals-runs'] });
       installed.push({ name: entry.name, path: target, hashBefore: hashTree(target) });
     }
   }

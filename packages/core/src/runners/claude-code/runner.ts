@@ -1,7 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SkevalError } from '@skeval/schema';
-import { existingContext, pickEnv, userHomeOf } from '../agent-home/user-paths.js';
+import { existingContext, pickEnv, userHomeOf } from '../../session/user-paths.js';
 import { type CliRunnerOptions, createCliRunner } from '../cli-runner.js';
 import type { AgentRunner, RunnerContext } from '../types.js';
 import { parseClaudeCodeStream } from './parse-stream.js';

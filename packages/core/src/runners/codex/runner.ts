@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, stringify, type TomlTable } from 'smol-toml';
-import { existingContext, pickEnv, userHomeOf } from '../agent-home/user-paths.js';
+import { existingContext, pickEnv, userHomeOf } from '../../session/user-paths.js';
 import { type CliRunnerOptions, createCliRunner } from '../cli-runner.js';
 import type { AgentRunner, RunnerContext } from '../types.js';
 import { parseCodexStream } from './parse-stream.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { existingContext, pickEnv, userHomeOf } from '../agent-home/user-paths.js';
+import { existingContext, pickEnv, userHomeOf } from '../../session/user-paths.js';
 import { type CliRunnerOptions, createCliRunner } from '../cli-runner.js';
 import type { AgentRunner, RunnerContext } from '../types.js';
 import { parsePiStream } from './parse-stream.js';

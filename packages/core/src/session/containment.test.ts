@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
+import { runEvals } from '../run/run-evals.js';
 import { createClaudeCodeRunner } from '../runners/claude-code/runner.js';
 import { createCommandRunner } from '../runners/command/runner.js';
-import { runEvals } from './run-evals.js';
 
 let root: string;
 let skillDir: string;

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFixture, makeSkill } from '../__fixtures__/make-skill.js';
 import { realAgentsSkipReason } from '../__fixtures__/real-agents.js';
+import { runEvals } from '../run/run-evals.js';
 import { createCommandRunner } from '../runners/command/runner.js';
-import { runEvals } from './run-evals.js';
 
 // An agent under test is an adversary: it reads the answers, rewrites its evals, plants a
 // grader, poisons the judge cache, writes outside its workspace, leaks a key and leaves a process

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { programPaths } from '../run/case-exec.js';
 import { isolatedCodexConfig } from '../runners/codex/runner.js';
 import { bubblewrapArgs } from './bubblewrap.js';
+import { programPaths } from './case-exec.js';
 
 let root: string;
 beforeAll(async () => {

@@ -15,14 +15,14 @@ const cannotLink = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP',
  * none) or copies (cloned where the file system can). Far fewer system calls than `fs.cp`,
  * which checks and stats every entry twice: a merge copies tens of thousands of small files.
  */
-export async function copyTree(from: string, to: string, files: FileCopy = 'copy'): Promise<void> {
+export async function copyKeepingLinks(from: string, to: string, files: FileCopy = 'copy'): Promise<void> {
   await mkdir(to);
   const entries = await readdir(from, { withFileTypes: true });
   await Promise.all(
     entries.map(async (entry) => {
       const source = join(from, entry.name);
       const target = join(to, entry.name);
-      if (entry.isDirectory()) await copyTree(source, target, files);
+      if (entry.isDirectory()) await copyKeepingLinks(source, target, files);
       else if (entry.isSymbolicLink()) await symlink(await readlink(source), target);
       else if (entry.isFile()) await copyOne(source, target, files);
     }),

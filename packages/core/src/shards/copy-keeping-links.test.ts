@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../run-folder/write-atomic.js';
-import { copyTree } from './copy-tree.js';
+import { copyKeepingLinks } from './copy-keeping-links.js';
 
 /** A case folder as a shard holds it: files, a nested folder and a link the agent left. */
 function caseFolder(root: string): string {
@@ -25,8 +25,8 @@ describe('copying a case folder into a merged run', () => {
   it('links files (link), copies them (copy), and keeps links as links', async () => {
     const root = mkdtempSync(join(tmpdir(), 'skeval-copy-tree-'));
     const from = caseFolder(root);
-    await copyTree(from, join(root, 'linked'), 'link');
-    await copyTree(from, join(root, 'copied'), 'copy');
+    await copyKeepingLinks(from, join(root, 'linked'), 'link');
+    await copyKeepingLinks(from, join(root, 'copied'), 'copy');
     expect(statSync(grading(join(root, 'linked'))).ino).toBe(statSync(grading(from)).ino);
     expect(statSync(grading(from)).nlink).toBe(2);
     expect(statSync(grading(join(root, 'copied'))).ino).not.toBe(statSync(grading(from)).ino);
@@ -39,7 +39,7 @@ describe('copying a case folder into a merged run', () => {
   it('leaves the shard as it was when Skeval rewrites a linked file (a rename, never a write in place)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'skeval-copy-tree-'));
     const from = caseFolder(root);
-    await copyTree(from, join(root, 'linked'), 'link');
+    await copyKeepingLinks(from, join(root, 'linked'), 'link');
     await writeFileAtomic(grading(join(root, 'linked')), '{"case_id":"1","regraded":true}\n');
     expect(readFileSync(grading(from), 'utf8')).toBe('{"case_id":"1"}\n');
     expect(statSync(grading(from)).nlink).toBe(1);
@@ -50,7 +50,7 @@ describe('copying a case folder into a merged run', () => {
     async () => {
       const from = caseFolder(mkdtempSync(join(tmpdir(), 'skeval-copy-tree-')));
       const to = join(mkdtempSync('/dev/shm/skeval-copy-tree-'), 'eval-1');
-      await copyTree(from, to, 'link');
+      await copyKeepingLinks(from, to, 'link');
       expect(readFileSync(grading(to), 'utf8')).toBe('{"case_id":"1"}\n');
       expect(statSync(grading(from)).nlink).toBe(1);
     },

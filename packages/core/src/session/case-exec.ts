@@ -1,8 +1,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, sep } from 'node:path';
-import { type ProcessOutcome, runProcess } from '../runners/process/run-process.js';
 import type { AgentCommand, RunnerContext } from '../runners/types.js';
-import type { Sandbox, SandboxPlan } from '../sandbox/sandbox.js';
+import { type ProcessOutcome, runProcess } from './run-process.js';
+import type { Sandbox, SandboxPlan } from './sandbox.js';
 
 /** Where a program named on the command line is, as `PATH` finds it. */
 function locateProgram(file: string, path: string | undefined): string | undefined {

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { defaultResponseCacheDir } from '@skeval/judge';
 import { createRedactor, type Redactor } from '@skeval/schema';
 import { graderFolders } from '@skeval/scripts';
-import type { Sandbox } from '../sandbox/sandbox.js';
+import type { Sandbox } from './sandbox.js';
 
 /** What every case run of a run is contained by. */
 export interface Containment {

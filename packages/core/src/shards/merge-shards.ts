@@ -2,15 +2,15 @@ import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { type Gates, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
+import { type RunReport, totalsOf } from '../run/run-report.js';
 import { caseFolderName, runFiles } from '../run-folder/layout.js';
 import type { CaseRunDigest } from '../run-folder/read-case-run.js';
 import { outcomeOf } from '../run-folder/read-case-run.js';
 import { summarizeRunFolder } from '../run-folder/run-summary.js';
 import { checkShardCaseRuns } from './check-shard-case-runs.js';
 import { checkShards } from './check-shards.js';
-import { copyTree } from './copy-tree.js';
+import { copyKeepingLinks } from './copy-keeping-links.js';
 import { type FoundShard, findShards } from './find-shards.js';
-import { type RunReport, totalsOf } from './run-report.js';
 import { readShardSettings } from './shard-settings.js';
 
 export interface MergeShardsOptions {
@@ -208,12 +208,12 @@ async function placeAll(shards: readonly FoundShard[], staging: string, placemen
 
 /** A case folder into the merged run: linked, copied, or moved (copied when it is on another file system). */
 async function place(from: string, to: string, placement: CasePlacement): Promise<void> {
-  if (placement !== 'move') return copyTree(from, to, placement);
+  if (placement !== 'move') return copyKeepingLinks(from, to, placement);
   try {
     await rename(from, to);
   } catch (error) {
     if (!(error instanceof Error && Reflect.get(error, 'code') === 'EXDEV')) throw error;
-    await copyTree(from, to);
+    await copyKeepingLinks(from, to);
     await rm(from, { recursive: true, force: true });
   }
 }

@@ -6,7 +6,7 @@ import { join, sep } from 'node:path';
  * and skipping top-level entries named in `skipTop`. Plain readdir and copyFile: much quicker
  * than `fs.cp` for the small trees skills are.
  */
-export async function copyTree(
+export async function copyFollowingLinks(
   source: string,
   target: string,
   options: { root: string; skipTop?: string[] },
