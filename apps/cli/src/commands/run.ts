@@ -71,19 +71,6 @@ async function run(
     runs: flags.runs,
     ...shardOption(core.resolveShard({ ...(flags.shard === undefined ? {} : { flag: flags.shard }), env: io.env })),
   };
-  if (flags.dryRun) {
-    const json = dryRunFormat(reporters) === 'json';
-    const plan = await planRun({ ...selection, ...(judge.model ? { judge: judge.model } : {}) });
-    const width = terminalOf(io, 'stdout').width;
-    const cap = flags.maxCostUsd;
-    io.stdout(
-      json
-        ? jsonOutput({ ...plan, ...(cap === undefined ? {} : { maxCostUsd: cap }) })
-        : renderPlan(plan, (line) => core.wrapWords(line, width - 2), judge.skipReason, cap),
-    );
-    setExitCode(plan.invalid.length ? exitCodes.usage : exitCodes.ok);
-    return;
-  }
   const runner = createRunner({
     ...(flags.agent ? { agent: flags.agent } : {}),
     ...(flags.agentCommand ? { command: flags.agentCommand } : {}),
@@ -93,6 +80,36 @@ async function run(
     cwd: settings.agentCwd,
     env: io.env,
   });
+  const resume = flags.resume ? await core.resolveRunName(flags.resume, resumeNaming(path, flags, io.cwd)) : undefined;
+  // The run and its dry run are planned from the same options: --dry-run checks what the run would.
+  const planned = {
+    ...selection,
+    runner,
+    judge,
+    ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
+    ...(flags.iteration ? { iteration: flags.iteration } : {}),
+    ...(resume ? { resume } : {}),
+    extraSkills: flags.extraSkill,
+    contextMode: flags.contextMode,
+    env: io.env,
+    ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
+    network: flags.network,
+    passEnv: flags.passEnv,
+  };
+  if (flags.dryRun) {
+    const json = dryRunFormat(reporters) === 'json';
+    const plan = await planRun(planned);
+    const width = terminalOf(io, 'stdout').width;
+    const cap = flags.maxCostUsd;
+    io.stdout(
+      json
+        ? jsonOutput({ ...plan, ...(cap === undefined ? {} : { maxCostUsd: cap }) })
+        : renderPlan(plan, (line) => core.wrapWords(line, width - 2), judge.skipReason, cap),
+    );
+    if (!json) for (const problem of plan.problems) io.stderr(`skeval: ${problem}\n`);
+    setExitCode(plan.invalid.length || plan.problems.length ? exitCodes.usage : exitCodes.ok);
+    return;
+  }
   if (settings.minDeltaFrom === 'file' && !twoArms && loaded) {
     io.stderr(
       `skeval: note: the minDelta gate of ${loaded.file} is not checked: this run has one arm (add --compare or --baseline to check it)\n`,
@@ -115,24 +132,13 @@ async function run(
     Object.keys(loaded?.config.skills ?? {}).map((skill) => [skill, settings.forSkill(skill).timeout * 1000]),
   );
   const result = await runEvals({
-    ...selection,
-    runner,
-    judge,
+    ...planned,
     concurrency: flags.concurrency,
     timeoutMs: flags.timeout * 1000,
     skillTimeoutsMs,
     ...(flags.maxCostUsd === undefined ? {} : { maxCostUsd: flags.maxCostUsd }),
     configOf: settings.record,
-    ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
-    ...(flags.iteration ? { iteration: flags.iteration } : {}),
-    ...(flags.resume ? { resume: await core.resolveRunName(flags.resume, resumeNaming(path, flags, io.cwd)) } : {}),
     keepWorkspaces: flags.keepWorkspaces ?? false,
-    extraSkills: flags.extraSkill,
-    contextMode: flags.contextMode,
-    env: io.env,
-    ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
-    network: flags.network,
-    passEnv: flags.passEnv,
     ...(signal ? { signal } : {}),
     onProgress: createProgress(io, core),
   });

@@ -38,7 +38,7 @@ describe('planRun (--dry-run)', () => {
   it('predicts the judge calls a real run makes, on the fake provider', async () => {
     const judge = createModel('anthropic:claude-sonnet-4-6', { apiKey: 'test', baseURL: fake.url });
     const options = { path: join(repoRoot, 'examples/greeting'), compare: true, runs: 2 };
-    const plan = await planRun({ ...options, judge });
+    const plan = await planRun({ ...options, judge: { model: judge, cache: false } });
     expect(plan).toMatchObject({ agentRuns: 16, judgeCalls: 8, judge: 'anthropic:claude-sonnet-4-6', invalid: [] });
     expect(plan.judgeInputTokens!.low).toBeLessThan(plan.judgeInputTokens!.high);
     expect(plan.judgeCostUsd!.low).toBeGreaterThan(0);

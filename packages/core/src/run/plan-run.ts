@@ -1,28 +1,18 @@
-import { discoverSkills, type EvalsIssue, type LoadedCase } from '@skeval/evals';
-import {
-  buildJudgePrompt,
-  estimateCost,
-  type JudgeCaseInput,
-  judgeLimits,
-  type LanguageModel,
-  maxTokensFor,
-  planBatches,
-} from '@skeval/judge';
-import { resolveGrader } from '@skeval/scripts';
-import { casesOfShard, type Shard } from '../shards/shard.js';
+import type { EvalsIssue } from '@skeval/evals';
+import type { Configuration } from '@skeval/schema';
+import type { JudgeSetup } from '../grading/judge-setup.js';
+import type { AgentRunner } from '../runners/types.js';
+import type { Shard } from '../shards/shard.js';
+import { buildPlan, type RunSelection } from './build-plan.js';
+import { estimateJudgeCalls, type JudgeEstimate } from './estimate-judge.js';
+import { type ContainmentOptions, preflight } from './preflight.js';
+import { isFinished, storedCaseRun } from './stored-case-run.js';
 
-export interface PlanRunOptions {
-  path: string;
-  cwd?: string;
-  skills?: string[];
-  cases?: string[];
-  compare?: boolean;
-  baseline?: string;
-  runs?: number;
-  /** The judge, if one is configured: judge calls and their cost are estimated for it. */
-  judge?: LanguageModel;
-  /** Plan only this shard's share of the cases. */
-  shard?: Shard;
+export interface PlanRunOptions extends RunSelection, ContainmentOptions {
+  /** The agent: when given, it is checked as the run would check it (its program found, its version read). */
+  runner?: AgentRunner;
+  /** The judge, if one is configured: its key is checked, and judge calls and their cost estimated. */
+  judge?: JudgeSetup;
 }
 
 export interface RunPlan {
@@ -35,12 +25,31 @@ export interface RunPlan {
     runs: number;
     agentRuns: number;
     judgeCalls: number;
+    /** The run folder the run writes. */
+    runDir: string;
+  }>;
+  /** Every case run the run makes, in the order it launches them, with the folder each writes. */
+  caseRuns: Array<{
+    skill: string;
+    caseId: string;
+    arm: Configuration;
+    runNumber: number;
+    caseDir: string;
+    /** Resuming: the case run is complete on disk and does not run again. */
+    complete?: true;
   }>;
   /** The shard planned, or `null` for a whole run. */
   shard: Shard | null;
   invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
   /** Evals files found that belong to no skill, each with why: they do not run. */
   unpaired: Array<{ evalsPath: string; reason: string }>;
+  /** What would make the run fail before its first case, each with the setting to change: the run refuses to start. */
+  problems: string[];
+  /** Things the user should know that stop nothing. */
+  notes: string[];
+  /** The agent and the sandbox it would run in. */
+  agent: string | null;
+  sandbox: string | null;
   agentRuns: number;
   judgeCalls: number;
   judge: string | null;
@@ -52,120 +61,85 @@ export interface RunPlan {
   judgeCostUsd: { low: number; high: number } | null;
 }
 
-const charsPerToken = 4;
-
 /**
- * What a run would do, without doing it: how many agent runs and judge calls, a token estimate
- * per judge call from the prompt sizes, and a cost range from the price table. The judge-call
- * count is exact unless a response is so large that the claims no longer fit one call.
+ * What a run would do, without doing it: the plan the run executes (every case run and its
+ * folder), what its checks found before any agent starts (the run refuses on the same problems),
+ * and the judge calls with a token and cost estimate from the prompt sizes and the price table.
  */
 export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
-  const discovered = await discoverSkills({
-    path: options.path,
-    ...(options.cwd ? { cwd: options.cwd } : {}),
-    ...(options.skills ? { skills: options.skills } : {}),
-    ...(options.cases ? { cases: options.cases } : {}),
+  const plan = await buildPlan(options);
+  const checked = await preflight(plan, options);
+  const model = options.judge?.model;
+  const times = plan.arms.length * plan.repetitions;
+  const estimates = new Map<string, JudgeEstimate>();
+  for (const planned of plan.skills) {
+    const cases = plan.caseRuns
+      .filter((caseRun) => caseRun.planned === planned && caseRun.arm === plan.arms[0] && caseRun.runNumber === 1)
+      .map((caseRun) => ({ evalCase: caseRun.evalCase, skillDir: planned.skill.dir }));
+    if (model) estimates.set(planned.runDir, estimateJudgeCalls(cases, model, times));
+  }
+  const caseRuns = await Promise.all(
+    plan.caseRuns.map(async (caseRun) => {
+      const stored = plan.resumed ? await storedCaseRun(caseRun) : undefined;
+      return {
+        skill: caseRun.planned.skill.name,
+        caseId: caseRun.evalCase.id,
+        arm: caseRun.arm,
+        runNumber: caseRun.runNumber,
+        caseDir: caseRun.caseDir,
+        ...(stored && isFinished(stored) ? { complete: true as const } : {}),
+      };
+    }),
+  );
+  const skills = plan.skills.map((planned) => {
+    const cases = plan.caseRuns.filter((caseRun) => caseRun.planned === planned).length / times;
+    return {
+      skill: planned.skill.name,
+      cases,
+      ...(plan.shard ? { casesInAllShards: planned.cases.length } : {}),
+      arms: plan.arms.length,
+      runs: plan.repetitions,
+      agentRuns: cases * times,
+      judgeCalls: estimates.get(planned.runDir)?.calls ?? 0,
+      runDir: planned.runDir,
+    };
   });
-  const arms = options.compare || options.baseline ? 2 : 1;
-  const runs = Math.max(1, Math.floor(options.runs ?? 1));
-  const plan: RunPlan = {
-    skills: [],
-    invalid: [],
-    unpaired: discovered.unpaired.map((entry) => ({ evalsPath: entry.evalsPath, reason: entry.reason })),
-    agentRuns: 0,
-    judgeCalls: 0,
-    judge: options.judge ? `${options.judge.provider}:${options.judge.model}` : null,
-    shard: options.shard ?? null,
-    judgeInputTokens: null,
-    judgeOutputTokens: null,
-    judgeCostUsd: null,
+  const judged = combineEstimates([...estimates.values()]);
+  return {
+    skills,
+    caseRuns,
+    shard: plan.shard ?? null,
+    invalid: plan.invalid,
+    unpaired: plan.unpaired,
+    problems: checked.problems,
+    notes: [...plan.notes, ...checked.notes],
+    agent: options.runner?.name ?? null,
+    sandbox: checked.sandbox?.reason ?? null,
+    agentRuns: caseRuns.length,
+    judgeCalls: judged.calls,
+    judge: model ? `${model.provider}:${model.model}` : null,
+    judgeInputTokens: judged.inputTokens,
+    judgeOutputTokens: judged.outputTokens,
+    judgeCostUsd: judged.costUsd,
   };
-  let low = Number.POSITIVE_INFINITY;
-  let high = 0;
-  let output = 0;
-  let costLow = 0;
-  let costHigh = 0;
-  let priced = Boolean(options.judge);
-  for (const skill of discovered) {
-    if (!skill.load.evals) {
-      plan.invalid.push({ skill: skill.name, evalsPath: skill.evalsPath, errors: skill.load.errors });
-      continue;
-    }
-    let judgeCalls = 0;
-    const share = casesOfShard(skill.name, skill.load.evals.cases, options.shard);
-    for (const evalCase of share) {
-      const claims = claimsOf(evalCase, skill.dir);
-      if (claims.length === 0 || !options.judge) continue;
-      const context = options.judge.contextTokens;
-      const small: JudgeCaseInput = {
-        prompt: evalCase.prompt,
-        ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
-        response: '',
-        files: [],
-        claims,
-      };
-      const large: JudgeCaseInput = {
-        ...small,
-        response: 'x'.repeat(judgeLimits.responseChars),
-        files: [
-          {
-            path: 'output.md',
-            size: judgeLimits.excerptTotalChars,
-            excerpt: 'x'.repeat(judgeLimits.excerptTotalChars),
-          },
-        ],
-      };
-      const batches = planBatches(small, context);
-      judgeCalls += batches.length * arms * runs;
-      for (const batch of batches) {
-        const tokensOf = (input: JudgeCaseInput) => {
-          const prompt = buildJudgePrompt(input, batch);
-          return Math.ceil((prompt.sizes.instructionChars + prompt.sizes.contentChars) / charsPerToken);
-        };
-        const [lowTokens, highTokens, outTokens] = [tokensOf(small), tokensOf(large), maxTokensFor(batch.length)];
-        low = Math.min(low, lowTokens);
-        high = Math.max(high, highTokens);
-        output = Math.max(output, outTokens);
-        const typicalOutput = 80 * batch.length;
-        const cheap = estimateCost(
-          { inputTokens: lowTokens, outputTokens: typicalOutput, cachedInputTokens: 0 },
-          options.judge.provider,
-          options.judge.model,
-        );
-        const dear = estimateCost(
-          { inputTokens: highTokens, outputTokens: outTokens, cachedInputTokens: 0 },
-          options.judge.provider,
-          options.judge.model,
-        );
-        if (cheap === null || dear === null) priced = false;
-        else {
-          costLow += cheap * arms * runs;
-          costHigh += dear * arms * runs;
-        }
-      }
-    }
-    const cases = share.length;
-    const all = options.shard ? { casesInAllShards: skill.load.evals.cases.length } : {};
-    plan.skills.push({ skill: skill.name, cases, ...all, arms, runs, agentRuns: cases * arms * runs, judgeCalls });
-    plan.agentRuns += cases * arms * runs;
-    plan.judgeCalls += judgeCalls;
-  }
-  if (plan.judgeCalls > 0) {
-    plan.judgeInputTokens = { low, high };
-    plan.judgeOutputTokens = output;
-    plan.judgeCostUsd = priced
-      ? { low: Math.round(costLow * 1e6) / 1e6, high: Math.round(costHigh * 1e6) / 1e6 }
-      : null;
-  }
-  return plan;
 }
 
-/** The claims a case run sends the judge: prose assertions, `output`/`judge` intents, and the prose of references to graders that do not exist. */
-function claimsOf(evalCase: LoadedCase, skillDir: string) {
-  return evalCase.assertions.flatMap((assertion, index) => {
-    const { spec } = assertion;
-    if (spec.mode === 'judge') return [{ id: `a${index + 1}`, text: spec.claim }];
-    const missing = resolveGrader(spec.grader, { from: skillDir }).kind === 'missing';
-    return missing && spec.fallbackClaim ? [{ id: `a${index + 1}`, text: spec.fallbackClaim }] : [];
-  });
+/** The estimates of several skills as one: calls and cost summed, the token bounds over all. */
+function combineEstimates(estimates: readonly JudgeEstimate[]): JudgeEstimate {
+  const asked = estimates.filter((estimate) => estimate.calls > 0);
+  if (asked.length === 0) return { calls: 0, inputTokens: null, outputTokens: null, costUsd: null };
+  const priced = asked.every((estimate) => estimate.costUsd !== null);
+  const sum = (pick: (estimate: JudgeEstimate) => number) =>
+    Math.round(asked.reduce((total, estimate) => total + pick(estimate), 0) * 1e6) / 1e6;
+  return {
+    calls: asked.reduce((total, estimate) => total + estimate.calls, 0),
+    inputTokens: {
+      low: Math.min(...asked.map((estimate) => estimate.inputTokens?.low ?? Number.POSITIVE_INFINITY)),
+      high: Math.max(...asked.map((estimate) => estimate.inputTokens?.high ?? 0)),
+    },
+    outputTokens: Math.max(...asked.map((estimate) => estimate.outputTokens ?? 0)),
+    costUsd: priced
+      ? { low: sum((estimate) => estimate.costUsd?.low ?? 0), high: sum((estimate) => estimate.costUsd?.high ?? 0) }
+      : null,
+  };
 }

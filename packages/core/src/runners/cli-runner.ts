@@ -109,7 +109,7 @@ async function checkProgram(
   if (outcome.startError) {
     throw new SkevalError({
       code: 'usage',
-      message: `--agent ${definition.name}: \`${definition.executable}\` cannot be started (${outcome.startError}); ${definition.install}, or give its path with --agent-bin`,
+      message: `--agent ${definition.name}: \`${definition.executable}\` cannot be started (${outcome.startError}); ${definition.install}, give its path with --agent-bin, or run another agent (--agent command --agent-command "node agent.mjs {prompt_file}")`,
     });
   }
   const printed = `${outcome.stdout}\n${outcome.stderr}`.trim();

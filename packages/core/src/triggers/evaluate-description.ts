@@ -26,6 +26,8 @@ export interface EvaluateDescriptionOptions {
   earlyStop: boolean;
   timeoutMs: number;
   contextMode: 'isolated' | 'ambient';
+  /** User-level skills and instruction files of the agent, copied into its home in `ambient` runs. */
+  ambient: readonly string[];
   limit: ReturnType<typeof pLimit>;
   signal?: AbortSignal;
   /** Set when the run was interrupted: no more queries start. */
@@ -68,6 +70,7 @@ export async function evaluateDescription(options: EvaluateDescriptionOptions): 
               earlyStop: options.earlyStop,
               budget: options.budget,
               contextMode: options.contextMode,
+              ambient: options.ambient,
               ...(options.signal ? { signal: options.signal } : {}),
             });
             options.onProgress?.({

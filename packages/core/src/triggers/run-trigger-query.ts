@@ -1,16 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadEvalsFile } from '@skeval/evals';
 import type { TriggerRun } from '@skeval/schema';
-import { createTraceBuilder } from '../runners/trace-builder.js';
-import type { AgentRunner, RunResult } from '../runners/types.js';
-import { createCaseExec } from '../session/case-exec.js';
+import type { AgentRunner, InstalledSkill } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
-import { sweepProcesses } from '../session/sweep-processes.js';
-import { trackTemporaryFolder } from '../session/temporary-folders.js';
-import { prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
+import { openSession } from '../session/open-session.js';
+import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { partialTraceReader } from './partial-trace.js';
 import { rewriteInstalledDescription } from './rewrite-description.js';
 import { skillLoadsIn } from './skill-loads.js';
@@ -39,10 +32,10 @@ export interface RunTriggerQueryOptions {
   earlyStop?: boolean;
   budget: DecisionBudget;
   contextMode: 'isolated' | 'ambient';
+  /** User-level skills and instruction files of the agent, copied into its home in `ambient` runs. */
+  ambient?: readonly string[];
   signal?: AbortSignal;
 }
-
-const markerVariable = 'SKEVAL_CASE_RUN';
 
 /**
  * One run of one trigger query: a fresh empty workspace with the skill and its neighbours
@@ -51,116 +44,47 @@ const markerVariable = 'SKEVAL_CASE_RUN';
  * non-trigger.
  */
 export async function runTriggerQuery(options: RunTriggerQueryOptions): Promise<TriggerRun> {
-  const { runner, containment, install } = options;
-  const caseRoot = await mkdtemp(join(tmpdir(), 'skeval-trigger-'));
-  const forget = trackTemporaryFolder(caseRoot);
+  const { runner, containment } = options;
   const started = Date.now();
+  const [underTest] = options.install;
+  if (!underTest) throw new Error('runTriggerQuery: nothing to install');
+  // The query as a case of its own, read as any case is (an empty workspace, no files).
+  const evalCase = loadEvalsFile({
+    source: JSON.stringify({ evals: [{ id: 'trigger', prompt: options.query }] }),
+    fileName: 'trigger query',
+  }).evals?.cases[0];
+  if (!evalCase) return failed(options.run, started, 'setup_failed', 'the query cannot be read as a prompt');
+  const install = options.install.map((entry) =>
+    entry === underTest && options.description !== undefined ? { ...entry, description: options.description } : entry,
+  );
+  const decision = decisionWatch(options);
+  const opened = await openSession({
+    runner,
+    containment,
+    hidden: options.hidden,
+    skill: underTest,
+    evalCase,
+    install,
+    prepare: async (workspace) => {
+      const installed = workspace.installed.find((entry) => entry.name === underTest.name);
+      if (options.description !== undefined && installed)
+        await rewriteInstalledDescription(installed.path, options.description);
+    },
+    contextMode: options.contextMode,
+    ambient: options.ambient ?? [],
+    runNumber: options.run,
+    timeoutMs: options.timeoutMs,
+    signal: decision.signal,
+    ...(decision.onStdout ? { onStdout: decision.onStdout } : {}),
+    purpose: 'trigger',
+  });
+  if (!opened.ok) return failed(options.run, started, opened.error.code, opened.error.message);
+  const { session } = opened;
   try {
-    const [underTest] = install;
-    if (!underTest) throw new Error('runTriggerQuery: nothing to install');
-    // The query as a case of its own, read as any case is (an empty workspace, no files).
-    const evalCase = loadEvalsFile({
-      source: JSON.stringify({ evals: [{ id: 'trigger', prompt: options.query }] }),
-      fileName: 'trigger query',
-    }).evals?.cases[0];
-    if (!evalCase) return failed(options.run, started, 'setup_failed', 'the query cannot be read as a prompt');
-    let workspace: Awaited<ReturnType<typeof prepareWorkspace>>;
-    try {
-      workspace = await prepareWorkspace({
-        skill: underTest,
-        evalCase,
-        ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}),
-        install,
-        tempRoot: caseRoot,
-      });
-      const installedUnderTest = workspace.installed.find((entry) => entry.name === underTest.name);
-      if (options.description !== undefined && installedUnderTest)
-        await rewriteInstalledDescription(installedUnderTest.path, options.description);
-    } catch (error) {
-      return failed(options.run, started, 'setup_failed', messageOf(error));
-    }
-    const descriptions = new Map(install.map((entry) => [entry.name, entry.description]));
-    if (options.description !== undefined) descriptions.set(underTest.name, options.description);
-    const skills = workspace.installed.map((entry) => ({
-      name: entry.name,
-      path: entry.path,
-      description: descriptions.get(entry.name) ?? '',
-    }));
-    const homeDir = join(caseRoot, 'home');
-    const tmpDir = join(caseRoot, 'tmp');
-    await Promise.all([mkdir(homeDir), mkdir(tmpDir)]);
-    const marker = randomUUID();
-    const env = { ...containment.baseEnv, HOME: homeDir, TMPDIR: tmpDir, [markerVariable]: marker };
-
-    const stop = new AbortController();
-    let stopped: 'skill_loaded' | 'no_skill_within_budget' | undefined;
-    const decide = (reason: 'skill_loaded' | 'no_skill_within_budget') => {
-      if (stopped) return;
-      stopped = reason;
-      stop.abort();
-    };
-    const earlyStop = options.earlyStop ?? true;
-    const reader = earlyStop ? partialTraceReader(runner.name) : undefined;
-    let printed = '';
-    const onStdout = reader
-      ? (chunk: string) => {
-          printed += chunk;
-          if (stopped || !chunk.includes('\n')) return;
-          const trace = reader(printed, workspace.dir, skills);
-          if (skillLoadsIn(trace, skills).length > 0) decide('skill_loaded');
-          else if (options.budget.toolCalls !== undefined && trace.tool_calls.length >= options.budget.toolCalls)
-            decide('no_skill_within_budget');
-        }
-      : undefined;
-    const { seconds } = options.budget;
-    const timer =
-      earlyStop && seconds !== undefined
-        ? setTimeout(() => decide('no_skill_within_budget'), seconds * 1000)
-        : undefined;
-    const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
-    const { exec } = createCaseExec({
-      sandbox: containment.sandbox,
-      plan: {
-        workspaceDir: workspace.dir,
-        homeDir,
-        tmpDir,
-        readable: [],
-        hidden: options.hidden,
-        network: containment.network,
-      },
-      env,
-      timeoutMs: options.timeoutMs,
-      signal,
-      ...(onStdout ? { onStdout } : {}),
-    });
-    const ran = await runner
-      .run({
-        workspaceDir: workspace.dir,
-        homeDir,
-        tmpDir,
-        prompt: options.query,
-        skills,
-        env,
-        userEnv: containment.userEnv,
-        timeoutMs: options.timeoutMs,
-        runNumber: options.run,
-        contextMode: options.contextMode,
-        sandbox: containment.sandbox.kind,
-        exec,
-        signal,
-      })
-      .catch(
-        (error: unknown): RunResult => ({
-          status: 'error',
-          finalText: '',
-          trace: createTraceBuilder(runner.name, runner.model ?? null).finish('', Date.now() - started, workspace.dir),
-          durationMs: Date.now() - started,
-          error: { code: 'agent_failed', message: `${runner.name} could not run: ${messageOf(error)}` },
-        }),
-      );
-    if (timer) clearTimeout(timer);
-    sweepProcesses(markerVariable, marker);
-    const loaded = skillLoadsIn(ran.trace, skills);
+    decision.watch(session.workspace.dir, session.skills);
+    const { run: ran } = await session.run([options.query]);
+    decision.end();
+    const loaded = skillLoadsIn(ran.trace, session.skills);
     const measured = {
       run: options.run,
       loaded,
@@ -169,6 +93,7 @@ export async function runTriggerQuery(options: RunTriggerQueryOptions): Promise<
       tokens: ran.trace.usage.total_tokens,
       duration_ms: ran.durationMs,
     };
+    const stopped = decision.stopped();
     // A load in the trace is the decision, whatever happened after it.
     if (loaded.length > 0)
       return {
@@ -181,9 +106,54 @@ export async function runTriggerQuery(options: RunTriggerQueryOptions): Promise<
     const error = containment.redactor.redactDeep(ran.error ?? { code: 'agent_failed', message: 'the agent failed' });
     return { ...measured, status: 'error', stopped: null, error };
   } finally {
-    await rm(caseRoot, { recursive: true, force: true });
-    forget();
+    await session.close();
   }
+}
+
+type StopReason = 'skill_loaded' | 'no_skill_within_budget';
+
+/**
+ * Watches the agent's output for its routing decision: a skill load, or the decision budget spent
+ * without one (tool calls, seconds). Either stops the agent; without early stop it only records.
+ */
+function decisionWatch(options: RunTriggerQueryOptions) {
+  const stop = new AbortController();
+  let stopped: StopReason | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let watched: { workspaceDir: string; skills: InstalledSkill[] } | undefined;
+  const decide = (reason: StopReason) => {
+    if (stopped) return;
+    stopped = reason;
+    stop.abort();
+  };
+  const earlyStop = options.earlyStop ?? true;
+  const reader = earlyStop ? partialTraceReader(options.runner.name) : undefined;
+  let printed = '';
+  const onStdout = reader
+    ? (chunk: string) => {
+        printed += chunk;
+        if (stopped || !watched || !chunk.includes('\n')) return;
+        const trace = reader(printed, watched.workspaceDir, watched.skills);
+        if (skillLoadsIn(trace, watched.skills).length > 0) decide('skill_loaded');
+        else if (options.budget.toolCalls !== undefined && trace.tool_calls.length >= options.budget.toolCalls)
+          decide('no_skill_within_budget');
+      }
+    : undefined;
+  return {
+    signal: AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]),
+    onStdout,
+    /** Starts watching once the session is open: the budget's clock runs from here. */
+    watch(workspaceDir: string, skills: InstalledSkill[]) {
+      watched = { workspaceDir, skills };
+      const { seconds } = options.budget;
+      if (earlyStop && seconds !== undefined)
+        timer = setTimeout(() => decide('no_skill_within_budget'), seconds * 1000);
+    },
+    end() {
+      if (timer) clearTimeout(timer);
+    },
+    stopped: () => stopped,
+  };
 }
 
 function failed(run: number, started: number, code: string, message: string): TriggerRun {

@@ -13,8 +13,8 @@ import { SkevalError, type TriggersFile, type TriggersHistory } from '@skeval/sc
 import pLimit from 'p-limit';
 import { writeFileAtomic, writeJsonAtomic } from '../run-folder/write-atomic.js';
 import type { AgentRunner } from '../runners/types.js';
-import { chooseSandbox } from '../session/choose-sandbox.js';
-import { createContainment, hiddenPaths } from '../session/containment.js';
+import { containAgents } from '../session/contain-agents.js';
+import { hiddenPaths } from '../session/containment.js';
 import type { SandboxKind } from '../session/sandbox.js';
 import { buildTriggersFile } from './build-triggers-file.js';
 import { evaluateDescription, type TriggersProgressEvent } from './evaluate-description.js';
@@ -102,20 +102,14 @@ export async function runTriggers(options: RunTriggersOptions): Promise<RunTrigg
   const cwd = options.cwd ?? process.cwd();
   const { skills, invalid } = await findSkillsWithTriggers(options, cwd);
   const userEnv = options.env ?? process.env;
-  const sandbox = chooseSandbox(options.sandbox ? { requested: options.sandbox } : {});
-  if (sandbox.kind === 'none' && options.sandbox === undefined)
-    options.onProgress?.({ type: 'note', message: sandbox.reason });
-  const containment = createContainment({
-    sandbox,
-    ...(options.network ? { network: options.network } : {}),
-    userEnv,
-    ...(options.passEnv ? { passEnv: options.passEnv } : {}),
-  });
+  const { sandbox, containment, notes } = containAgents(options);
+  for (const message of notes) options.onProgress?.({ type: 'note', message });
   const check =
     skills.length && options.runner.check
       ? await options.runner.check({ env: userEnv, sandbox: sandbox.kind })
       : undefined;
   for (const message of check?.notes ?? []) options.onProgress?.({ type: 'note', message });
+  const ambient = options.runner.ambientContext?.(userEnv) ?? [];
   const runId = options.runId ?? new Date().toISOString().replace(/[:.]/g, '-');
   const runs = options.runs ?? 3;
   const threshold = options.threshold ?? 0.5;
@@ -169,6 +163,7 @@ export async function runTriggers(options: RunTriggersOptions): Promise<RunTrigg
         earlyStop,
         timeoutMs: options.timeoutMs ?? 300_000,
         contextMode,
+        ambient,
         limit,
         ...(options.signal ? { signal: options.signal } : {}),
         isStopped: () => interrupted,

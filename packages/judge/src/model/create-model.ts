@@ -70,20 +70,23 @@ export function createModel(spec: string | ModelSpec, options: CreateModelOption
   };
   if (provider === 'anthropic') {
     const apiKey = options.apiKey ?? env.ANTHROPIC_API_KEY;
-    return createAnthropicModel({
+    const model = createAnthropicModel({
       ...common,
       ...(apiKey ? { apiKey } : {}),
       ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     });
+    // The SDK also signs requests with ANTHROPIC_AUTH_TOKEN.
+    return apiKey || env.ANTHROPIC_AUTH_TOKEN ? model : { ...model, missingKey: 'ANTHROPIC_API_KEY' };
   }
   if (provider === 'openai') {
     const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
-    return createOpenAIModel({
+    const created = createOpenAIModel({
       ...common,
       ...(apiKey ? { apiKey } : {}),
       ...(options.baseURL ? { baseURL: options.baseURL } : {}),
       contextTokens: options.contextTokens ?? contextWindow(model),
     });
+    return apiKey ? created : { ...created, missingKey: 'OPENAI_API_KEY' };
   }
   const preset = compatiblePresets[provider];
   const baseURL = options.baseURL ?? preset?.baseURL;
@@ -94,7 +97,7 @@ export function createModel(spec: string | ModelSpec, options: CreateModelOption
     });
   }
   const apiKey = options.apiKey ?? (preset?.apiKeyEnv ? env[preset.apiKeyEnv] : undefined);
-  return createOpenAIModel({
+  const created = createOpenAIModel({
     ...common,
     provider,
     baseURL,
@@ -103,6 +106,8 @@ export function createModel(spec: string | ModelSpec, options: CreateModelOption
     maxTokensField: 'max_tokens',
     contextTokens: options.contextTokens ?? preset?.contextTokens ?? 8192,
   });
+  // Local servers take no key; a hosted preset (OpenRouter) needs its own.
+  return apiKey || !preset?.apiKeyEnv ? created : { ...created, missingKey: preset.apiKeyEnv };
 }
 
 function contextWindow(model: string): number {

@@ -63,5 +63,10 @@ export interface LanguageModel {
   contextTokens: number;
   /** The endpoint requests go to; part of the judge's cache key. */
   baseURL?: string;
+  /**
+   * The variable a key is read from, when the provider needs a key and none was found: requests
+   * would fail, so a run checks this before any agent starts.
+   */
+  missingKey?: string;
   generate(request: GenerateRequest): Promise<GenerateResult>;
 }

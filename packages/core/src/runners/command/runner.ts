@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
 import { parse } from 'shell-quote';
 import { verdictOf } from '../cli-runner.js';
@@ -62,6 +62,19 @@ export function createCommandRunner(options: CommandRunnerOptions): AgentRunner 
     name: 'command',
     skillsDir: options.skillsDir ?? '.agents/skills',
     ...(options.model ? { model: options.model } : {}),
+    // The command is read and its program found before any case runs: a typo fails once, not per case.
+    async check({ env }) {
+      template ??= parseTemplate();
+      const { file } = await template;
+      if (!file.includes('{') && !programExists(file, env.PATH)) {
+        const where = file.includes('/') ? 'does not exist or is not a file' : 'is not found on PATH';
+        throw new SkevalError({
+          code: 'usage',
+          message: `--agent-command ${JSON.stringify(options.command)}: the program \`${file}\` ${where}; install it or give its path (for example --agent command --agent-command "node agent.mjs {prompt_file}")`,
+        });
+      }
+      return { version: null, notes: [] };
+    },
     async run(context): Promise<RunResult> {
       // The prompt file lives in the case run's own temporary folder, removed with it.
       const promptFile = join(context.tmpDir, 'prompt.md');
@@ -126,6 +139,12 @@ export function splitCommand(command: string): string[] {
     });
   }
   return words;
+}
+
+/** Whether `file` names a program: a path to a file, or a name found in one of `path`'s folders. */
+function programExists(file: string, path: string | undefined): boolean {
+  if (file.includes('/')) return isFile(file);
+  return (path ?? '').split(delimiter).some((folder) => folder !== '' && isFile(join(folder, file)));
 }
 
 function isFile(path: string): boolean {

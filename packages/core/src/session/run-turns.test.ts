@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createTraceBuilder } from '../runners/trace-builder.js';
 import type { AgentCommand, AgentRunner, RunnerContext, RunResult } from '../runners/types.js';
-import { runProcess } from '../session/run-process.js';
+import { runProcess } from './run-process.js';
 import { type RunTurnsOptions, runTurns } from './run-turns.js';
 
 // runTurns with a runner written for the test: each turn runs a real `node` that sleeps, through

@@ -1,0 +1,182 @@
+import type { ResolvedGrader } from '@skeval/scripts';
+import pLimit from 'p-limit';
+import type { JudgeSetup } from '../grading/judge-setup.js';
+import { type CaseRunOutcome, outcomeOf } from '../run-folder/read-case-run.js';
+import { readRunFolder } from '../run-folder/run-summary.js';
+import type { AgentRunner } from '../runners/types.js';
+import type { Containment } from '../session/containment.js';
+import { type ExecutionPlan, installFor, type PlannedCaseRun, type PlannedSkill } from './build-plan.js';
+import type { CostCap } from './cost-cap.js';
+import { runCase } from './run-case.js';
+import type { RunProgressEvent } from './run-progress.js';
+import { isFinished, storedCaseRun } from './stored-case-run.js';
+
+export interface ExecutePlanOptions {
+  plan: ExecutionPlan;
+  runner: AgentRunner;
+  agentVersion: string | null;
+  judge: JudgeSetup;
+  containment: Containment;
+  /** User-level skills and instruction files of the agent on this machine. */
+  ambient: readonly string[];
+  /** Each skill's graders as they were before any agent ran. */
+  graders: ReadonlyMap<PlannedSkill, ReadonlyMap<string, ResolvedGrader>>;
+  concurrency: number;
+  timeoutMsOf: (skill: string) => number;
+  keepWorkspaces: boolean;
+  costCap: CostCap | undefined;
+  /** Aborting stops launching case runs; running ones get `graceMs`, then are stopped. */
+  signal: AbortSignal | undefined;
+  graceMs: number;
+  onProgress: ((event: RunProgressEvent) => void) | undefined;
+}
+
+/** What executing a plan did: every case run's outcome (in finishing order) and how it ended. */
+export interface Execution {
+  outcomes: Map<PlannedSkill, CaseRunOutcome[]>;
+  /** Messages of artifacts that could not be written, by skill. */
+  writeErrors: Map<PlannedSkill, string[]>;
+  interrupted: boolean;
+}
+
+type SkipReason = 'complete' | 'interrupted' | 'write-failed' | 'cost-cap';
+
+/**
+ * Runs exactly the plan's case runs, `concurrency` at a time. Before each launch, small admission
+ * checks decide whether it starts: stopped by an interrupt or a failed write, finished in an
+ * earlier session (resuming), or over the cost cap. A resumed run's cap counts what its earlier
+ * sessions spent, before anything starts.
+ */
+export async function executePlan(options: ExecutePlanOptions): Promise<Execution> {
+  const { plan, costCap } = options;
+  const execution: Execution = {
+    outcomes: new Map(plan.skills.map((planned) => [planned, []])),
+    writeErrors: new Map(plan.skills.map((planned) => [planned, []])),
+    interrupted: false,
+  };
+  const hardStop = new AbortController();
+  let writesFailed = false;
+  const onStop = () => {
+    execution.interrupted = true;
+    setTimeout(() => hardStop.abort(), options.graceMs).unref();
+  };
+  options.signal?.addEventListener('abort', onStop, { once: true });
+  if (options.signal?.aborted) onStop();
+  const stopReason = (): SkipReason | undefined =>
+    execution.interrupted ? 'interrupted' : writesFailed ? 'write-failed' : undefined;
+  const stored = plan.resumed
+    ? await storedOutcomes(plan, options.onProgress)
+    : new Map<PlannedCaseRun, CaseRunOutcome>();
+  // A resumed run's cap counts everything its earlier sessions spent.
+  if (costCap && plan.resumed)
+    for (const planned of plan.skills)
+      for (const run of (await readRunFolder(planned.runDir)).runs) costCap.counted(outcomeOf(planned.skill.name, run));
+  const skip = (caseRun: PlannedCaseRun, reason: SkipReason) =>
+    options.onProgress?.({ type: 'case-skipped', ...labelOf(caseRun), reason });
+  const admit = async (caseRun: PlannedCaseRun): Promise<SkipReason | undefined> => {
+    const stopped = stopReason();
+    if (stopped) return stopped;
+    const finished = stored.get(caseRun);
+    if (finished) {
+      execution.outcomes.get(caseRun.planned)?.push(finished);
+      return 'complete';
+    }
+    if (!costCap) return undefined;
+    const allowed = await costCap.mayStart();
+    // Waiting for the first case run's cost, the run may have been stopped.
+    const stoppedSince = stopReason();
+    if (allowed && stoppedSince) costCap.finished(undefined);
+    return !allowed ? 'cost-cap' : stoppedSince;
+  };
+  const limit = pLimit(options.concurrency);
+  const pendingRemovals: Array<Promise<void>> = [];
+  await Promise.all(
+    plan.caseRuns.map((caseRun) =>
+      limit(async () => {
+        const refused = await admit(caseRun);
+        if (refused) return skip(caseRun, refused);
+        options.onProgress?.({ type: 'case-start', ...labelOf(caseRun) });
+        const outcome = await launch(caseRun, options, hardStop.signal, pendingRemovals).catch((error: unknown) => {
+          costCap?.finished(undefined);
+          throw error;
+        });
+        costCap?.finished(outcome);
+        execution.outcomes.get(caseRun.planned)?.push(outcome);
+        // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
+        if (outcome.error?.code === 'artifacts_unwritable') {
+          writesFailed = true;
+          execution.writeErrors.get(caseRun.planned)?.push(outcome.error.message);
+        }
+        options.onProgress?.({ type: 'case-end', outcome });
+      }),
+    ),
+  );
+  await Promise.all(pendingRemovals);
+  options.signal?.removeEventListener('abort', onStop);
+  return execution;
+}
+
+function launch(
+  caseRun: PlannedCaseRun,
+  options: ExecutePlanOptions,
+  signal: AbortSignal,
+  pendingRemovals: Array<Promise<void>>,
+): Promise<CaseRunOutcome> {
+  const { planned, evalCase, arm, runNumber } = caseRun;
+  const { skill } = planned;
+  const graders = options.graders.get(planned);
+  return runCase({
+    skill,
+    evalCase,
+    install: installFor(options.plan, skill, arm),
+    arm,
+    runNumber,
+    contextMode: options.plan.contextMode,
+    runner: options.runner,
+    agentVersion: options.agentVersion,
+    judge: options.judge,
+    caseDir: caseRun.caseDir,
+    timeoutMs: options.timeoutMsOf(skill.name),
+    containment: options.containment,
+    hidden: planned.hidden,
+    ambient: [...options.ambient],
+    skillOutputs: planned.skillOutputs,
+    ...(graders ? { graders } : {}),
+    keepWorkspace: options.keepWorkspaces,
+    signal,
+    pendingRemovals,
+  });
+}
+
+/**
+ * The case runs a resumed folder already holds, finished: each is kept, not run again. One whose
+ * artifacts do not read back runs again, said with its problems.
+ */
+async function storedOutcomes(
+  plan: ExecutionPlan,
+  onProgress: ExecutePlanOptions['onProgress'],
+): Promise<Map<PlannedCaseRun, CaseRunOutcome>> {
+  const finished = new Map<PlannedCaseRun, CaseRunOutcome>();
+  for (const caseRun of plan.caseRuns) {
+    const stored = await storedCaseRun(caseRun);
+    if (stored.status === 'complete' && isFinished(stored))
+      finished.set(caseRun, outcomeOf(caseRun.planned.skill.name, stored.run));
+    if (stored.status === 'invalid')
+      onProgress?.({
+        type: 'case-redo',
+        skill: caseRun.planned.skill.name,
+        caseId: caseRun.evalCase.id,
+        problems: stored.problems,
+      });
+  }
+  return finished;
+}
+
+function labelOf(caseRun: PlannedCaseRun) {
+  return {
+    skill: caseRun.planned.skill.name,
+    caseId: caseRun.evalCase.id,
+    arm: caseRun.arm,
+    runNumber: caseRun.runNumber,
+  };
+}

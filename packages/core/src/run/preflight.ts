@@ -1,0 +1,112 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SkevalError } from '@skeval/schema';
+import type { JudgeSetup } from '../grading/judge-setup.js';
+import type { AgentRunner } from '../runners/types.js';
+import { type ContainmentOptions, containAgents } from '../session/contain-agents.js';
+import type { Containment } from '../session/containment.js';
+import type { Sandbox } from '../session/sandbox.js';
+import type { ExecutionPlan } from './build-plan.js';
+
+export type { ContainmentOptions } from '../session/contain-agents.js';
+
+import { judgedClaimsOf } from './estimate-judge.js';
+
+/** What checking a plan before any agent starts found. */
+export interface Preflight {
+  /** How every case run is contained; absent when the sandbox asked for cannot run. */
+  containment?: Containment;
+  sandbox?: Sandbox;
+  /** The agent's version, as its check read it. */
+  agentVersion: string | null;
+  /** Each thing that would make the run fail, with the setting to change and how. */
+  problems: string[];
+  /** Things the user should know that stop nothing: no sandbox, an agent version Skeval does not know. */
+  notes: string[];
+}
+
+/**
+ * Checks, before any agent starts, everything a run would otherwise find out case by case: the
+ * sandbox works, the agent can start (its program found, its version read), the judge has a key
+ * for the judged assertions, and the run folders can be written. Every problem is collected, so
+ * `--dry-run` names them all.
+ */
+export async function preflight(
+  plan: ExecutionPlan,
+  options: ContainmentOptions & { runner?: AgentRunner; judge?: JudgeSetup },
+): Promise<Preflight> {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const userEnv = options.env ?? process.env;
+  const contained = attempt(problems, () => containAgents(options));
+  const sandbox = contained?.sandbox;
+  notes.push(...(contained?.notes ?? []));
+  const check =
+    plan.caseRuns.length > 0 && sandbox && options.runner?.check
+      ? await options.runner.check({ env: userEnv, sandbox: sandbox.kind }).catch((error: unknown) => {
+          problems.push(messageOf(error));
+          return undefined;
+        })
+      : undefined;
+  notes.push(...(check?.notes ?? []));
+  const judgeProblem = options.judge ? judgeKeyProblem(plan, options.judge) : undefined;
+  if (judgeProblem) problems.push(judgeProblem);
+  if (plan.caseRuns.length > 0) problems.push(...unwritableRunFolders(plan));
+  return {
+    ...(contained ? { sandbox: contained.sandbox, containment: contained.containment } : {}),
+    agentVersion: check?.version ?? null,
+    problems,
+    notes,
+  };
+}
+
+/** A plan whose checks found problems cannot run: one usage error naming each. */
+export function refusePlan(problems: readonly string[]): void {
+  if (problems.length === 0) return;
+  const [only] = problems;
+  const message =
+    problems.length === 1 && only !== undefined
+      ? only
+      : `the run cannot start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`;
+  throw new SkevalError({ code: 'usage', message });
+}
+
+/** A judge that will be asked (some planned case has a judged claim) but has no key to ask with. */
+function judgeKeyProblem(plan: ExecutionPlan, judge: JudgeSetup): string | undefined {
+  const missing = judge.model?.missingKey;
+  if (!judge.model || !missing) return undefined;
+  const judged = plan.caseRuns.some((caseRun) => judgedClaimsOf(caseRun.evalCase, caseRun.planned.skill.dir).length);
+  if (!judged) return undefined;
+  return `the judge ${judge.model.provider}:${judge.model.model} has no key: set ${missing}, or choose another judge with --judge provider:model (the judged assertions need one)`;
+}
+
+/** Run folders whose nearest existing folder cannot be written: every case run there would fail. */
+function unwritableRunFolders(plan: ExecutionPlan): string[] {
+  const problems = new Set<string>();
+  for (const { runDir } of plan.skills) {
+    let folder = runDir;
+    while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+    try {
+      accessSync(folder, constants.W_OK);
+    } catch (error) {
+      const code = error instanceof Error && 'code' in error ? String(error.code) : 'not writable';
+      problems.add(
+        `run folders cannot be written under ${folder} (${code}); make it writable or choose another folder with --output-dir`,
+      );
+    }
+  }
+  return [...problems];
+}
+
+function attempt<T>(problems: string[], make: () => T): T | undefined {
+  try {
+    return make();
+  } catch (error) {
+    problems.push(messageOf(error));
+    return undefined;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

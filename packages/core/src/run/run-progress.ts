@@ -1,0 +1,21 @@
+import type { Configuration } from '@skeval/schema';
+import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
+
+/** What a run tells its reporters as it goes. */
+export type RunProgressEvent =
+  /** Before the first case run: how many case runs the run plans, and whether they have arms or trials. */
+  | { type: 'run-start'; caseRuns: number; nested: boolean }
+  | { type: 'case-start'; skill: string; caseId: string; arm: Configuration; runNumber: number }
+  | { type: 'case-end'; outcome: CaseRunOutcome }
+  | {
+      type: 'case-skipped';
+      skill: string;
+      caseId: string;
+      arm: Configuration;
+      runNumber: number;
+      reason: 'complete' | 'interrupted' | 'write-failed' | 'cost-cap';
+    }
+  /** `--resume` found a case run whose artifacts do not read back: it runs again. */
+  | { type: 'case-redo'; skill: string; caseId: string; problems: string[] }
+  /** Something the user should know before the case runs start: no sandbox, an agent version Skeval does not know. */
+  | { type: 'note'; message: string };
