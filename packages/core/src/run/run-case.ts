@@ -10,7 +10,7 @@ import { writeCaseRun } from '../run-folder/write-case-run.js';
 import { createTraceBuilder } from '../runners/trace-builder.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
-import { openSession } from '../session/open-session.js';
+import { type AgentSession, openSession } from '../session/open-session.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
 import { changedFiles, hashFiles, hashTree } from '../workspace/tree.js';
@@ -87,31 +87,11 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       ...laterTurns.map((turn) => turn.prompt),
     ]);
     const run = checkBaseline(ran, arm, skill);
-    const { workspace } = session;
-    const edited = workspace.installed
-      .filter((entry) => hashTree(entry.path) !== entry.hashBefore)
-      .map((entry) => entry.name);
-    const originalEdited = fingerprintSkill(skill.dir, options.skillOutputs) !== fingerprintBefore;
-    const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map(
-      (change) => change.path,
-    );
     const { redactor } = containment;
-    const graded = await gradeCaseRun({
-      evalCase,
-      skill,
-      run: { ...run, startedAt: startedAt.toISOString() },
-      workspaceDir: workspace.dir,
-      outputs,
-      judge: options.judge,
-      ...(options.graders ? { graders: options.graders } : {}),
-      env: containment.userEnv,
-      redact: redactor.redact,
-      ...(options.signal ? { signal: options.signal } : {}),
+    const { grading, outputs, skillEdited } = await gradeSession(options, session, run, {
+      startedAt,
+      fingerprintBefore,
     });
-    const skillEdited = edited.length > 0 || originalEdited;
-    const grading: Grading = redactor.redactDeep(
-      skillEdited ? { ...graded, skill_edited: { installed: edited, original: originalEdited } } : graded,
-    );
     const model = run.trace.model ?? runner.model ?? null;
     const timing = buildTiming({
       usage: run.trace.usage,
@@ -120,6 +100,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       model,
       ...(grading.judge ? { judge: grading.judge } : {}),
     });
+    const { workspace } = session;
     const contextManifest = buildContextManifest(manifestHeader(options, model), {
       skills: session.skills,
       skillsRead: run.trace.skills_read ?? [],
@@ -166,6 +147,44 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
     if (options.pendingRemovals) options.pendingRemovals.push(removal);
     else await removal;
   }
+}
+
+/**
+ * Grades what the session left: the files the agent created or changed, whether it edited the
+ * installed skill or the original, and every assertion, with every secret redacted.
+ */
+async function gradeSession(
+  options: RunCaseOptions,
+  session: AgentSession,
+  run: RunResult,
+  before: { startedAt: Date; fingerprintBefore: string },
+): Promise<{ grading: Grading; outputs: string[]; skillEdited: boolean }> {
+  const { skill, containment } = options;
+  const { workspace } = session;
+  const edited = workspace.installed
+    .filter((entry) => hashTree(entry.path) !== entry.hashBefore)
+    .map((entry) => entry.name);
+  const originalEdited = fingerprintSkill(skill.dir, options.skillOutputs) !== before.fingerprintBefore;
+  const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map(
+    (change) => change.path,
+  );
+  const graded = await gradeCaseRun({
+    evalCase: options.evalCase,
+    skill,
+    run: { ...run, startedAt: before.startedAt.toISOString() },
+    workspaceDir: workspace.dir,
+    outputs,
+    judge: options.judge,
+    ...(options.graders ? { graders: options.graders } : {}),
+    env: containment.userEnv,
+    redact: containment.redactor.redact,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const skillEdited = edited.length > 0 || originalEdited;
+  const grading: Grading = containment.redactor.redactDeep(
+    skillEdited ? { ...graded, skill_edited: { installed: edited, original: originalEdited } } : graded,
+  );
+  return { grading, outputs, skillEdited };
 }
 
 /** The part of a case run's outcome known before it runs: which case, arm and repetition, and where. */

@@ -119,64 +119,10 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
   try {
     const failed = await (placed ?? placeAll(shards, staging, placement));
     if (failed) throw failed.error;
-    const { manifest } = first;
-    const byId = new Map(shards.flatMap((shard) => shard.manifest.cases.map((entry) => [entry.id, entry])));
-    const cases = manifest.all_cases.flatMap((id) => {
-      const entry = byId.get(id);
-      return entry ? [{ id, name: entry.name, ...(entry.raw_id === undefined ? {} : { rawId: entry.raw_id }) }] : [];
-    });
-    // Read once, to check them; here they are where the copy put them.
-    const runs = shards.flatMap((shard) =>
-      (read.get(shard) ?? []).map((stored) => ({ ...stored, dir: join(staging, relative(shard.dir, stored.dir)) })),
-    );
-    const written = await summarizeRunFolder({
-      runDir: staging,
-      runs,
-      skill: { name: manifest.skill, dir: manifest.skill_path },
-      cases,
-      runId: basename(outDir),
-      agent: manifest.options.agent,
-      model: manifest.options.model,
-      judge: manifest.options.judge,
-      interrupted: false,
-      config: settings.config,
-      costCap: settings.costCap,
-    });
-    const caseRuns = cases.length * manifest.options.arms.length * manifest.options.runs_per_configuration;
-    if (written.problems.length > 0 || written.runs.length !== caseRuns) {
-      throw new SkevalError({
-        code: 'io',
-        message: `the merged folder ${staging} reads back ${written.runs.length} of ${caseRuns} case runs${written.problems.length ? `: ${written.problems.join('; ')}` : ''}`,
-      });
-    }
+    const summary = await summarizeMerged(first, shards, read, staging, outDir, settings);
     await putInPlace(staging, outDir);
     done = true;
-    const run = {
-      skill: manifest.skill,
-      skillDir: manifest.skill_path,
-      runDir: outDir,
-      outcomes: written.runs.map((stored) => ({
-        ...outcomeOf(manifest.skill, stored),
-        caseDir: join(outDir, relative(staging, stored.dir)),
-      })),
-      benchmark: written.benchmark,
-      problems: [],
-      writeErrors: [],
-    };
-    const judgeSkipReason = manifest.options.judge === null ? skipReasonOf(written.runs) : undefined;
-    return {
-      runs: [run],
-      invalid: [],
-      interrupted: false,
-      totals: totalsOf([run]),
-      skill: manifest.skill,
-      runDir: outDir,
-      shards: sorted.map((shard) => ({ ...shard.manifest.shard, dir: shard.dir, cases: shard.manifest.cases.length })),
-      cases: cases.length,
-      caseRuns,
-      gates: settings.gates,
-      ...(judgeSkipReason ? { judgeSkipReason } : {}),
-    };
+    return resultOf(summary, sorted, staging, outDir, settings.gates);
   } catch (error) {
     if (placement !== 'move') throw error;
     throw new SkevalError({
@@ -188,6 +134,85 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
     // Moved case folders are the only copy: a failed merge leaves them in the staging folder.
     if (placement !== 'move' || done) await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** The merged folder's summary, benchmark and summary.json, written by the code an unsharded run uses, and checked complete. */
+async function summarizeMerged(
+  first: FoundShard,
+  shards: readonly FoundShard[],
+  read: ReadonlyMap<FoundShard, CaseRunDigest[]>,
+  staging: string,
+  outDir: string,
+  settings: Awaited<ReturnType<typeof readShardSettings>>['settings'],
+) {
+  const { manifest } = first;
+  const byId = new Map(shards.flatMap((shard) => shard.manifest.cases.map((entry) => [entry.id, entry])));
+  const cases = manifest.all_cases.flatMap((id) => {
+    const entry = byId.get(id);
+    return entry ? [{ id, name: entry.name, ...(entry.raw_id === undefined ? {} : { rawId: entry.raw_id }) }] : [];
+  });
+  // Read once, to check them; here they are where the copy put them.
+  const runs = shards.flatMap((shard) =>
+    (read.get(shard) ?? []).map((stored) => ({ ...stored, dir: join(staging, relative(shard.dir, stored.dir)) })),
+  );
+  const written = await summarizeRunFolder({
+    runDir: staging,
+    runs,
+    skill: { name: manifest.skill, dir: manifest.skill_path },
+    cases,
+    runId: basename(outDir),
+    agent: manifest.options.agent,
+    model: manifest.options.model,
+    judge: manifest.options.judge,
+    interrupted: false,
+    config: settings.config,
+    costCap: settings.costCap,
+  });
+  const caseRuns = cases.length * manifest.options.arms.length * manifest.options.runs_per_configuration;
+  if (written.problems.length > 0 || written.runs.length !== caseRuns) {
+    throw new SkevalError({
+      code: 'io',
+      message: `the merged folder ${staging} reads back ${written.runs.length} of ${caseRuns} case runs${written.problems.length ? `: ${written.problems.join('; ')}` : ''}`,
+    });
+  }
+  return { manifest, cases, caseRuns, written };
+}
+
+/** What a merge returns: the merged run as a run's report, its shards and its gates. */
+function resultOf(
+  summary: Awaited<ReturnType<typeof summarizeMerged>>,
+  sorted: readonly FoundShard[],
+  staging: string,
+  outDir: string,
+  gates: MergeShardsResult['gates'],
+): MergeShardsResult {
+  const { manifest, cases, caseRuns, written } = summary;
+  const run = {
+    skill: manifest.skill,
+    skillDir: manifest.skill_path,
+    runDir: outDir,
+    outcomes: written.runs.map((stored) => ({
+      ...outcomeOf(manifest.skill, stored),
+      caseDir: join(outDir, relative(staging, stored.dir)),
+    })),
+    benchmark: written.benchmark,
+    problems: [],
+    writeErrors: [],
+  };
+  const judgeSkipReason = manifest.options.judge === null ? skipReasonOf(written.runs) : undefined;
+  return {
+    runs: [run],
+    invalid: [],
+    interrupted: false,
+    totals: totalsOf([run]),
+    skill: manifest.skill,
+    runDir: outDir,
+    shards: sorted.map((shard) => ({ ...shard.manifest.shard, dir: shard.dir, cases: shard.manifest.cases.length })),
+    cases: cases.length,
+    caseRuns,
+    gates,
+    ...(judgeSkipReason ? { judgeSkipReason } : {}),
+  };
 }
 
 /** Every case folder of the shards into `staging`, a few at a time. */

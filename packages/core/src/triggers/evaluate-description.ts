@@ -4,7 +4,7 @@ import type pLimit from 'p-limit';
 import type { AgentRunner } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
-import { type DecisionBudget, runTriggerQuery } from './run-trigger-query.js';
+import { type DecisionBudget, failedTriggerRun, runTriggerQuery } from './run-trigger-query.js';
 import { scoreQuery } from './score-triggers.js';
 
 /** Something the terminal may show while queries run. */
@@ -47,17 +47,7 @@ export async function evaluateDescription(options: EvaluateDescriptionOptions): 
         Array.from({ length: options.runs }, (_, index) =>
           options.limit(async (): Promise<TriggerRun> => {
             if (options.isStopped())
-              return {
-                run: index + 1,
-                status: 'error',
-                loaded: [],
-                fired: null,
-                stopped: null,
-                tool_calls: 0,
-                tokens: 0,
-                duration_ms: 0,
-                error: { code: 'interrupted', message: 'not run: the run was interrupted' },
-              };
+              return failedTriggerRun(index + 1, Date.now(), 'interrupted', 'not run: the run was interrupted');
             const run = await runTriggerQuery({
               runner: options.runner,
               containment: options.containment,

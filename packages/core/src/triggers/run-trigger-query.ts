@@ -53,7 +53,7 @@ export async function runTriggerQuery(options: RunTriggerQueryOptions): Promise<
     source: JSON.stringify({ evals: [{ id: 'trigger', prompt: options.query }] }),
     fileName: 'trigger query',
   }).evals?.cases[0];
-  if (!evalCase) return failed(options.run, started, 'setup_failed', 'the query cannot be read as a prompt');
+  if (!evalCase) return failedTriggerRun(options.run, started, 'setup_failed', 'the query cannot be read as a prompt');
   const install = options.install.map((entry) =>
     entry === underTest && options.description !== undefined ? { ...entry, description: options.description } : entry,
   );
@@ -78,7 +78,7 @@ export async function runTriggerQuery(options: RunTriggerQueryOptions): Promise<
     ...(decision.onStdout ? { onStdout: decision.onStdout } : {}),
     purpose: 'trigger',
   });
-  if (!opened.ok) return failed(options.run, started, opened.error.code, opened.error.message);
+  if (!opened.ok) return failedTriggerRun(options.run, started, opened.error.code, opened.error.message);
   const { session } = opened;
   try {
     decision.watch(session.workspace.dir, session.skills);
@@ -156,7 +156,8 @@ function decisionWatch(options: RunTriggerQueryOptions) {
   };
 }
 
-function failed(run: number, started: number, code: string, message: string): TriggerRun {
+/** A trigger run that ended before any decision: an `error`, never a non-trigger. */
+export function failedTriggerRun(run: number, started: number, code: string, message: string): TriggerRun {
   return {
     run,
     status: 'error',
@@ -168,8 +169,4 @@ function failed(run: number, started: number, code: string, message: string): Tr
     duration_ms: Date.now() - started,
     error: { code, message },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -9,14 +9,14 @@ import {
   type TriggerQuery,
 } from '@skeval/evals';
 import type { LanguageModel } from '@skeval/judge';
-import { SkevalError, type TriggersFile, type TriggersHistory } from '@skeval/schema';
+import { SkevalError, type TriggerQueryResult, type TriggersFile, type TriggersHistory } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { writeFileAtomic, writeJsonAtomic } from '../run-folder/write-atomic.js';
 import type { AgentRunner } from '../runners/types.js';
 import { containAgents } from '../session/contain-agents.js';
 import { hiddenPaths } from '../session/containment.js';
 import type { SandboxKind } from '../session/sandbox.js';
-import { buildTriggersFile } from './build-triggers-file.js';
+import { type BuildTriggersFileOptions, buildTriggersFile } from './build-triggers-file.js';
 import { evaluateDescription, type TriggersProgressEvent } from './evaluate-description.js';
 import { buildNeighbourhood } from './neighbourhood.js';
 import { optimizeDescription } from './optimize-description.js';
@@ -102,14 +102,7 @@ export async function runTriggers(options: RunTriggersOptions): Promise<RunTrigg
   const cwd = options.cwd ?? process.cwd();
   const { skills, invalid } = await findSkillsWithTriggers(options, cwd);
   const userEnv = options.env ?? process.env;
-  const { sandbox, containment, notes } = containAgents(options);
-  for (const message of notes) options.onProgress?.({ type: 'note', message });
-  const check =
-    skills.length && options.runner.check
-      ? await options.runner.check({ env: userEnv, sandbox: sandbox.kind })
-      : undefined;
-  for (const message of check?.notes ?? []) options.onProgress?.({ type: 'note', message });
-  const ambient = options.runner.ambientContext?.(userEnv) ?? [];
+  const { containment, ambient } = await startAgents(options, skills.length > 0);
   const runId = options.runId ?? new Date().toISOString().replace(/[:.]/g, '-');
   const runs = options.runs ?? 3;
   const threshold = options.threshold ?? 0.5;
@@ -193,67 +186,101 @@ export async function runTriggers(options: RunTriggersOptions): Promise<RunTrigg
       }),
       writeErrors: [],
     };
-    if (options.optimize) {
-      const skillText = await readFile(join(skill.dir, 'SKILL.md'), 'utf8').catch(() => '');
-      const optimized = await optimizeDescription({
-        skillName: skill.name,
-        skillBody: skillText.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, ''),
-        original: options.description?.text ?? skill.description,
-        queries: skill.queries,
-        model: options.optimize.model,
-        iterations: options.optimize.iterations,
-        holdout: options.optimize.holdout,
-        seed: options.optimize.seed,
-        evaluate: (description, iteration) => evaluate(description, `round ${iteration}`),
-        isStopped: () => interrupted,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      const comparison = compareDescriptions(
-        { description: optimized.history.original_description, queries: optimized.original.queries },
-        { description: optimized.best.description, queries: optimized.best.queries },
-        optimized.testIds,
-      );
-      run.history = optimized.history;
-      run.triggers = buildTriggersFile({
-        ...common,
-        description: optimized.best.description,
-        descriptionSource: 'optimize',
-        queries: optimized.best.queries,
-        comparison,
-      });
-    } else if (options.description) {
-      const candidate = await evaluate(options.description.text, 'candidate');
-      const own = await evaluate(undefined, 'baseline');
-      const comparison = compareDescriptions(
-        { description: skill.description, queries: own },
-        { description: options.description.text, queries: candidate },
-      );
-      run.baseline = buildTriggersFile({
-        ...common,
-        description: skill.description,
-        descriptionSource: 'skill',
-        queries: own,
-      });
-      run.triggers = buildTriggersFile({
-        ...common,
-        description: options.description.text,
-        descriptionSource: options.description.source,
-        queries: candidate,
-        comparison,
-      });
-    } else {
-      run.triggers = buildTriggersFile({
-        ...common,
-        description: skill.description,
-        descriptionSource: 'skill',
-        queries: await evaluate(undefined),
-      });
-    }
+    await testDescriptions({ run, skill, common, evaluate, options, isStopped: () => interrupted });
     await writeRun(run);
     results.push(run);
   }
   options.signal?.removeEventListener('abort', onStop);
   return { runs: results, invalid, interrupted };
+}
+
+/** The agents' containment, and the agent checked once before any query runs. */
+async function startAgents(options: RunTriggersOptions, anyQueries: boolean) {
+  const userEnv = options.env ?? process.env;
+  const { sandbox, containment, notes } = containAgents(options);
+  const check =
+    anyQueries && options.runner.check
+      ? await options.runner.check({ env: userEnv, sandbox: sandbox.kind })
+      : undefined;
+  for (const message of [...notes, ...(check?.notes ?? [])]) options.onProgress?.({ type: 'note', message });
+  return { containment, ambient: options.runner.ambientContext?.(userEnv) ?? [] };
+}
+
+type Evaluate = (
+  description: string | undefined,
+  label?: string,
+  queries?: readonly TriggerQuery[],
+) => Promise<TriggerQueryResult[]>;
+
+/**
+ * Tests a skill's descriptions as asked: the best one an optimization finds (compared with the
+ * original on held-out queries), a candidate beside the skill's own, or the skill's own alone.
+ */
+async function testDescriptions(input: {
+  run: SkillTriggersRun;
+  skill: SkillUnderTest;
+  common: Omit<BuildTriggersFileOptions, 'description' | 'descriptionSource' | 'queries' | 'comparison'>;
+  evaluate: Evaluate;
+  options: RunTriggersOptions;
+  isStopped: () => boolean;
+}): Promise<void> {
+  const { run, skill, common, evaluate, options, isStopped } = input;
+  if (options.optimize) {
+    const skillText = await readFile(join(skill.dir, 'SKILL.md'), 'utf8').catch(() => '');
+    const optimized = await optimizeDescription({
+      skillName: skill.name,
+      skillBody: skillText.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, ''),
+      original: options.description?.text ?? skill.description,
+      queries: skill.queries,
+      model: options.optimize.model,
+      iterations: options.optimize.iterations,
+      holdout: options.optimize.holdout,
+      seed: options.optimize.seed,
+      evaluate: (description, iteration) => evaluate(description, `round ${iteration}`),
+      isStopped,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const comparison = compareDescriptions(
+      { description: optimized.history.original_description, queries: optimized.original.queries },
+      { description: optimized.best.description, queries: optimized.best.queries },
+      optimized.testIds,
+    );
+    run.history = optimized.history;
+    run.triggers = buildTriggersFile({
+      ...common,
+      description: optimized.best.description,
+      descriptionSource: 'optimize',
+      queries: optimized.best.queries,
+      comparison,
+    });
+  } else if (options.description) {
+    const candidate = await evaluate(options.description.text, 'candidate');
+    const own = await evaluate(undefined, 'baseline');
+    const comparison = compareDescriptions(
+      { description: skill.description, queries: own },
+      { description: options.description.text, queries: candidate },
+    );
+    run.baseline = buildTriggersFile({
+      ...common,
+      description: skill.description,
+      descriptionSource: 'skill',
+      queries: own,
+    });
+    run.triggers = buildTriggersFile({
+      ...common,
+      description: options.description.text,
+      descriptionSource: options.description.source,
+      queries: candidate,
+      comparison,
+    });
+  } else {
+    run.triggers = buildTriggersFile({
+      ...common,
+      description: skill.description,
+      descriptionSource: 'skill',
+      queries: await evaluate(undefined),
+    });
+  }
 }
 
 async function writeRun(run: SkillTriggersRun): Promise<void> {
