@@ -14,9 +14,10 @@ import {
   runGrader,
   sharedRegexRunner,
 } from '../packages/scripts/dist/index.js';
+import { sized } from './figures.mjs';
 
-const caseCount = Number(process.env.BENCH_CASES ?? 1000);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const caseCount = Number(process.env.BENCH_CASES ?? sized(1000, 20));
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? sized(32, 4));
 const root = mkdtempSync(join(tmpdir(), 'skeval-throughput-'));
 const prompt = 'Write docs/report.md with a summary and save the data as data.json.';
 const response = 'I wrote docs/report.md with the summary and saved data.json. Everything checks out.';
