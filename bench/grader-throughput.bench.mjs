@@ -1,19 +1,25 @@
 // 1,000 cases × 5 deterministic assertions over real files in temporary workspaces, every
 // safety check on (realpath containment, regular files only, read caps, time-bounded regex).
-// Prints assertions per second, grading the cases one after another and concurrently.
+// Each assertion goes through the public grading path, as a case run's grading does: the grader
+// resolved once by name, a payload built per assertion, runGrader() with the case's shared
+// workspace reader. Prints assertions per second, grading the cases one after another and
+// concurrently.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  buildGraderPayload,
   createWorkspaceReader,
-  getBuiltInGrader,
-  runBuiltInGrader,
+  resolveGrader,
+  runGrader,
   sharedRegexRunner,
 } from '../packages/scripts/dist/index.js';
+import { sized } from './figures.mjs';
 
-const caseCount = Number(process.env.BENCH_CASES ?? 1000);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const caseCount = Number(process.env.BENCH_CASES ?? sized(1000, 20));
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? sized(32, 4));
 const root = mkdtempSync(join(tmpdir(), 'skeval-throughput-'));
+const prompt = 'Write docs/report.md with a summary and save the data as data.json.';
 const response = 'I wrote docs/report.md with the summary and saved data.json. Everything checks out.';
 const report = `# Report\n\n${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(12)}\n\nStatus: done\n`;
 
@@ -23,7 +29,12 @@ const assertions = [
   { grader: 'regex-match', config: { pattern: 'report\\.md', target: 'assistant-text' } },
   { grader: 'json-valid', config: { path: 'data.json' } },
   { grader: 'workspace-file-contains', config: { path: 'docs/report.md', value: 'consectetur' } },
-].map(({ grader, config }) => ({ grader: getBuiltInGrader(grader), config }));
+].map(({ grader, config }) => {
+  const resolved = resolveGrader(grader, { from: root });
+  if (resolved.kind !== 'built-in')
+    throw new Error(`\`${grader}\` is not a built-in grader: ${JSON.stringify(resolved)}`);
+  return { resolved, config };
+});
 
 const workspaces = Array.from({ length: caseCount }, (_, index) => {
   const dir = join(root, `case-${index}`);
@@ -36,7 +47,9 @@ const workspaces = Array.from({ length: caseCount }, (_, index) => {
 async function gradeCase(dir) {
   const workspace = createWorkspaceReader(dir);
   const results = await Promise.all(
-    assertions.map(({ grader, config }) => runBuiltInGrader({ grader, config, output: response, workspace })),
+    assertions.map(({ resolved, config }) =>
+      runGrader(resolved, buildGraderPayload({ prompt, response, workspacePath: dir, config }), { workspace }),
+    ),
   );
   if (results.some((result) => result.score !== 1))
     throw new Error(`unexpected verdict in ${dir}: ${JSON.stringify(results)}`);

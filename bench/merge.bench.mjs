@@ -11,10 +11,11 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shardOfCase } from '../packages/core/dist/index.js';
+import { goal, sized } from './figures.mjs';
 
 const cli = fileURLToPath(new URL('../apps/cli/dist/cli.js', import.meta.url));
 const shardCount = 4;
-const caseRunsPerShard = Number(process.env.BENCH_CASE_RUNS_PER_SHARD ?? 2500);
+const caseRunsPerShard = Number(process.env.BENCH_CASE_RUNS_PER_SHARD ?? sized(2500, 10));
 const arms = ['with_skill', 'without_skill'];
 const casesPerShard = Math.ceil(caseRunsPerShard / arms.length);
 const root = mkdtempSync(join(tmpdir(), 'skeval-bench-merge-'));
@@ -181,7 +182,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1]
 for (const placement of ['link', 'copy', 'move']) {
   const move = placement === 'move';
   const merges = [];
-  for (let attempt = 0; attempt < Number(process.env.BENCH_MERGES ?? 3); attempt += 1) {
+  for (let attempt = 0; attempt < Number(process.env.BENCH_MERGES ?? sized(3, 1)); attempt += 1) {
     const out = join(root, `merged-${attempt}`);
     const shardsDir = move ? join(root, `moved-${attempt}`) : join(root, 'shards');
     if (move) cpSync(join(root, 'shards'), shardsDir, { recursive: true });
@@ -195,17 +196,23 @@ for (const placement of ['link', 'copy', 'move']) {
     if (move) rmSync(shardsDir, { recursive: true, force: true });
   }
   if (merges.length === 0) continue;
+  const command = `skeval merge${placement === 'link' ? '' : ` --${placement}`}`;
+  const seconds = median(merges.map((merge) => merge.seconds));
+  const rssMb = Math.max(...merges.map((merge) => merge.rssMb));
   console.log(
-    `skeval merge${placement === 'link' ? '' : ` --${placement}`}: ${median(merges.map((merge) => merge.seconds)).toFixed(2)} s median of ${merges.length} (goal ≤ 10 s), peak RSS ${Math.max(...merges.map((merge) => merge.rssMb)).toFixed(0)} MB (goal ≤ 300 MB) for ${totalCaseRuns} case runs`,
+    `${command}: ${seconds.toFixed(2)} s median of ${merges.length} ${goal({ name: `${command}, ${totalCaseRuns} case runs: time`, value: seconds, max: 10, unit: ' s' })}, peak RSS ${rssMb.toFixed(0)} MB ${goal({ name: `${command}, ${totalCaseRuns} case runs: peak RSS`, value: rssMb, max: 300, unit: ' MB' })} for ${totalCaseRuns} case runs`,
   );
 }
 
 // The speed-up: the same cases as one run, then as 4 shards at once (each its own process).
-const speedCases = Array.from({ length: Number(process.env.BENCH_SPEEDUP_CASES ?? 32) }, (_, at) => `s${at + 1}`);
+const speedCases = Array.from(
+  { length: Number(process.env.BENCH_SPEEDUP_CASES ?? sized(32, 4)) },
+  (_, at) => `s${at + 1}`,
+);
 const speedSkill = join(root, 'speed', 'bench-speed');
 const speedFlags = [...writeSkill(speedSkill, 'bench-speed', speedCases, 200), '--sandbox', 'none'];
 const cores = availableParallelism();
-for (const concurrency of speedCases.length ? [1, 4] : []) {
+for (const concurrency of speedCases.length ? sized([1, 4], [4]) : []) {
   const flags = [...speedFlags, '--concurrency', String(concurrency)];
   const one = await skeval(['run', speedSkill, ...flags, '--output-dir', join(root, `speed-one-${concurrency}`)]);
   const started = performance.now();

@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCommandRunner, runEvals } from '../packages/core/dist/index.js';
 import { renderReport } from '../packages/report/dist/index.js';
+import { goal, sized } from './figures.mjs';
 
-const caseRuns = Number(process.env.BENCH_CASE_RUNS ?? 1000);
+const caseRuns = Number(process.env.BENCH_CASE_RUNS ?? sized(1000, 10));
+const attempts = sized(3, 1);
 const agent = fileURLToPath(new URL('./report-agent.mjs', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'skeval-bench-report-'));
 const skill = join(root, 'bench-report');
@@ -56,7 +58,7 @@ console.log(
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const times = [];
 let html = '';
-for (let attempt = 0; attempt < 3; attempt += 1) {
+for (let attempt = 0; attempt < attempts; attempt += 1) {
   const start = performance.now();
   ({ html } = await renderReport({ paths: [runDir], cwd: root }));
   times.push(performance.now() - start);
@@ -64,8 +66,9 @@ for (let attempt = 0; attempt < 3; attempt += 1) {
 const page = join(root, 'report.html');
 writeFileSync(page, html);
 const megabytes = statSync(page).size / 1024 / 1024;
+const generation = median(times) / 1000;
 console.log(
-  `generation: ${(median(times) / 1000).toFixed(2)} s median of 3 (goal ≤ 3 s); the page ${megabytes.toFixed(1)} MB (goal ≤ 15 MB) for ${caseRuns} case runs`,
+  `generation: ${generation.toFixed(2)} s median of ${attempts} ${goal({ name: `generation, ${caseRuns} case runs`, value: generation, max: 3, unit: ' s' })}; the page ${megabytes.toFixed(1)} MB ${goal({ name: `page size, ${caseRuns} case runs`, value: megabytes, max: 15, unit: ' MB' })} for ${caseRuns} case runs`,
 );
 
 const chromium = '/usr/bin/chromium';
@@ -87,7 +90,7 @@ if (!existsSync(chromium)) {
     ],
   });
   const renders = [];
-  for (let attempt = 0; attempt < 3; attempt += 1) {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
     const tab = await browser.newPage();
     await tab.goto(pathToFileURL(page).href, { waitUntil: 'commit' });
     await tab.waitForSelector('.case', { timeout: 30_000 });
@@ -96,6 +99,9 @@ if (!existsSync(chromium)) {
     await tab.close();
   }
   await browser.close();
-  console.log(`first render in Chromium: ${(median(renders) / 1000).toFixed(2)} s median of 3 (goal ≤ 2 s)`);
+  const render = median(renders) / 1000;
+  console.log(
+    `first render in Chromium: ${render.toFixed(2)} s median of ${attempts} ${goal({ name: `first render, ${caseRuns} case runs`, value: render, max: 2, unit: ' s' })}`,
+  );
 }
 rmSync(root, { recursive: true, force: true });

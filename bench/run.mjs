@@ -1,16 +1,87 @@
-// `pnpm bench`: every benchmark, one after the other; each prints its own figures.
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+// `pnpm bench`: every benchmark, one after the other, each in its own process; then
+// bench/RESULTS.md with the machine, the commit, every goal and every figure printed.
+// `pnpm bench:smoke` (`--smoke`): the same benchmarks at small sizes, goals not enforced, and
+// RESULTS.md left as it is; a benchmark that crashes fails it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeMachine, writeResults } from './results.mjs';
 
-const benches = readdirSync(new URL('.', import.meta.url))
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke');
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+const benches = readdirSync(benchDir)
   .filter((file) => file.endsWith('.bench.mjs'))
   .sort();
-let failed = false;
-for (const bench of benches) {
-  console.log(`\n## ${bench}`);
-  const result = spawnSync(process.execPath, [new URL(bench, import.meta.url).pathname, ...process.argv.slice(2)], {
-    stdio: 'inherit',
+
+/** Runs one benchmark, its output shown as it comes and kept. */
+function runBench(bench, figuresFile) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [join(benchDir, bench), ...args], {
+      env: { ...process.env, SKEVAL_BENCH_FIGURES: figuresFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      process.stderr.write(chunk);
+    });
+    child.on('close', (code, signal) => {
+      resolve({ bench, code: code ?? signal, seconds: (performance.now() - started) / 1000, stdout, stderr });
+    });
   });
-  failed ||= result.status !== 0;
 }
-process.exitCode = failed ? 1 : 0;
+
+const scratch = mkdtempSync(join(tmpdir(), 'skeval-bench-run-'));
+const startedAt = new Date();
+const loadAtStart = loadavg();
+const started = performance.now();
+const results = [];
+for (const bench of benches) {
+  console.log(`\n## ${bench}${smoke ? ' (smoke)' : ''}`);
+  const figuresFile = join(scratch, `${bench}.jsonl`);
+  const result = await runBench(bench, figuresFile);
+  let goals = [];
+  try {
+    goals = readFileSync(figuresFile, 'utf8').trim().split('\n').map(JSON.parse);
+  } catch {
+    // a benchmark with no goals, or one that stopped before its first, writes no file
+  }
+  results.push({ ...result, goals });
+}
+rmSync(scratch, { recursive: true, force: true });
+const totalSeconds = (performance.now() - started) / 1000;
+
+console.log(`\n## ${smoke ? 'smoke run' : 'summary'}: ${totalSeconds.toFixed(0)} s`);
+for (const { bench, code, seconds, goals } of results) {
+  const missed = goals.filter((checked) => !checked.met).length;
+  const outcome =
+    code !== 0 && (smoke || missed === 0)
+      ? `FAILED (exit ${code})`
+      : smoke
+        ? 'ran'
+        : missed
+          ? `${missed} of ${goals.length} goals MISSED`
+          : `${goals.length} goals met`;
+  console.log(`${bench.padEnd(32)} ${seconds.toFixed(1).padStart(6)} s  ${outcome}`);
+}
+if (!smoke) {
+  const file = writeResults({
+    results,
+    machine: describeMachine(),
+    startedAt,
+    loadAtStart,
+    loadAtEnd: loadavg(),
+    totalSeconds,
+  });
+  console.log(`figures written to ${file}`);
+}
+process.exitCode = results.some((result) => result.code !== 0) ? 1 : 0;

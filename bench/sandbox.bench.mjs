@@ -3,14 +3,15 @@
 // Goal: ≤ 25 ms more per case run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { goal, sized } from './figures.mjs';
 
 const scenario = fileURLToPath(new URL('./pipeline-scenario.mjs', import.meta.url));
 if (spawnSync('bwrap', ['--ro-bind', '/', '/', 'true']).status !== 0) {
   console.log('bubblewrap does not run here (apt-get install -y bubblewrap): no sandbox figures');
   process.exit(0);
 }
-const cases = Number(process.env.BENCH_CASES ?? 200);
-const rounds = 4;
+const cases = Number(process.env.BENCH_CASES ?? sized(200, 2));
+const rounds = sized(4, 2);
 const run = (sandbox) =>
   JSON.parse(
     execFileSync(process.execPath, [scenario, String(cases / rounds), '1', '0', sandbox], { encoding: 'utf8' })
@@ -25,5 +26,5 @@ for (let round = 0; round < rounds; round += 1) {
 const perCase = (sandbox) => wall[sandbox] / cases;
 const added = perCase('bwrap') - perCase('none');
 console.log(
-  `${cases} case runs, zero-latency agent, one at a time: ${perCase('none').toFixed(1)} ms per case run without a sandbox, ${perCase('bwrap').toFixed(1)} ms in bubblewrap → the sandbox adds ${added.toFixed(1)} ms per case run (goal ≤ 25 ms)`,
+  `${cases} case runs, zero-latency agent, one at a time: ${perCase('none').toFixed(1)} ms per case run without a sandbox, ${perCase('bwrap').toFixed(1)} ms in bubblewrap → the sandbox adds ${added.toFixed(1)} ms per case run ${goal({ name: 'added by bubblewrap per case run', value: added, max: 25, unit: ' ms' })}`,
 );

@@ -1,35 +1,41 @@
-// Times the built `skeval-assert` and `skeval` as whole processes against a bare `node -e 0`,
-// interleaved so all see the same machine load. Goals: a built-in grader ≤ 2× bare Node, a custom
-// TypeScript grader ≤ 3× bare Node, and `skeval assert` ≤ 1.2× `skeval-assert` for the same
-// grader (it loads skeval-assert's bundle alone). The other `skeval` commands are for reference.
+// Times the built `skeval` and `skeval-assert` as whole processes, paired: every round runs each
+// command once, in an order that rotates from round to round, so all see the same machine load,
+// and each ratio is the median of the rounds' own ratios. Goals:
+//   skeval --version           ≤ 1.5× node -e 0
+//   skeval validate greeting   ≤ 2× node -e 0
+//   skeval assert keyword-check ≤ 1.2× skeval-assert keyword-check (it loads skeval-assert's bundle alone)
+//   skeval-assert output-contains (a built-in grader) ≤ 2× node -e 0
+//   skeval-assert keyword-check (a custom TypeScript grader) ≤ 3× node -e 0
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { goal, sized } from './figures.mjs';
 
-const runs = Number(process.env.BENCH_RUNS ?? 25);
+const runs = Number(process.env.BENCH_RUNS ?? sized(25, 2));
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
-const bin = fileURLToPath(new URL('../apps/assert/dist/cli.js', import.meta.url));
+const assertBin = fileURLToPath(new URL('../apps/assert/dist/cli.js', import.meta.url));
 const skeval = fileURLToPath(new URL('../apps/cli/dist/cli.js', import.meta.url));
 const answer = ['--agent-output', 'The capital of France is Paris.', '--agent-input', 'What is the capital of France?'];
 const commands = {
   'node -e 0': ['-e', '0'],
-  'skeval-assert keyword-check (custom TypeScript grader)': [bin, 'keyword-check', ...answer],
-  'skeval-assert output-contains (built-in grader)': [
-    bin,
-    'output-contains',
-    ...answer,
-    '--config',
-    '{"value":"Paris"}',
-  ],
-  'skeval assert keyword-check (the same, through skeval)': [skeval, 'assert', 'keyword-check', ...answer],
+  'skeval --version': [skeval, '--version'],
   'skeval validate greeting': [skeval, 'validate', 'greeting'],
-  'skeval transpile greeting/evals/evals.json': [skeval, 'transpile', 'greeting/evals/evals.json'],
+  'skeval-assert output-contains': [assertBin, 'output-contains', ...answer, '--config', '{"value":"Paris"}'],
+  'skeval-assert keyword-check': [assertBin, 'keyword-check', ...answer],
+  'skeval assert keyword-check': [skeval, 'assert', 'keyword-check', ...answer],
 };
+const goals = [
+  { command: 'skeval --version', against: 'node -e 0', max: 1.5 },
+  { command: 'skeval validate greeting', against: 'node -e 0', max: 2 },
+  { command: 'skeval assert keyword-check', against: 'skeval-assert keyword-check', max: 1.2 },
+  { command: 'skeval-assert output-contains', against: 'node -e 0', max: 2 },
+  { command: 'skeval-assert keyword-check', against: 'node -e 0', max: 3 },
+];
 
 function time(args) {
   const start = process.hrtime.bigint();
   const result = spawnSync(process.execPath, args, { cwd: examples, encoding: 'utf8' });
   const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   return elapsed;
 }
 
@@ -39,17 +45,23 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
+const names = Object.keys(commands);
 for (const args of Object.values(commands)) time(args); // warm-up: also compiles the custom grader once
-for (let run = 0; run < runs; run += 1) {
-  for (const [name, args] of Object.entries(commands)) samples[name].push(time(args));
+const rounds = Array.from({ length: runs }, (_, round) => {
+  const order = names.map((_, at) => names[(at + round) % names.length]);
+  return Object.fromEntries(order.map((name) => [name, time(commands[name])]));
+});
+
+console.log(`${runs} rounds after a warm-up, each running every command once (order rotating)`);
+for (const name of names) {
+  console.log(
+    `${name.padEnd(30)} median ${median(rounds.map((round) => round[name]))
+      .toFixed(1)
+      .padStart(6)} ms`,
+  );
 }
-const bare = median(samples['node -e 0']);
-console.log(`${runs} runs each after a warm-up, interleaved`);
-for (const [name, values] of Object.entries(samples)) {
-  const value = median(values);
-  console.log(`${name.padEnd(58)} median ${value.toFixed(1).padStart(6)} ms   ${(value / bare).toFixed(2)}× bare Node`);
+for (const { command, against, max } of goals) {
+  const ratio = median(rounds.map((round) => round[command] / round[against]));
+  const verdict = goal({ name: `${command} ÷ ${against}`, value: ratio, max, unit: '×', format: (x) => x.toFixed(2) });
+  console.log(`${`${command} ÷ ${against}`.padEnd(58)} ${ratio.toFixed(2)}× ${verdict}`);
 }
-const viaSkeval = median(samples['skeval assert keyword-check (the same, through skeval)']);
-const direct = median(samples['skeval-assert keyword-check (custom TypeScript grader)']);
-console.log(`skeval assert ÷ skeval-assert (keyword-check): ${(viaSkeval / direct).toFixed(2)}× (goal ≤ 1.20×)`);

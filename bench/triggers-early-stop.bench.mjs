@@ -7,8 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCommandRunner, runTriggers } from '../packages/core/dist/index.js';
+import { goal, sized } from './figures.mjs';
 
 const agent = fileURLToPath(new URL('../packages/core/src/triggers/__fixtures__/routing-agent.mjs', import.meta.url));
+const runs = sized(3, 1);
+const stepDelayMs = sized(100, 10);
 const root = mkdtempSync(join(tmpdir(), 'skeval-bench-triggers-'));
 const skill = join(root, 'commit');
 mkdirSync(join(skill, 'evals'), { recursive: true });
@@ -32,12 +35,12 @@ const measure = async (earlyStop) => {
   const result = await runTriggers({
     path: skill,
     runner: createCommandRunner({ command: `node ${agent}` }),
-    runs: 3,
+    runs,
     alone: true,
     earlyStop,
     budget: { toolCalls: 3 },
     concurrency: 4,
-    env: { PATH: process.env.PATH, WORK_STEPS: '8', WORK_DELAY_MS: '100' },
+    env: { PATH: process.env.PATH, WORK_STEPS: '8', WORK_DELAY_MS: String(stepDelayMs) },
     passEnv: ['WORK_STEPS', 'WORK_DELAY_MS'],
     outputDir: join(root, 'out'),
     runId: earlyStop ? 'stopped' : 'full',
@@ -49,7 +52,14 @@ const measure = async (earlyStop) => {
 const full = await measure(false);
 const stopped = await measure(true);
 rmSync(root, { recursive: true, force: true });
-const share = (part, whole) => `${Math.round((part / whole) * 100)}%`;
+const share = (name, part, whole) => {
+  const percent = (part / whole) * 100;
+  return `${Math.round(percent)}% ${goal({ name, value: percent, max: 40, unit: '%' })}`;
+};
 console.log(
-  `${(positive.length + negative.length) * 3} runs, scripted routing agent: full runs ${full.tokens} tokens, ${(full.agentMs / 1000).toFixed(1)} s of agent time (${(full.wallMs / 1000).toFixed(1)} s wall); early stop ${stopped.tokens} tokens, ${(stopped.agentMs / 1000).toFixed(1)} s (${(stopped.wallMs / 1000).toFixed(1)} s wall) → ${share(stopped.tokens, full.tokens)} of the tokens, ${share(stopped.agentMs, full.agentMs)} of the agent time (goal ≤ 40%); same verdicts: ${stopped.passed === full.passed ? 'yes' : 'no'} (${stopped.passed}/${positive.length + negative.length} passed)`,
+  `${(positive.length + negative.length) * runs} runs, scripted routing agent (${stepDelayMs} ms steps): full runs ${full.tokens} tokens, ${(full.agentMs / 1000).toFixed(1)} s of agent time (${(full.wallMs / 1000).toFixed(1)} s wall); early stop ${stopped.tokens} tokens, ${(stopped.agentMs / 1000).toFixed(1)} s (${(stopped.wallMs / 1000).toFixed(1)} s wall) → stopped over full: tokens ${share('early stop tokens over full', stopped.tokens, full.tokens)}, agent time ${share('early stop agent time over full', stopped.agentMs, full.agentMs)}; same verdicts: ${stopped.passed === full.passed ? 'yes' : 'no'} (${stopped.passed}/${positive.length + negative.length} passed)`,
 );
+if (stopped.passed !== full.passed) {
+  console.log('early stop changed the verdicts');
+  process.exitCode = 1;
+}
