@@ -1,17 +1,13 @@
 import type { LoadedCase } from '@skeval/evals';
-import { type JudgeClaim, type JudgeFile, judgeCase, skipClaims } from '@skeval/judge';
-import type { AssertionResult, GraderResult, Grading, NormalizedAssertion, Trace } from '@skeval/schema';
-import { passRateOf, SkevalError } from '@skeval/schema';
-import {
-  buildGraderPayload,
-  createWorkspaceReader,
-  type ResolvedGrader,
-  resolveGrader,
-  runGrader,
-  type WorkspaceReader,
-} from '@skeval/scripts';
+import type { AssertionResult, Grading, Trace } from '@skeval/schema';
+import { passRateOf } from '@skeval/schema';
+import type { ResolvedGrader } from '@skeval/scripts';
+import { assertionRow, gradedBy } from './assertion-row.js';
+import { gradeAssertion } from './grade-assertion.js';
 import { type GradingSubject, gradingSubjects } from './grading-subjects.js';
+import { judgeClaims, type PendingClaim } from './judge-claims.js';
 import type { JudgeSetup } from './judge-setup.js';
+import { createSubjectGrading } from './subject-grading.js';
 
 export interface GradeCaseRunOptions {
   evalCase: LoadedCase;
@@ -45,7 +41,6 @@ export interface GradeCaseRunOptions {
   timeLimitMs?: number;
 }
 
-const excerptChars = 4000;
 const defaultTimeLimitMs = 600_000;
 
 /**
@@ -90,125 +85,29 @@ async function gradeSubject(
   limit: AbortSignal,
   limitMs: number,
 ): Promise<GradedSubject> {
-  const { evalCase } = options;
   const { assertions } = subject;
   const rows = new Map<number, AssertionResult>();
   const ordered = (judge?: NonNullable<Grading['judge']>): GradedSubject => ({
     rows: assertions.map((assertion, index) => {
-      const found = rows.get(index) ?? row(assertion, 'error', 'not graded', gradedBy(assertion));
+      const found = rows.get(index) ?? assertionRow(assertion, 'error', 'not graded', gradedBy(assertion));
       return subject.turn === undefined ? found : { ...found, turn: subject.turn };
     }),
     ...(judge ? { judge } : {}),
   });
   if (subject.notGraded) {
     for (const [index, assertion] of assertions.entries())
-      rows.set(index, row(assertion, 'error', subject.notGraded, gradedBy(assertion)));
+      rows.set(index, assertionRow(assertion, 'error', subject.notGraded, gradedBy(assertion)));
     return ordered();
   }
-  const redact = options.redact ?? ((text: string) => text);
-  const signal = options.signal ? AbortSignal.any([options.signal, limit]) : limit;
-  const overTime = `not graded: the case run's grading passed its ${limitMs / 1000} s limit`;
-  const workspace = createWorkspaceReader(options.workspaceDir);
-  const claims: Array<{ index: number; assertion: NormalizedAssertion; claim: JudgeClaim }> = [];
+  const grading = createSubjectGrading(options, subject, limit, limitMs);
+  const claims: PendingClaim[] = [];
   for (const [index, assertion] of assertions.entries()) {
-    const started = Date.now();
-    if (assertion.spec.mode === 'judge') {
-      claims.push({ index, assertion, claim: { id: `a${index + 1}`, text: assertion.spec.claim } });
-      continue;
-    }
-    if (limit.aborted) {
-      rows.set(index, row(assertion, 'error', overTime, assertion.spec.grader));
-      continue;
-    }
-    const { grader, config, fallbackClaim } = assertion.spec;
-    const resolved = options.graders?.get(grader) ?? resolveGrader(grader, { from: options.skill.dir });
-    if (resolved.kind === 'missing') {
-      if (fallbackClaim) claims.push({ index, assertion, claim: { id: `a${index + 1}`, text: fallbackClaim } });
-      else rows.set(index, row(assertion, 'error', resolved.message, grader));
-      continue;
-    }
-    try {
-      const payload = buildGraderPayload({
-        prompt: subject.prompt,
-        response: subject.response,
-        ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
-        inputFiles: evalCase.files.map((file) => file.path),
-        trace: subject.trace,
-        workspacePath: options.workspaceDir,
-        config,
-        ...(evalCase.metadata ? { metadata: evalCase.metadata } : {}),
-        ...(options.run.startedAt ? { startedAt: options.run.startedAt } : {}),
-      });
-      const result = await bounded(
-        runGrader(resolved, payload, {
-          workspace,
-          skillDir: options.skill.dir,
-          skillName: options.skill.name,
-          timeoutMs: options.graderTimeoutMs ?? 30_000,
-          ...(options.env ? { env: options.env } : {}),
-          signal,
-        }),
-        limit,
-      );
-      rows.set(index, fromGraderResult(assertion, result, grader, Date.now() - started));
-    } catch (error) {
-      const message = limit.aborted
-        ? overTime
-        : SkevalError.isInstance(error)
-          ? `${error.code}: ${error.message}`
-          : `grader_failed: ${error instanceof Error ? error.message : String(error)}`;
-      rows.set(index, row(assertion, 'error', message, grader, Date.now() - started));
-    }
+    const graded = await gradeAssertion(grading, assertion, index);
+    if ('claim' in graded) claims.push({ index, assertion, claim: graded.claim });
+    else rows.set(index, graded.row);
   }
   if (claims.length === 0) return ordered();
-  const claimList = claims.map((entry) => entry.claim);
-  if (!options.judge.model) {
-    settleClaims(claims, skipClaims(claimList, options.judge.skipReason ?? 'no judge model is configured'), rows);
-    return ordered();
-  }
-  if (limit.aborted) {
-    settleClaims(claims, [], rows, overTime);
-    return ordered();
-  }
-  const judged = judgeCase(
-    {
-      prompt: subject.prompt,
-      ...(evalCase.expectedOutput ? { expectedOutput: evalCase.expectedOutput } : {}),
-      response: redact(subject.response),
-      files: judgeFiles(workspace, options.outputs, redact),
-      claims: claimList,
-    },
-    {
-      model: options.judge.model,
-      cache: options.judge.cache ?? false,
-      ...(options.judge.retries === undefined ? {} : { retries: options.judge.retries }),
-      ...(options.judge.timeoutMs === undefined ? {} : { timeoutMs: options.judge.timeoutMs }),
-      signal,
-    },
-  );
-  const result = await bounded(judged, limit).catch((error: unknown) => {
-    if (limit.aborted) return undefined;
-    throw error;
-  });
-  if (!result) {
-    settleClaims(claims, [], rows, overTime);
-    return ordered();
-  }
-  settleClaims(claims, result.verdicts, rows);
-  return ordered({
-    model: result.model,
-    calls: result.calls,
-    ...(result.split ? { split: true } : {}),
-    usage: {
-      input_tokens: result.usage.inputTokens,
-      output_tokens: result.usage.outputTokens,
-      cached_input_tokens: result.usage.cachedInputTokens,
-      total_tokens: result.usage.inputTokens + result.usage.outputTokens,
-      cost_usd: result.costUsd,
-    },
-    ...(result.injections.length ? { injections: result.injections } : {}),
-    ...(result.notes.length ? { notes: result.notes } : {}),
-  });
+  return ordered(await judgeClaims(grading, claims, rows));
 }
 
 /** The judge step of a case run over its groups: calls, tokens and cost added up, notes kept. */
@@ -234,83 +133,6 @@ function mergeJudgeInfo(infos: ReadonlyArray<NonNullable<Grading['judge']>>): Gr
     },
     ...(injections.length ? { injections } : {}),
     ...(notes.length ? { notes } : {}),
-  };
-}
-
-/** Each judged claim's row, from the verdict at its position; a claim without one is an `error`. */
-function settleClaims(
-  claims: ReadonlyArray<{ index: number; assertion: NormalizedAssertion }>,
-  verdicts: ReadonlyArray<{ status: AssertionResult['status']; evidence: string }>,
-  rows: Map<number, AssertionResult>,
-  missing = 'the judge gave no verdict for this claim',
-): Map<number, AssertionResult> {
-  claims.forEach((entry, at) => {
-    const verdict = verdicts[at] ?? { status: 'error', evidence: missing };
-    rows.set(entry.index, row(entry.assertion, verdict.status, verdict.evidence, 'judge'));
-  });
-  return rows;
-}
-
-/** `work`, or a rejection as soon as `limit` fires: a grader or judge that ignores its signal is not waited for. */
-function bounded<T>(work: Promise<T>, limit: AbortSignal): Promise<T> {
-  if (limit.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
-    limit.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => limit.removeEventListener('abort', onAbort));
-  });
-}
-
-function judgeFiles(workspace: WorkspaceReader, outputs: string[], redact: (text: string) => string): JudgeFile[] {
-  return outputs.map((path) => {
-    const file = workspace.readText(path);
-    if (file.status === 'text')
-      return {
-        path: redact(path),
-        size: file.size,
-        excerpt: redact(file.text.slice(0, excerptChars)),
-        ...(file.truncated || file.text.length > excerptChars ? { truncated: true } : {}),
-      };
-    return { path: redact(path), size: 'size' in file ? file.size : 0 };
-  });
-}
-
-function fromGraderResult(
-  assertion: NormalizedAssertion,
-  result: GraderResult,
-  grader: string,
-  durationMs: number,
-): AssertionResult {
-  const passed = result.score >= 0.5;
-  const [only, ...others] = result.assertions;
-  const evidence =
-    only && others.length === 0
-      ? (only.evidence ?? (only.passed ? 'passed' : 'failed'))
-      : `score ${result.score}: ${result.assertions.map((entry) => `${entry.passed ? '✓' : '✗'} ${entry.text}${entry.evidence ? ` (${entry.evidence})` : ''}`).join('; ')}`;
-  return row(assertion, passed ? 'pass' : 'fail', evidence, grader, durationMs);
-}
-
-/** Who decides an assertion: the judge, or a grader by name. */
-function gradedBy(assertion: NormalizedAssertion): string {
-  return assertion.spec.mode === 'judge' ? 'judge' : assertion.spec.grader;
-}
-
-function row(
-  assertion: NormalizedAssertion,
-  status: AssertionResult['status'],
-  evidence: string,
-  grader: string,
-  durationMs?: number,
-): AssertionResult {
-  return {
-    text: assertion.text,
-    passed: status === 'pass',
-    status,
-    evidence,
-    assertion: assertion.source,
-    ...(assertion.id ? { id: assertion.id } : {}),
-    grader,
-    ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
   };
 }
 

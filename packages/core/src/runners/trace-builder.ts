@@ -40,6 +40,9 @@ function boundText(text: string, limit = maxToolOutputChars): { text: string; tr
   return { text: `${text.slice(0, limit)}\n[… ${text.length - limit} more characters cut by Skeval]`, truncated: true };
 }
 
+/** What `createTraceBuilder` returns: a trace being built. */
+export type TraceBuilder = ReturnType<typeof createTraceBuilder>;
+
 /** Builds a normalized trace as a runner reads an agent's events. */
 export function createTraceBuilder(agent: string, configuredModel?: string | null) {
   let model = configuredModel ?? null;

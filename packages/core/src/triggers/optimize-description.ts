@@ -2,8 +2,8 @@ import type { TriggerQuery } from '@skeval/evals';
 import { maxDescriptionChars } from '@skeval/evals';
 import type { LanguageModel } from '@skeval/judge';
 import type { OptimizeRound, TriggerQueryResult, TriggersHistory } from '@skeval/schema';
-import { type BlindedRound, proposeDescription } from './propose-description.js';
-import { runEvalResults } from './score-triggers.js';
+import { blindedRoundOf, rejectedRound, testedRound } from './optimize-round.js';
+import { type BlindedRound, type ProposeDescriptionOptions, proposeDescription } from './propose-description.js';
 import { splitQueries } from './split-queries.js';
 
 export interface OptimizeOptions {
@@ -39,8 +39,7 @@ export interface OptimizeResult {
  */
 export async function optimizeDescription(options: OptimizeOptions): Promise<OptimizeResult> {
   const { train, test } = splitQueries(options.queries, { holdout: options.holdout, seed: options.seed });
-  const trainIds = new Set(train.map((query) => query.id));
-  const testIds = new Set(test.map((query) => query.id));
+  const split = { trainIds: new Set(train.map((query) => query.id)), testIds: new Set(test.map((query) => query.id)) };
   const rounds: OptimizeRound[] = [];
   const evaluated = new Map<number, TriggerQueryResult[]>();
   const blinded: BlindedRound[] = [];
@@ -53,70 +52,32 @@ export async function optimizeDescription(options: OptimizeOptions): Promise<Opt
     }
     const queries = await options.evaluate(current, iteration);
     evaluated.set(iteration, queries);
-    const trainPart = runEvalResults(queries.filter((query) => trainIds.has(query.id)));
-    const testPart = runEvalResults(queries.filter((query) => testIds.has(query.id)));
-    rounds.push({
-      iteration,
-      description: current,
-      train_passed: trainPart.summary.passed,
-      train_failed: trainPart.summary.failed,
-      train_total: trainPart.summary.total,
-      train_results: trainPart.results,
-      test_passed: testPart.summary.passed,
-      test_failed: testPart.summary.failed,
-      test_total: testPart.summary.total,
-      test_results: testPart.results,
-      passed: trainPart.summary.passed,
-      failed: trainPart.summary.failed,
-      total: trainPart.summary.total,
-      results: trainPart.results,
-      characters: current.length,
-    });
-    blinded.push({
-      iteration,
-      description: current,
-      trainPassed: trainPart.summary.passed,
-      trainTotal: trainPart.summary.total,
-      trainResults: trainPart.results,
-    });
-    if (trainPart.summary.failed === 0) {
+    const round = testedRound(iteration, current, queries, split);
+    rounds.push(round);
+    blinded.push(blindedRoundOf(round));
+    if (round.train_failed === 0) {
       exitReason = `all_passed (iteration ${iteration})`;
       break;
     }
     if (iteration === options.iterations) break;
-    let proposal = await proposeDescription({
-      model: options.model,
-      skillName: options.skillName,
-      skillBody: options.skillBody,
-      current,
-      train: trainPart.results,
-      history: blinded,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    // A proposal over the limit is recorded as a round of its own and proposed again.
-    while ('rejected' in proposal && iteration < options.iterations - 1) {
-      iteration += 1;
-      rounds.push(rejectedRound(iteration, proposal.rejected));
-      proposal = await proposeDescription({
+    const next = await proposeWithinLimit(
+      {
         model: options.model,
         skillName: options.skillName,
         skillBody: options.skillBody,
         current,
-        train: trainPart.results,
+        train: round.train_results,
         history: blinded,
         ...(options.signal ? { signal: options.signal } : {}),
-      });
-    }
-    if ('rejected' in proposal) {
-      rounds.push(rejectedRound(iteration + 1, proposal.rejected));
-      break;
-    }
-    current = proposal.description;
+      },
+      { iteration, iterations: options.iterations },
+    );
+    rounds.push(...next.rejected);
+    if (next.description === undefined) break;
+    iteration += next.rejected.length;
+    current = next.description;
   }
-  const tested = rounds.filter((round) => round.rejected === undefined);
-  const best = tested.reduce((chosen, round) =>
-    (round.test_passed ?? 0) > (chosen.test_passed ?? 0) ? round : chosen,
-  );
+  const best = bestRound(rounds);
   const score = (passed: number | null, total: number | null) => `${passed ?? 0}/${total ?? 0}`;
   const history: TriggersHistory = {
     exit_reason: exitReason,
@@ -135,8 +96,8 @@ export async function optimizeDescription(options: OptimizeOptions): Promise<Opt
       schema_version: 1,
       seed: options.seed,
       best_iteration: best.iteration,
-      train_ids: [...trainIds],
-      test_ids: [...testIds],
+      train_ids: [...split.trainIds],
+      test_ids: [...split.testIds],
       judge: `${options.model.provider}:${options.model.model}`,
       max_description_chars: maxDescriptionChars,
     },
@@ -145,27 +106,32 @@ export async function optimizeDescription(options: OptimizeOptions): Promise<Opt
     history,
     best: { description: best.description, queries: evaluated.get(best.iteration) ?? [] },
     original: { queries: evaluated.get(1) ?? [] },
-    testIds,
+    testIds: split.testIds,
   };
 }
 
-function rejectedRound(iteration: number, reason: string): OptimizeRound {
-  return {
-    iteration,
-    description: '',
-    train_passed: 0,
-    train_failed: 0,
-    train_total: 0,
-    train_results: [],
-    test_passed: null,
-    test_failed: null,
-    test_total: null,
-    test_results: null,
-    passed: 0,
-    failed: 0,
-    total: 0,
-    results: [],
-    characters: 0,
-    rejected: reason,
-  };
+/**
+ * The next description to test. A proposal over the limit is recorded as a round of its own (one
+ * of the `iterations`) and proposed again; with no round left for it, there is no description.
+ */
+async function proposeWithinLimit(
+  request: ProposeDescriptionOptions,
+  { iteration, iterations }: { iteration: number; iterations: number },
+): Promise<{ rejected: OptimizeRound[]; description?: string }> {
+  const rejected: OptimizeRound[] = [];
+  let proposal = await proposeDescription(request);
+  while ('rejected' in proposal && iteration + rejected.length < iterations - 1) {
+    rejected.push(rejectedRound(iteration + rejected.length + 1, proposal.rejected));
+    proposal = await proposeDescription(request);
+  }
+  if ('rejected' in proposal) {
+    return { rejected: [...rejected, rejectedRound(iteration + rejected.length + 1, proposal.rejected)] };
+  }
+  return { rejected, description: proposal.description };
+}
+
+/** The tested round with the best test score; ties go to the earlier round. */
+function bestRound(rounds: readonly OptimizeRound[]): OptimizeRound {
+  const tested = rounds.filter((round) => round.rejected === undefined);
+  return tested.reduce((chosen, round) => ((round.test_passed ?? 0) > (chosen.test_passed ?? 0) ? round : chosen));
 }

@@ -1,90 +1,19 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import type { ReportData } from '../report-data.js';
-import type { ReviewActions } from './assertion-rows.js';
 import { CaseView } from './case-view.js';
+import { FilterBar } from './filter-bar.js';
 import { type CaseFilter, caseKeyOf, matchesFilter, noFilter } from './filters.js';
 import { SkillOverview } from './overview.js';
-import { type ReviewState, reviewStateOf, withLabel, withLabelNote, withRunNote, withStatus } from './review-store.js';
+import { reviewStateOf, withStatus } from './review-store.js';
 import { downloadFeedback, useSavedReviews } from './save-reviews.js';
-
-function FilterBar(props: {
-  data: ReportData;
-  filter: CaseFilter;
-  shown: number;
-  total: number;
-  onChange: (filter: CaseFilter) => void;
-  searchRef: { current: HTMLInputElement | null };
-}) {
-  const { filter, onChange } = props;
-  return (
-    <search class="filters">
-      <input
-        ref={props.searchRef}
-        type="search"
-        class="search"
-        placeholder="Search cases, verdicts, evidence, responses  ( / )"
-        aria-label="search"
-        value={filter.query}
-        onInput={(event) => onChange({ ...filter, query: event.currentTarget.value })}
-      />
-      <label>
-        <input
-          type="checkbox"
-          class="failed-only"
-          checked={filter.failedOnly}
-          onChange={(event) => onChange({ ...filter, failedOnly: event.currentTarget.checked })}
-        />{' '}
-        failed only ( f )
-      </label>
-      {props.data.runs.length > 1 ? (
-        <select
-          class="skill-filter"
-          aria-label="skill"
-          value={filter.runKey}
-          onChange={(event) => onChange({ ...filter, runKey: event.currentTarget.value })}
-        >
-          <option value="">every skill</option>
-          {props.data.runs.map((run) => (
-            <option key={run.key} value={run.key}>
-              {run.skill}
-            </option>
-          ))}
-        </select>
-      ) : null}
-      <select
-        class="status-filter"
-        aria-label="status"
-        value={filter.status}
-        onChange={(event) => {
-          const value = event.currentTarget.value;
-          const status = value === 'pass' || value === 'fail' || value === 'error' || value === 'skipped' ? value : '';
-          onChange({ ...filter, status });
-        }}
-      >
-        <option value="">any status</option>
-        <option value="pass">all passed</option>
-        <option value="fail">a fail</option>
-        <option value="error">an error</option>
-        <option value="skipped">a skip</option>
-      </select>
-      <span class="shown" role="status">
-        {props.shown} of {props.total} cases
-      </span>
-    </search>
-  );
-}
-
-const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+import { useCaseFocus } from './use-case-focus.js';
+import { useKeyboardShortcuts } from './use-keyboard-shortcuts.js';
+import { useReviews } from './use-reviews.js';
 
 export function App({ data }: { data: ReportData }) {
   const [filter, setFilter] = useState<CaseFilter>(noFilter);
-  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
-  const [focused, setFocused] = useState<string | null>(null);
-  const [reviews, setReviews] = useState<Record<string, ReviewState>>(() =>
-    Object.fromEntries(data.runs.map((run) => [run.key, reviewStateOf(run.feedback)])),
-  );
+  const { open, focused, focusedRef, toggle, markFocused, focusCase, pick } = useCaseFocus(setFilter);
+  const { reviews, update, actionsFor } = useReviews(data);
   const searchRef = useRef<HTMLInputElement>(null);
   const saveStatus = useSavedReviews(data.serve, data.runs, reviews);
 
@@ -98,89 +27,7 @@ export function App({ data }: { data: ReportData }) {
     [visible],
   );
   const total = data.runs.reduce((sum, run) => sum + run.cases.length, 0);
-
-  const toggle = useCallback((caseKey: string) => {
-    setOpen((previous) => {
-      const next = new Set(previous);
-      if (next.has(caseKey)) next.delete(caseKey);
-      else next.add(caseKey);
-      return next;
-    });
-  }, []);
-
-  // The key handler reads the focused case from here: two quick presses must not both start
-  // from the case focused before the page drew the first.
-  const focusedRef = useRef<string | null>(null);
-  const focusCase = useCallback((caseKey: string) => {
-    focusedRef.current = caseKey;
-    setFocused(caseKey);
-    const header = document.querySelector<HTMLElement>(`[data-case-key="${CSS.escape(caseKey)}"] .case-header`);
-    header?.focus();
-    header?.scrollIntoView({ block: 'nearest' });
-  }, []);
-
-  const pick = useCallback(
-    (caseKey: string) => {
-      setFilter(noFilter);
-      setOpen((previous) => new Set(previous).add(caseKey));
-      requestAnimationFrame(() => focusCase(caseKey));
-    },
-    [focusCase],
-  );
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
-      if (isTyping(event.target)) {
-        if (event.key === 'Escape' && event.target instanceof HTMLElement) event.target.blur();
-        return;
-      }
-      const current = focusedRef.current;
-      const position = current === null ? -1 : visibleKeys.indexOf(current);
-      const move = (step: number) => {
-        const next = visibleKeys[Math.min(visibleKeys.length - 1, Math.max(0, position + step))];
-        if (next) focusCase(next);
-      };
-      switch (event.key) {
-        case 'j':
-        case 'ArrowDown':
-          event.preventDefault();
-          move(1);
-          break;
-        case 'k':
-        case 'ArrowUp':
-          event.preventDefault();
-          move(-1);
-          break;
-        case 'o':
-          if (current) toggle(current);
-          break;
-        case '/':
-          event.preventDefault();
-          searchRef.current?.focus();
-          break;
-        case 'f':
-          setFilter((previous) => ({ ...previous, failedOnly: !previous.failedOnly }));
-          break;
-        case 'Escape':
-          setFilter(noFilter);
-          break;
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [visibleKeys, focusCase, toggle]);
-
-  const update = (runKey: string, change: (state: ReviewState) => ReviewState) =>
-    setReviews((previous) => {
-      const current = previous[runKey];
-      return current ? { ...previous, [runKey]: change(current) } : previous;
-    });
-  const actionsFor = (runKey: string): ReviewActions => ({
-    label: (target, label) => update(runKey, (state) => withLabel(state, target, label, new Date().toISOString())),
-    labelNote: (key, note) => update(runKey, (state) => withLabelNote(state, key, note, new Date().toISOString())),
-    runNote: (id, note) => update(runKey, (state) => withRunNote(state, id, note, new Date().toISOString())),
-  });
+  useKeyboardShortcuts({ visibleKeys, focusedRef, focusCase, toggle, searchRef, setFilter });
 
   return (
     <>
@@ -234,10 +81,7 @@ export function App({ data }: { data: ReportData }) {
                     review={reviews[run.key] ?? reviewStateOf(null)}
                     actions={actionsFor(run.key)}
                     onToggle={toggle}
-                    onFocus={(caseKey) => {
-                      focusedRef.current = caseKey;
-                      setFocused(caseKey);
-                    }}
+                    onFocus={markFocused}
                   />
                 );
               })}
