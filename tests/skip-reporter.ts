@@ -1,5 +1,8 @@
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 
+/** Marks an instance, from whichever copy of this module made it (vitest loads its config once per project). */
+const marker: unique symbol = Symbol.for('skeval.skip-reporter');
+
 /**
  * Lists every skipped test after the summary, one line each: its file, its name and why it was
  * skipped. A test that skips says why in its own name (`… (skipped: bubblewrap does not work
@@ -7,8 +10,7 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
  * In a run filtered by name (`-t`), the tests the filter left out are not listed.
  */
 export class SkipReporter implements Reporter {
-  /** Marks an instance, from whichever copy of this module made it (vitest loads its config once per project). */
-  readonly [Symbol.for('skeval.skip-reporter')] = true;
+  readonly [marker] = true;
   private vitest: Vitest | undefined;
 
   onInit(vitest: Vitest): void {
@@ -22,7 +24,13 @@ export class SkipReporter implements Reporter {
       for (const test of testModule.children.allTests('skipped')) {
         const { titles, reason } = skipOf(test);
         if (!reason && filtered) continue;
-        const why = reason ?? (test.options.mode === 'todo' ? 'a todo' : 'NO REASON GIVEN: say why in the name');
+        const why =
+          reason ??
+          (test.options.mode === 'todo'
+            ? 'a todo'
+            : suiteFailed(test)
+              ? 'not run: its suite failed first (see the errors above)'
+              : 'NO REASON GIVEN: say why in the name');
         lines.push(`   ↓ ${[testModule.relativeModuleId, ...titles].join(' > ')} — ${why}`);
       }
     }
@@ -47,6 +55,14 @@ function skipOf(test: TestCase): { titles: string[]; reason: string | undefined 
   return { titles, reason: note ? note.replace(/^skipped: /, '') : reason };
 }
 
+/** Whether a suite around the test failed (a `beforeAll` that threw, say), so that it never ran. */
+function suiteFailed(test: TestCase): boolean {
+  for (let node: TestCase['parent'] = test.parent; ; node = node.parent) {
+    if (node.state() === 'failed') return true;
+    if (node.type === 'module') return false;
+  }
+}
+
 /** `copies … (skipped: /dev/shm is not …)` → the title and the reason. */
 function splitReason(title: string): { title: string; reason?: string } {
   const match = /\s*(\(?)skipped: (.*)$/.exec(title);
@@ -58,5 +74,5 @@ function splitReason(title: string): { title: string; reason?: string } {
 
 /** Whether a configured reporter is a SkipReporter. */
 export function isSkipReporter(reporter: unknown): boolean {
-  return typeof reporter === 'object' && reporter !== null && Symbol.for('skeval.skip-reporter') in reporter;
+  return typeof reporter === 'object' && reporter !== null && marker in reporter;
 }
