@@ -5,14 +5,15 @@ import { join } from 'node:path';
 import { createCommandRunner, runEvals } from '@skeval/core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, servePage } from './__fixtures__/browser.js';
+import { chromiumSkipReason, launchChromium, servePage } from './__fixtures__/browser.js';
 import { renderReport } from './render-report.js';
 
 // A run of a two-turn case written by Skeval itself (a command agent that answers with its turn),
 // reported and opened in headless Chromium: each turn's assertions say which turn they graded.
 
 // Skipped only where Chromium is not installed and this is not CI; CI installs it (.ci/run).
-describe.skipIf(!hasChromium && !process.env.CI)('a multi-turn case in the report', { timeout: 60_000 }, () => {
+const title = `a multi-turn case in the report${chromiumSkipReason}`;
+describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
   let root: string;
   let browser: Browser;
   let server: Server;

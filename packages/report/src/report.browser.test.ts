@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { feedbackSchema } from '@skeval/schema';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, recordRequests, screenshot, servePage } from './__fixtures__/browser.js';
+import { chromiumSkipReason, launchChromium, recordRequests, screenshot, servePage } from './__fixtures__/browser.js';
 import { makeFixtureRun } from './__fixtures__/make-fixture-run.js';
 import { renderReport } from './render-report.js';
 
@@ -14,7 +14,8 @@ const cli = new URL('../../../apps/cli/dist/cli.js', import.meta.url).pathname;
 
 // Skipped only where Chromium is not installed and this is not CI; CI installs it (.ci/run), and
 // there a missing browser fails these tests.
-describe.skipIf(!hasChromium && !process.env.CI)('the report in headless Chromium', { timeout: 60_000 }, () => {
+const title = `the report in headless Chromium${chromiumSkipReason}`;
+describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
   let root: string;
   let runDir: string;
   let browser: Browser;

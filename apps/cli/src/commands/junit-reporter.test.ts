@@ -7,7 +7,9 @@ import { agentFlags, createReportProject, runCli } from './__fixtures__/report-f
 const schema = new URL('./__fixtures__/jenkins-junit.xsd', import.meta.url).pathname;
 // xmllint comes with Debian's libxml2-utils, which .ci/run installs: in CI these tests never skip.
 const xmllint = spawnSync('xmllint', ['--version']).status === 0;
-const skipReason = xmllint || process.env.CI ? undefined : 'xmllint is not installed (apt-get install libxml2-utils)';
+const skipReason =
+  xmllint || process.env.CI ? undefined : '(skipped: xmllint is not installed; apt-get install libxml2-utils)';
+const skipNote = skipReason ? ` ${skipReason}` : '';
 
 let root: string;
 let report: string;
@@ -47,9 +49,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-describe('the junit reporter', () => {
-  it("validates against Jenkins' JUnit schema, with a pass, a failure, an error and a skip", (context) => {
-    if (skipReason) return context.skip(skipReason);
+describe.skipIf(skipReason !== undefined)(`the junit reporter${skipNote}`, () => {
+  it("validates against Jenkins' JUnit schema, with a pass, a failure, an error and a skip", () => {
     expect(validate(report)).toEqual({ status: 0, output: `${report} validates\n` });
     for (const element of ['<failure ', '<error ', '<skipped>']) expect(xml).toContain(element);
     expect(xml).toMatch(
@@ -57,8 +58,7 @@ describe('the junit reporter', () => {
     );
   });
 
-  it('is checked by a validator that rejects what the schema does not allow', async (context) => {
-    if (skipReason) return context.skip(skipReason);
+  it('is checked by a validator that rejects what the schema does not allow', async () => {
     // The same report with an attribute Jenkins' schema has no place for.
     const broken = join(root, 'reports', 'broken.xml');
     await writeFile(broken, xml.replace('<skipped>', '<skipped message="x">'));
@@ -67,8 +67,7 @@ describe('the junit reporter', () => {
     expect(result.output).toMatch(/attribute 'message' is not allowed/);
   });
 
-  it('counts one test case per assertion per case run, in a suite per skill', (context) => {
-    if (skipReason) return context.skip(skipReason);
+  it('counts one test case per assertion per case run, in a suite per skill', () => {
     // reports: 3 cases (1 + 4 + 1 assertions) × 2 runs; long: 2 cases (2 + 25) × 2 runs.
     expect(xpath('/testsuites/@tests')).toBe(String(2 * 6 + 2 * 27));
     expect(xpath('/testsuites/testsuite[@name="reports"]/@tests')).toBe('12');
@@ -83,8 +82,7 @@ describe('the junit reporter', () => {
     );
   });
 
-  it('carries hostile evidence and assertion text as text: ]]>, markup, quotes, NUL and ESC', (context) => {
-    if (skipReason) return context.skip(skipReason);
+  it('carries hostile evidence and assertion text as text: ]]>, markup, quotes, NUL and ESC', () => {
     const evidence = xpath('//testcase[@name="echo-answer"][starts-with(@classname, "reports.")][1]/failure');
     expect(evidence).toContain(`evidence: ]]> <b>bold</b> & "double" 'single' \\u0000 nul \\u001b[31mred`);
     expect(xpath('//testcase[@name="echo-answer"][starts-with(@classname, "reports.")][1]/failure/@message')).toContain(
@@ -105,9 +103,8 @@ describe('the junit reporter', () => {
   });
 });
 
-describe('skeval grade --reporter junit', () => {
-  it('writes the same kind of report for a re-grade', async (context) => {
-    if (skipReason) return context.skip(skipReason);
+describe.skipIf(skipReason !== undefined)(`skeval grade --reporter junit${skipNote}`, () => {
+  it('writes the same kind of report for a re-grade', async () => {
     const [runId = ''] = (await readdir(join(root, 'out', 'reports'))).sort();
     const graded = await runCli(root, [
       'grade',

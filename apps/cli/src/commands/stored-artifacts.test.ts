@@ -1,6 +1,6 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { gradingSchema, timingSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
@@ -164,16 +164,37 @@ describe('a corrupt run folder file', () => {
 });
 
 describe('skeval grade', () => {
-  it('grades a copy beside the run by default, leaving the run as it was; --in-place rewrites it', async () => {
-    const copy = await corrupted('eval-1/grading.json', (text) => text);
+  /** A copy of the run whose eval-1 grading.json says, wrongly, that its one assertion failed. */
+  const staleCopy = () =>
+    corrupted('eval-1/grading.json', (text) => {
+      const grading = JSON.parse(text);
+      Object.assign(grading.assertion_results[0], { status: 'fail', passed: false, evidence: 'a stale grading' });
+      return JSON.stringify(grading);
+    });
+  const firstResult = async (runDir: string) =>
+    JSON.parse(await readFile(join(runDir, 'eval-1', 'grading.json'), 'utf8')).assertion_results[0];
+
+  it('grades a copy beside the run by default, leaving the run as it was', async () => {
+    const copy = await staleCopy();
     const before = await readFile(join(copy, 'eval-1', 'grading.json'), 'utf8');
     const graded = await run(['grade', copy, '--json']);
-    expect(graded.code).toBe(0);
+    expect(graded.code, graded.stderr).toBe(0);
     const { run_dir: gradedDir } = JSON.parse(graded.stdout);
     expect(gradedDir).toMatch(new RegExp(`^${copy}-graded-`));
     expect(await readFile(join(copy, 'eval-1', 'grading.json'), 'utf8')).toBe(before);
+    expect(await firstResult(gradedDir)).toMatchObject({ status: 'pass' });
     for (const file of ['summary.json', 'benchmark.json', 'benchmark.md']) {
       expect(await readFile(join(gradedDir, file), 'utf8')).toBeTruthy();
     }
+  });
+
+  it('--in-place rewrites the run itself and makes no copy', async () => {
+    const copy = await staleCopy();
+    const graded = await run(['grade', copy, '--in-place', '--json']);
+    expect(graded.code, graded.stderr).toBe(0);
+    expect(JSON.parse(graded.stdout).run_dir).toBe(copy);
+    expect(await firstResult(copy)).toMatchObject({ status: 'pass' });
+    const beside = await readdir(dirname(copy));
+    expect(beside.filter((entry) => entry.startsWith(`${basename(copy)}-graded-`))).toEqual([]);
   });
 });

@@ -16,13 +16,25 @@ function bubblewrapWorks(): boolean {
 }
 
 /**
- * Why the tests that drive real agent CLIs in the sandbox cannot run here, or undefined when
- * they can. In CI they never skip: a missing CLI or bubblewrap fails them instead.
+ * Why the tests that run agents in the bubblewrap sandbox cannot run here, or undefined when they
+ * can. In CI they never skip: a bubblewrap that does not work fails them instead.
+ */
+export function bubblewrapSkipReason(): string | undefined {
+  if (process.env.CI || bubblewrapWorks()) return undefined;
+  return 'skipped: bubblewrap does not work here (apt-get install -y bubblewrap)';
+}
+
+/**
+ * Why the tests that drive real agent CLIs in the sandbox cannot run here (every reason that
+ * holds), or undefined when they can. In CI they never skip: a missing CLI or bubblewrap fails
+ * them instead.
  */
 export function realAgentsSkipReason(): string | undefined {
   if (process.env.CI) return undefined;
   const missing = (['claude', 'codex', 'pi'] as const).filter((name) => !existsSync(agentBinary(name)));
-  if (missing.length) return `skipped: ${missing.join(', ')} not installed (pnpm agents:install)`;
-  if (!bubblewrapWorks()) return 'skipped: bubblewrap does not work here (apt-get install -y bubblewrap)';
-  return undefined;
+  const reasons = [
+    ...(missing.length ? [`${missing.join(', ')} not installed (pnpm agents:install)`] : []),
+    ...(bubblewrapWorks() ? [] : ['bubblewrap does not work here (apt-get install -y bubblewrap)']),
+  ];
+  return reasons.length ? `skipped: ${reasons.join('; ')}` : undefined;
 }

@@ -14,7 +14,7 @@ import {
 } from '@skeval/fake-provider';
 import { createModel } from '@skeval/judge';
 import { gradingSchema, traceSchema } from '@skeval/schema';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
 import { createSdkRunner } from '../runners/sdk/runner.js';
 import { runEvals } from './run-evals.js';
@@ -261,21 +261,35 @@ describe('a three-turn case through the sdk runner', () => {
   });
 
   it('gives all turns one time limit: a turn gets what the turns before it left', async () => {
-    // Turn 1 takes about 1.2 s of a 2 s limit; turn 2's model never answers.
-    const slow = scriptTurns([turns[0] ?? { marker: '', steps: [] }, { marker: 'TURN-TWO', steps: [{ hang: true }] }]);
-    const { outcome, trace } = await runCase(
-      'time',
-      async (request, index) => ({ ...(await slow(request, index)), delayMs: 600 }),
-      2_000,
-    );
-    expect(outcome.status).toBe('timeout');
-    expect(trace.conversation?.map((entry) => [entry.turn, entry.status])).toEqual([
-      [1, 'ok'],
-      [2, 'timeout'],
+    // On a fake clock (Date alone): turn 1's two model calls take 750 ms each of a 2 s limit;
+    // turn 2's model never answers, and the clock runs on to the limit meanwhile.
+    const script = scriptTurns([
+      turns[0] ?? { marker: '', steps: [] },
+      { marker: 'TURN-TWO', steps: [{ hang: true }] },
     ]);
-    // With a fresh limit per turn, turn 2 alone would have run for 2 s.
-    const [first, second] = trace.conversation ?? [];
-    expect(first?.duration_ms).toBeGreaterThanOrEqual(1_200);
-    expect(second?.duration_ms).toBeLessThan(1_500);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { outcome, trace } = await runCase(
+        'time',
+        async (request, index) => {
+          const reply = await script(request, index);
+          vi.advanceTimersByTime(reply.hang ? 500 : 750);
+          return reply;
+        },
+        2_000,
+      );
+      expect(outcome.status).toBe('timeout');
+      // With a fresh limit per turn, turn 2 would have been given 2 s.
+      expect(outcome.error).toEqual({
+        code: 'agent_timeout',
+        message: 'turn 2 of 3: the agent ran past its time limit (500 ms)',
+      });
+      expect(trace.conversation?.map((entry) => [entry.turn, entry.status, entry.duration_ms])).toEqual([
+        [1, 'ok', 1_500],
+        [2, 'timeout', 500],
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

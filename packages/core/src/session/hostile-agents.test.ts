@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFixture, makeSkill } from '../__fixtures__/make-skill.js';
-import { realAgentsSkipReason } from '../__fixtures__/real-agents.js';
+import { bubblewrapSkipReason } from '../__fixtures__/real-agents.js';
 import { runEvals } from '../run/run-evals.js';
 import { createCommandRunner } from '../runners/command/runner.js';
 
@@ -12,7 +12,7 @@ import { createCommandRunner } from '../runners/command/runner.js';
 // grader, poisons the judge cache, writes outside its workspace, leaks a key and leaves a process
 // behind. In the sandbox each attempt fails or lands nowhere; without it, each is flagged.
 
-const skipReason = realAgentsSkipReason()?.includes('bubblewrap') ? realAgentsSkipReason() : undefined;
+const sandboxSkipReason = bubblewrapSkipReason();
 const secret = 'sk-live-hostile-0123456789abcdefXYZ';
 let root: string;
 let skillDir: string;
@@ -107,7 +107,8 @@ async function runHostile(label: string, sandbox: 'bwrap' | 'none', sleepSeconds
   return { outcome, response, outside, runDir: result.runs[0]?.runDir ?? '', before };
 }
 
-describe.skipIf(skipReason !== undefined)(`hostile agents in the sandbox ${skipReason ?? ''}`, () => {
+const sandboxTitle = `hostile agents in the sandbox${sandboxSkipReason ? ` ${sandboxSkipReason}` : ''}`;
+describe.skipIf(sandboxSkipReason !== undefined)(sandboxTitle, () => {
   it('cannot read or change what decides its verdict, nor leave anything behind', { timeout: 60_000 }, async () => {
     const evalsBefore = await readFile(join(skillDir, 'evals', 'evals.json'), 'utf8');
     const { outcome, response, outside, runDir, before } = await runHostile('bwrap', 'bwrap', '317');
@@ -144,8 +145,11 @@ describe.skipIf(skipReason !== undefined)(`hostile agents in the sandbox ${skipR
     expect(caseFolders()).toBe(0);
     expect(before).toBe(0);
   });
+});
 
-  it('without a sandbox, an edit of its evals is flagged and its escaped process is still ended', {
+// Needs no bubblewrap: it runs everywhere.
+describe('hostile agents without a sandbox', () => {
+  it('has an edit of its evals flagged and its escaped process still ended', {
     timeout: 60_000,
   }, async () => {
     const evalsPath = join(skillDir, 'evals', 'evals.json');

@@ -1,13 +1,19 @@
 import { tmpdir } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTraceBuilder } from '../runners/trace-builder.js';
 import type { AgentCommand, AgentRunner, RunnerContext, RunResult } from '../runners/types.js';
 import { runProcess } from './run-process.js';
 import { type RunTurnsOptions, runTurns } from './run-turns.js';
 
-// runTurns with a runner written for the test: each turn runs a real `node` that sleeps, through
-// an exec that starts it for real with the time limit it is given.
+// runTurns with a runner written for the test, on a fake clock (Date alone is faked: the
+// programs a turn runs are real, and stop at the limit exec is given).
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** What each turn of the runner saw. */
 interface Seen {
@@ -16,50 +22,50 @@ interface Seen {
   timeoutMs: number;
 }
 
-/** A runner whose turn N runs `node` sleeping `sleeps[N - 1]` ms, asking exec for a minute; ok when it exits 0. */
-function sleepingRunner(sleeps: number[], seen: Seen[], options: { ignoreLimit?: boolean } = {}): AgentRunner {
+/**
+ * A runner whose turn N runs `program(N)` (when there is one) through exec, asking for a minute,
+ * and takes `took[N - 1]` ms of the fake clock in all; the turn times out when the program does.
+ */
+function clockRunner(took: number[], seen: Seen[], program?: (turn: number) => AgentCommand | undefined): AgentRunner {
   return {
-    name: 'sleeper',
+    name: 'clock',
     async run(context): Promise<RunResult> {
       const number = context.turn?.number ?? 1;
       seen.push({ turn: context.turn, session: context.session, timeoutMs: context.timeoutMs });
-      const milliseconds = sleeps[number - 1] ?? 0;
-      const trace = createTraceBuilder('sleeper').finish(`answer ${number}`, milliseconds, context.workspaceDir);
-      if (options.ignoreLimit) {
-        await sleep(milliseconds);
-        return {
-          status: 'ok',
-          finalText: `answer ${number}`,
-          trace,
-          durationMs: milliseconds,
-          session: { id: `s${number}` },
-        };
-      }
-      const outcome = await context.exec(
-        { file: process.execPath, args: ['-e', `setTimeout(() => {}, ${milliseconds})`] },
-        { timeoutMs: 60_000 },
-      );
+      const command = program?.(number);
+      const outcome = command ? await context.exec(command, { timeoutMs: 60_000 }) : undefined;
+      vi.advanceTimersByTime(took[number - 1] ?? 0);
+      const trace = createTraceBuilder('clock').finish(`answer ${number}`, 0, context.workspaceDir);
       return {
-        status: outcome.timedOut ? 'timeout' : 'ok',
+        status: outcome?.timedOut ? 'timeout' : 'ok',
         finalText: `answer ${number}`,
         trace,
-        durationMs: outcome.durationMs,
-        ...(outcome.timedOut ? { error: { code: 'agent_timeout', message: 'stopped at the limit' } } : {}),
+        durationMs: took[number - 1] ?? 0,
+        ...(outcome?.timedOut ? { error: { code: 'agent_timeout', message: 'stopped at the limit' } } : {}),
         session: { id: `s${number}` },
       };
     },
   };
 }
 
-function options(runner: AgentRunner, timeoutMs: number): RunTurnsOptions {
-  const exec = (command: AgentCommand, overrides: { timeoutMs?: number } = {}) =>
-    runProcess({
+/** `node` sleeping this long. */
+const sleeping = (milliseconds: number): AgentCommand => ({
+  file: process.execPath,
+  args: ['-e', `setTimeout(() => {}, ${milliseconds})`],
+});
+
+/** The options of a three-turn case; `limits` collects the time limit exec gives each program. */
+function options(runner: AgentRunner, timeoutMs: number, limits: number[] = []): RunTurnsOptions {
+  const exec = (command: AgentCommand, overrides: { timeoutMs?: number } = {}) => {
+    limits.push(overrides.timeoutMs ?? timeoutMs);
+    return runProcess({
       file: command.file,
       args: command.args,
       cwd: tmpdir(),
       env: { PATH: process.env.PATH },
       timeoutMs: overrides.timeoutMs ?? timeoutMs,
     });
+  };
   return {
     runner,
     prompts: ['one', 'two', 'three'],
@@ -81,34 +87,35 @@ function options(runner: AgentRunner, timeoutMs: number): RunTurnsOptions {
 describe('runTurns', () => {
   it('passes each turn its number, the session the turn before left, and what is left of the limit', async () => {
     const seen: Seen[] = [];
-    const { run } = await runTurns(options(sleepingRunner([300, 0, 0], seen), 10_000));
+    const { run } = await runTurns(options(clockRunner([300, 0, 0], seen), 10_000));
     expect(run.status).toBe('ok');
-    expect(seen.map((entry) => [entry.turn, entry.session?.id])).toEqual([
-      [{ number: 1, count: 3 }, undefined],
-      [{ number: 2, count: 3 }, 's1'],
-      [{ number: 3, count: 3 }, 's2'],
+    expect(seen).toEqual([
+      { turn: { number: 1, count: 3 }, session: undefined, timeoutMs: 10_000 },
+      { turn: { number: 2, count: 3 }, session: { id: 's1' }, timeoutMs: 9_700 },
+      { turn: { number: 3, count: 3 }, session: { id: 's2' }, timeoutMs: 9_700 },
     ]);
-    // The second turn's limit is the case run's less what the first took.
-    expect(seen[1]?.timeoutMs).toBeLessThanOrEqual(10_000 - 300);
     expect(run.trace.conversation?.map((entry) => entry.final_text)).toEqual(['answer 1', 'answer 2', 'answer 3']);
   });
 
-  it('stops a program of a later turn at the case run limit, even when the runner asks exec for more', async () => {
+  it('gives a program of a later turn what is left of the case run limit, even when the runner asks exec for more', async () => {
     const seen: Seen[] = [];
-    const { run } = await runTurns(options(sleepingRunner([700, 30_000, 0], seen), 1_500));
+    const limits: number[] = [];
+    // Turn 1 takes 700 ms of 1.5 s; turn 2's program would sleep 30 s and asks exec for a minute.
+    const runner = clockRunner([700, 0, 0], seen, (turn) => sleeping(turn === 2 ? 30_000 : 0));
+    const { run } = await runTurns(options(runner, 1_500, limits));
+    expect(limits).toEqual([1_500, 800]);
     expect(run.status).toBe('timeout');
     expect(run.error?.message).toMatch(/^turn 2 of 3: /);
     expect(seen).toHaveLength(2);
-    const [first, second] = run.trace.conversation ?? [];
-    expect(second?.status).toBe('timeout');
-    // A minute was asked for; the turn had what the first left of 1.5 s.
-    expect(second?.duration_ms).toBeLessThan(1_500);
-    expect(first?.duration_ms).toBeGreaterThanOrEqual(700);
+    expect(run.trace.conversation?.map((entry) => [entry.turn, entry.status])).toEqual([
+      [1, 'ok'],
+      [2, 'timeout'],
+    ]);
   });
 
   it('does not start a turn when the turns before used up the limit', async () => {
     const seen: Seen[] = [];
-    const { run } = await runTurns(options(sleepingRunner([400, 0, 0], seen, { ignoreLimit: true }), 200));
+    const { run } = await runTurns(options(clockRunner([400, 0, 0], seen), 200));
     expect(seen).toHaveLength(1);
     expect(run.status).toBe('timeout');
     expect(run.error).toEqual({

@@ -152,10 +152,34 @@ describe.each(families)('judgeCase through the real SDK, %s wire format', (famil
     ]);
   });
 
-  it('never passes a claim from an answer cut at the token limit', async () => {
-    const { result, statuses } = await judgeWith(family, [reply(family, { verdicts: good.slice(0, 1), cut: true })]);
-    expect(statuses).toEqual(family === 'anthropic' ? ['pass', 'error', 'error'] : ['error', 'error', 'error']);
-    expect(result.verdicts[2]?.evidence).toMatch(/cut at the \d+-token limit/);
+  it('keeps only the entries that arrived whole from an answer cut at the token limit; the claims it cut are errors that say so', async () => {
+    const { result } = await judgeWith(family, [reply(family, { verdicts: good.slice(0, 1), cut: true })]);
+    const sent = fake.requests.at(-1)?.body;
+    const cut = `(the judge's answer was cut at the ${sent?.max_tokens ?? sent?.max_completion_tokens}-token limit)`;
+    const error = (id: string, evidence: string) => ({
+      id,
+      status: 'error',
+      passed: false,
+      evidence: `${evidence} ${cut}`,
+    });
+    if (family === 'anthropic') {
+      // The cut tool call still holds c1's whole entry, and no other.
+      expect(result.verdicts).toEqual([
+        {
+          id: 'c1',
+          status: 'pass',
+          passed: true,
+          evidence: 'The reply names the file. (quote: "I wrote greeting.txt" from response)',
+        },
+        error('c2', 'the judge gave no verdict for this claim'),
+        error('c3', 'the judge gave no verdict for this claim'),
+      ]);
+    } else {
+      // The JSON text is cut inside c1's entry: no entry arrived whole.
+      const text = JSON.stringify(JSON.stringify({ verdicts: good.slice(0, 1) }).slice(0, 60));
+      const notJson = `the judge did not answer with the verdict JSON: ${text}`;
+      expect(result.verdicts).toEqual([error('c1', notJson), error('c2', notJson), error('c3', notJson)]);
+    }
   });
 
   it('turns a 401 into errors without retrying', async () => {

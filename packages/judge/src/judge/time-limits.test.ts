@@ -1,14 +1,15 @@
 import { type FakeProvider, providerError, startFakeProvider } from '@skeval/fake-provider';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModel } from '../model/create-model.js';
 import { judgeCallDefaults, judgeCase } from './judge-case.js';
 import type { JudgeCaseInput } from './types.js';
 
+// A fake provider per test: a hang reply one test queued and did not use cannot answer the next.
 let fake: FakeProvider;
-beforeAll(async () => {
+beforeEach(async () => {
   fake = await startFakeProvider();
 });
-afterAll(() => fake.close());
+afterEach(() => fake.close());
 
 const input: JudgeCaseInput = {
   prompt: 'Write greeting.txt.',
@@ -27,31 +28,29 @@ const modelFor = (family: 'anthropic' | 'openai') =>
     : createModel('openai:gpt-5-mini', { apiKey: 'test-key', baseURL: fake.openaiBaseURL });
 
 describe.each(['anthropic', 'openai'] as const)('bounded judge time, %s wire format', (family) => {
-  it('ends a hung judge within timeout × (retries + 1), as errors', { timeout: 10_000 }, async () => {
-    fake.enqueue({ hang: true }, { hang: true }, { hang: true });
-    const before = fake.requests.length;
-    const started = Date.now();
+  it('gives up on a hung judge after retries + 1 tries, each ended by its own time limit, as errors', {
+    timeout: 15_000,
+  }, async () => {
+    fake.respondWith(() => ({ hang: true }));
     const result = await judgeCase(input, {
       model: modelFor(family),
       cache: false,
-      timeoutMs: 300,
+      timeoutMs: 1000,
       retries: 2,
       retryBaseDelayMs: 20,
     });
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeLessThan(300 * 3 + 1000);
-    expect(fake.requests.length - before).toBe(3);
+    expect(fake.requests).toHaveLength(3);
     expect(result.verdicts.map((verdict) => verdict.status)).toEqual(['error', 'error']);
+    // The 1 s limit ended the last try, not the SDK's default of 120 s.
     expect(result.verdicts[0]?.evidence).toMatch(
-      /^the judge could not be asked \(provider_timeout: .*no answer within/,
+      /^the judge could not be asked \(provider_timeout: .*no answer within 1000 ms/,
     );
   });
 
   it('honours retries: 0 (one try)', { timeout: 10_000 }, async () => {
-    fake.enqueue({ status: 500, body: providerError(family, 'api_error', 'boom') });
-    const before = fake.requests.length;
+    fake.respondWith(() => ({ status: 500, body: providerError(family, 'api_error', 'boom') }));
     const result = await judgeCase(input, { model: modelFor(family), cache: false, timeoutMs: 2000, retries: 0 });
-    expect(fake.requests.length - before).toBe(1);
+    expect(fake.requests).toHaveLength(1);
     expect(result.verdicts[0]?.evidence).toMatch(/provider_server/);
   });
 });
@@ -76,10 +75,8 @@ describe('judge time options', () => {
       baseURL: fake.openaiBaseURL,
       timeoutMs: 60_000,
     });
-    const started = Date.now();
     await expect(
       model.generate({ system: 's', messages: [{ role: 'user', content: 'hi' }], maxTokens: 5, timeoutMs: 200 }),
     ).rejects.toMatchObject({ code: 'provider_timeout', message: 'openai:gpt-5-mini: no answer within 200 ms' });
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 });
