@@ -10,13 +10,15 @@ const allowedEdges: Record<string, string[]> = {
   '@skeval/scripts': ['@skeval/schema'],
   '@skeval/judge': ['@skeval/schema'],
   '@skeval/evals': ['@skeval/schema', '@skeval/scripts'],
-  '@skeval/core': ['@skeval/schema', '@skeval/scripts', '@skeval/judge', '@skeval/evals'],
+  '@skeval/run-folder': ['@skeval/schema'],
+  '@skeval/core': ['@skeval/schema', '@skeval/scripts', '@skeval/judge', '@skeval/evals', '@skeval/run-folder'],
   '@skeval/report': ['@skeval/schema', '@skeval/evals', '@skeval/core'],
   '@skeval/cli': [
     '@skeval/schema',
     '@skeval/scripts',
     '@skeval/judge',
     '@skeval/evals',
+    '@skeval/run-folder',
     '@skeval/core',
     '@skeval/report',
     '@skeval/assert',
@@ -28,6 +30,7 @@ const forbiddenExternal: Record<string, string[]> = {
   '@skeval/schema': ['*'],
   '@skeval/scripts': ['openai', '@anthropic-ai/sdk'],
   '@skeval/evals': ['openai', '@anthropic-ai/sdk', 'execa'],
+  '@skeval/run-folder': ['openai', '@anthropic-ai/sdk', 'execa', 'shell-quote'],
   '@skeval/assert': ['openai', '@anthropic-ai/sdk'],
 };
 const schemaMayUse = ['zod'];

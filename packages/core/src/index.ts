@@ -1,6 +1,36 @@
+export {
+  type ArmRun,
+  type ArtifactRead,
+  analyzeArms,
+  type BootstrapInterval,
+  type BuildBenchmarkOptions,
+  bootstrapMeanInterval,
+  buildBenchmark,
+  type CaseRunFolder,
+  type CaseRunOutcome,
+  type CaseRunRead,
+  caseDirOf,
+  caseRunFiles,
+  feedbackFileName,
+  listCaseRunFolders,
+  type RunFolderContents,
+  readCaseRun,
+  readFeedback,
+  readJsonArtifact,
+  readRunFolder,
+  readRunSummary,
+  replayCaseRun,
+  reviewRunIdOf,
+  runFiles,
+  runPassRate,
+  runSucceeded,
+  type StoredCaseRun,
+  verdictOf,
+  writeFeedback,
+  writeFileAtomic,
+  writeJsonAtomic,
+} from '@skeval/run-folder';
 export type { Gates, SkevalConfig, SkillConfig } from '@skeval/schema';
-export { type ArmRun, analyzeArms, runPassRate, runSucceeded } from './arms/analyze-arms.js';
-export { type BootstrapInterval, bootstrapMeanInterval, verdictOf } from './arms/statistics.js';
 export {
   type CaseChange,
   type CompareRunsOptions,
@@ -57,19 +87,6 @@ export {
 } from './run/run-names.js';
 export type { RunReport, RunTotals, SkillRun } from './run/run-report.js';
 export { type ResolveShardOptions, resolveShard, type Shard, shardOfCase } from './run/shard.js';
-export { type BuildBenchmarkOptions, buildBenchmark } from './run-folder/benchmark.js';
-export { feedbackFileName, readFeedback, reviewRunIdOf, writeFeedback } from './run-folder/feedback.js';
-export { type CaseRunFolder, caseDirOf, caseRunFiles, listCaseRunFolders, runFiles } from './run-folder/layout.js';
-export { type ArtifactRead, readJsonArtifact } from './run-folder/read-artifact.js';
-export {
-  type CaseRunOutcome,
-  type CaseRunRead,
-  readCaseRun,
-  replayCaseRun,
-  type StoredCaseRun,
-} from './run-folder/read-case-run.js';
-export { type RunFolderContents, readRunFolder, readRunSummary } from './run-folder/run-summary.js';
-export { writeFileAtomic, writeJsonAtomic } from './run-folder/write-atomic.js';
 export { parseClaudeCodeStream } from './runners/claude-code/parse-stream.js';
 export { type ClaudeCodeRunnerOptions, createClaudeCodeRunner } from './runners/claude-code/runner.js';
 export type { CliRunnerOptions, ParsedStream } from './runners/cli-runner.js';

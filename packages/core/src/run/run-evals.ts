@@ -4,13 +4,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type DiscoveredSkill, discoverSkills } from '@skeval/evals';
+import {
+  type CaseRunOutcome,
+  caseDirOf,
+  caseFolderName,
+  outcomeOf,
+  readCaseRun,
+  readRunFolder,
+} from '@skeval/run-folder';
 import { type Configuration, type RunConfigRecord, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { snapshotCaseGraders } from '../grading/snapshot-graders.js';
-import { caseDirOf, caseFolderName } from '../run-folder/layout.js';
-import { type CaseRunOutcome, outcomeOf, readCaseRun } from '../run-folder/read-case-run.js';
-import { readRunFolder, summarizeRunFolder } from '../run-folder/run-summary.js';
+import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
 import { chooseSandbox } from '../sandbox/choose-sandbox.js';
 import type { SandboxKind } from '../sandbox/sandbox.js';

@@ -9,10 +9,10 @@ import {
   type TriggerQuery,
 } from '@skeval/evals';
 import type { LanguageModel } from '@skeval/judge';
+import { writeFileAtomic, writeJsonAtomic } from '@skeval/run-folder';
 import { SkevalError, type TriggersFile, type TriggersHistory } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { createContainment, hiddenPaths } from '../run/containment.js';
-import { writeFileAtomic, writeJsonAtomic } from '../run-folder/write-atomic.js';
 import type { AgentRunner } from '../runners/types.js';
 import { chooseSandbox } from '../sandbox/choose-sandbox.js';
 import type { SandboxKind } from '../sandbox/sandbox.js';
