@@ -12,6 +12,8 @@ export interface SummaryCase extends BenchmarkCase {
   prompt?: string;
   /** Its assertions, in grading order. */
   assertions?: ReadonlyArray<{ text: string }>;
+  expectedOutput?: string;
+  description?: string;
 }
 
 /** Where skill-creator's tools look for a case's description: beside its arms and its runs. */
@@ -79,6 +81,8 @@ function evalMetadataOf(evalCase: SummaryCase, evalId: number): EvalMetadata | u
     assertions: evalCase.assertions.map((assertion) => assertion.text),
     skeval_id: evalCase.id,
     negative_control: evalCase.negativeControl === true,
+    ...(evalCase.expectedOutput === undefined ? {} : { expected_output: evalCase.expectedOutput }),
+    ...(evalCase.description === undefined ? {} : { description: evalCase.description }),
   };
 }
 
