@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
-import { feedbackFileName, readFeedback, writeFeedback } from '@skeval/core';
+import { feedbackFileName, readFeedback, writeFeedback } from '@skeval/run-folder';
 import { assertionReviewSchema, feedbackSchema, runReviewSchema } from '@skeval/schema';
 import * as z from 'zod';
 import { type CollectReportOptions, collectReport } from '../collect/collect-report.js';
