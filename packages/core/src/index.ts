@@ -52,9 +52,26 @@ export { renderJsonReport } from './reporters/json.js';
 export { renderJunitReport } from './reporters/junit.js';
 export { type MarkdownReportOptions, renderMarkdownReport } from './reporters/markdown.js';
 export { type ReporterName, renderReport, reporterNames } from './reporters/render-report.js';
-export { createStyle, type Style } from './reporters/style.js';
+export type { Reporter, ReporterOutput } from './reporters/reporter.js';
+export {
+  benchmarkMarkdownReporter,
+  benchmarkReporter,
+  compareReporter,
+  githubReporter,
+  jsonReporter,
+  junitReporter,
+  markdownReporter,
+  type RunReporter,
+  type RunReporterInput,
+  reviewReporter,
+  runReporters,
+  terminalReporter,
+  triggersMarkdownReporter,
+  triggersReporter,
+} from './reporters/reporters.js';
+export { type ReviewLabels, readReviewLabels } from './reporters/review.js';
 export { renderTerminalReport, type TerminalReportOptions } from './reporters/terminal.js';
-export { displayWidth, truncate, wrapWords } from './reporters/text-width.js';
+export { renderTriggersMarkdown } from './reporters/triggers-markdown.js';
 export { type CostCapState, costOfCaseRun } from './run/cost-cap.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './run/grade-run.js';
 export {
@@ -117,7 +134,6 @@ export {
   runTriggers,
   type SkillTriggersRun,
 } from './triggers/run-triggers.js';
-export { formatRate, renderTriggersMarkdown } from './triggers/triggers-markdown.js';
 export {
   type CaseWorkspace,
   type PrepareWorkspaceOptions,
