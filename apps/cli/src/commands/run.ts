@@ -7,8 +7,7 @@ import type { CommandContext } from '../main.js';
 import { addOptions } from '../options.js';
 import { chooseReporters, type ReporterSpec, reporterOption, writeReports } from '../reporter-flag.js';
 import { resolveRunSettings } from '../run-settings.js';
-import { terminalOf } from '../terminal.js';
-import { createProgress } from './progress.js';
+import { stderrOutput, terminalOf } from '../terminal.js';
 import { type RunFlags, runOptions } from './run-options.js';
 
 export function registerRun(program: Command, context: CommandContext): void {
@@ -74,12 +73,13 @@ async function run(
   if (flags.dryRun) {
     const json = dryRunFormat(reporters) === 'json';
     const plan = await planRun({ ...selection, ...(judge.model ? { judge: judge.model } : {}) });
+    const { wrapWords } = await import('@skeval/core/internal');
     const width = terminalOf(io, 'stdout').width;
     const cap = flags.maxCostUsd;
     io.stdout(
       json
         ? jsonOutput({ ...plan, ...(cap === undefined ? {} : { maxCostUsd: cap }) })
-        : renderPlan(plan, (line) => core.wrapWords(line, width - 2), judge.skipReason, cap),
+        : renderPlan(plan, (line) => wrapWords(line, width - 2), judge.skipReason, cap),
     );
     setExitCode(plan.invalid.length ? exitCodes.usage : exitCodes.ok);
     return;
@@ -134,7 +134,7 @@ async function run(
     network: flags.network,
     passEnv: flags.passEnv,
     ...(signal ? { signal } : {}),
-    onProgress: createProgress(io, core),
+    onProgress: core.terminalReporter.live(stderrOutput(io)),
   });
   if (io.stderrIsTTY) io.stderr('\r\x1b[K');
   const written = await writeReports({
