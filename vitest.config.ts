@@ -10,6 +10,7 @@ const projects = [
   'packages/scripts',
   'packages/judge',
   'packages/evals',
+  'packages/run-folder',
   'packages/core',
   'packages/report',
   'apps/cli',

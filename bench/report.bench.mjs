@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCommandRunner, runEvals } from '../packages/core/dist/index.js';
-import { renderReport } from '../packages/report/dist/index.js';
+import { renderHtmlReport } from '../packages/report/dist/index.js';
 import { goal, sized } from './figures.mjs';
 
 const caseRuns = Number(process.env.BENCH_CASE_RUNS ?? sized(1000, 10));
@@ -60,7 +60,7 @@ const times = [];
 let html = '';
 for (let attempt = 0; attempt < attempts; attempt += 1) {
   const start = performance.now();
-  ({ html } = await renderReport({ paths: [runDir], cwd: root }));
+  ({ html } = await renderHtmlReport({ paths: [runDir], cwd: root }));
   times.push(performance.now() - start);
 }
 const page = join(root, 'report.html');

@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `./internal`: the CLI's text helpers, apart from the documented entry.
+  entry: ['src/index.ts', 'src/internal.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

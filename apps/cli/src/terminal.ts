@@ -1,3 +1,4 @@
+import type { ReporterOutput } from '@skeval/core';
 import type { CliIo } from './io.js';
 
 /** How to write for one of the CLI's streams: whether to colour, and how wide the lines may be. */
@@ -16,6 +17,11 @@ export function terminalOf(io: CliIo, stream: 'stdout' | 'stderr'): TerminalSett
   const isTTY = stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
   const columns = stream === 'stdout' ? io.stdoutColumns : io.stderrColumns;
   return { color: colorOf(io.env, isTTY === true), width: columns && columns > 0 ? columns : 80 };
+}
+
+/** stderr as a reporter's live part writes to it: its colour, width and whether it is a terminal. */
+export function stderrOutput(io: CliIo): ReporterOutput {
+  return { write: io.stderr, ...terminalOf(io, 'stderr'), isTTY: io.stderrIsTTY === true };
 }
 
 function colorOf(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {

@@ -1,6 +1,36 @@
+export {
+  type ArmRun,
+  type ArtifactRead,
+  analyzeArms,
+  type BootstrapInterval,
+  type BuildBenchmarkOptions,
+  bootstrapMeanInterval,
+  buildBenchmark,
+  type CaseRunFolder,
+  type CaseRunOutcome,
+  type CaseRunRead,
+  caseDirOf,
+  caseRunFiles,
+  feedbackFileName,
+  listCaseRunFolders,
+  type RunFolderContents,
+  readCaseRun,
+  readFeedback,
+  readJsonArtifact,
+  readRunFolder,
+  readRunSummary,
+  replayCaseRun,
+  reviewRunIdOf,
+  runFiles,
+  runPassRate,
+  runSucceeded,
+  type StoredCaseRun,
+  verdictOf,
+  writeFeedback,
+  writeFileAtomic,
+  writeJsonAtomic,
+} from '@skeval/run-folder';
 export type { Gates, SkevalConfig, SkillConfig } from '@skeval/schema';
-export { type ArmRun, analyzeArms, runPassRate, runSucceeded } from './arms/analyze-arms.js';
-export { type BootstrapInterval, bootstrapMeanInterval, verdictOf } from './arms/statistics.js';
 export {
   type CaseChange,
   type CompareRunsOptions,
@@ -22,9 +52,26 @@ export { renderJsonReport } from './reporters/json.js';
 export { renderJunitReport } from './reporters/junit.js';
 export { type MarkdownReportOptions, renderMarkdownReport } from './reporters/markdown.js';
 export { type ReporterName, renderReport, reporterNames } from './reporters/render-report.js';
-export { createStyle, type Style } from './reporters/style.js';
+export type { Reporter, ReporterOutput } from './reporters/reporter.js';
+export {
+  benchmarkMarkdownReporter,
+  benchmarkReporter,
+  compareReporter,
+  githubReporter,
+  jsonReporter,
+  junitReporter,
+  markdownReporter,
+  type RunReporter,
+  type RunReporterInput,
+  reviewReporter,
+  runReporters,
+  terminalReporter,
+  triggersMarkdownReporter,
+  triggersReporter,
+} from './reporters/reporters.js';
+export { type ReviewLabels, readReviewLabels } from './reporters/review.js';
 export { renderTerminalReport, type TerminalReportOptions } from './reporters/terminal.js';
-export { displayWidth, truncate, wrapWords } from './reporters/text-width.js';
+export { renderTriggersMarkdown } from './reporters/triggers-markdown.js';
 export { type CostCapState, costOfCaseRun } from './run/cost-cap.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './run/grade-run.js';
 export {
@@ -50,19 +97,6 @@ export {
   resolveRunName,
 } from './run/run-names.js';
 export type { RunReport, RunTotals, SkillRun } from './run/run-report.js';
-export { type BuildBenchmarkOptions, buildBenchmark } from './run-folder/benchmark.js';
-export { feedbackFileName, readFeedback, reviewRunIdOf, writeFeedback } from './run-folder/feedback.js';
-export { type CaseRunFolder, caseDirOf, caseRunFiles, listCaseRunFolders, runFiles } from './run-folder/layout.js';
-export { type ArtifactRead, readJsonArtifact } from './run-folder/read-artifact.js';
-export {
-  type CaseRunOutcome,
-  type CaseRunRead,
-  readCaseRun,
-  replayCaseRun,
-  type StoredCaseRun,
-} from './run-folder/read-case-run.js';
-export { type RunFolderContents, readRunFolder, readRunSummary } from './run-folder/run-summary.js';
-export { writeFileAtomic, writeJsonAtomic } from './run-folder/write-atomic.js';
 export { parseClaudeCodeStream } from './runners/claude-code/parse-stream.js';
 export { type ClaudeCodeRunnerOptions, createClaudeCodeRunner } from './runners/claude-code/runner.js';
 export type { CliRunnerOptions, ParsedStream } from './runners/cli-runner.js';
@@ -100,7 +134,6 @@ export {
   runTriggers,
   type SkillTriggersRun,
 } from './triggers/run-triggers.js';
-export { formatRate, renderTriggersMarkdown } from './triggers/triggers-markdown.js';
 export {
   type CaseWorkspace,
   type PrepareWorkspaceOptions,

@@ -1,7 +1,9 @@
-export { defaultBounds, type ReportBounds } from './collect/bounds.js';
-export { type CollectedReport, type CollectReportOptions, collectReport } from './collect/collect-report.js';
-export { contentSecurityPolicy, embedJson, renderHtml, type UiAssets } from './html/render-html.js';
-export { type RenderedReport, type RenderReportOptions, renderReport } from './render-report.js';
+export type { ReportBounds } from './collect/bounds.js';
+export {
+  type RenderedReport,
+  type RenderHtmlReportOptions,
+  renderHtmlReport,
+} from './render-html-report.js';
 export type {
   ArmOverview,
   Excerpt,

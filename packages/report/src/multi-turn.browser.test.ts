@@ -6,7 +6,7 @@ import { createCommandRunner, runEvals } from '@skeval/core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkipReason, launchChromium, servePage } from './__fixtures__/browser.js';
-import { renderReport } from './render-report.js';
+import { renderHtmlReport } from './render-html-report.js';
 
 // A run of a two-turn case written by Skeval itself (a command agent that answers with its turn),
 // reported and opened in headless Chromium: each turn's assertions say which turn they graded.
@@ -53,7 +53,7 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
     });
     const runDir = result.runs[0]?.runDir;
     if (!runDir) throw new Error('no run folder');
-    const report = await renderReport({ paths: [runDir], cwd: root });
+    const report = await renderHtmlReport({ paths: [runDir], cwd: root });
     ({ url, server } = await servePage(report.html));
     browser = await launchChromium();
   }, 120_000);

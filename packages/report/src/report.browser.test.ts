@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkipReason, launchChromium, recordRequests, screenshot, servePage } from './__fixtures__/browser.js';
 import { makeFixtureRun } from './__fixtures__/make-fixture-run.js';
-import { renderReport } from './render-report.js';
+import { renderHtmlReport } from './render-html-report.js';
 
 const cli = new URL('../../../apps/cli/dist/cli.js', import.meta.url).pathname;
 
@@ -24,7 +24,7 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     ({ root, runDir } = await makeFixtureRun());
-    const report = await renderReport({ paths: [runDir], cwd: root });
+    const report = await renderHtmlReport({ paths: [runDir], cwd: root });
     ({ url: pageUrl, server: pageServer } = await servePage(report.html));
     browser = await launchChromium();
   }, 120_000);

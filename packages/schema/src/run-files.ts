@@ -64,7 +64,8 @@ export type RunSummary = z.infer<typeof runSummarySchema>;
 
 /**
  * `eval_metadata.json`, in each case folder and each arm folder: the case as skill-creator's
- * aggregator and viewer read it (an integer `eval_id`, the prompt, the assertions as text).
+ * aggregator and viewer read it (an integer `eval_id`, the prompt, the assertions as text), and
+ * what else a viewer shows of it (its expected output and description), as it was run.
  */
 export const evalMetadataSchema = z
   .looseObject({
@@ -78,6 +79,10 @@ export const evalMetadataSchema = z
     skeval_id: z.string(),
     /** Marked `"metadata": { "negative_control": true }`: the skill should not change the outcome. */
     negative_control: z.boolean(),
+    /** The case's `expected_output`, when it has one. */
+    expected_output: z.string().optional(),
+    /** The case's `description`, when it has one. */
+    description: z.string().optional(),
   })
   .meta({
     title: 'Skeval eval_metadata.json',

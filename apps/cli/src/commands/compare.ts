@@ -43,7 +43,7 @@ export function registerCompare(program: Command, { io, setExitCode }: CommandCo
       '\nExit codes: 0 no regression, 1 the pass rate dropped beyond the threshold,\n2 bad input, or the two runs share no case.',
     );
   addOptions(command, compareOptions).action(async (before: string, after: string, flags: CompareFlags) => {
-    const { compareRuns, renderComparisonTerminal, resolveRunName } = await import('@skeval/core');
+    const { compareReporter, compareRuns, resolveRunName } = await import('@skeval/core');
     const result = await compareRuns({
       before: await resolveRunName(before, { cwd: io.cwd }),
       after: await resolveRunName(after, { cwd: io.cwd }),
@@ -51,7 +51,7 @@ export function registerCompare(program: Command, { io, setExitCode }: CommandCo
       arm: flags.arm,
       ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }),
     });
-    io.stdout(flags.json ? jsonOutput({ ...result }) : renderComparisonTerminal(result, terminalOf(io, 'stdout')));
+    io.stdout(flags.json ? jsonOutput({ ...result }) : compareReporter.render(result, terminalOf(io, 'stdout')));
     if (result.change.cases === 0) {
       // Nothing to compare is not "no regression": the runs are of other evals, or of another arm.
       const ids = (side: 'before' | 'after') =>

@@ -3,7 +3,6 @@ import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, nonNegativeInteger, type OptionTable, type OptionValues, positiveNumber } from '../options.js';
 import { chooseReporters, reporterOption, writeReports } from '../reporter-flag.js';
-import { renderReviewLabels } from './review-labels.js';
 
 /** `skeval grade`'s options. */
 const gradeOptions = {
@@ -72,7 +71,7 @@ async function grade(runDir: string, flags: GradeFlags, { io, setExitCode }: Com
     ...(judge.skipReason ? { judgeSkipReason: judge.skipReason } : {}),
   });
   if (reporters.some((spec) => spec.name === 'terminal' && !spec.path))
-    io.stdout(await renderReviewLabels(graded.runDir));
+    io.stdout(core.reviewReporter.render(await core.readReviewLabels(graded.runDir)));
   for (const problem of problems) io.stderr(`skeval: not re-graded: ${problem}\n`);
   if (graded.orphans.length) {
     io.stderr(

@@ -29,7 +29,7 @@ export function registerReport(program: Command, context: CommandContext): void 
 const kilobytes = (text: string) => `${Math.round(Buffer.byteLength(text) / 1024).toLocaleString('en-US')} KB`;
 
 async function report(given: string[], flags: ReportFlags, { io, signal }: CommandContext): Promise<void> {
-  const [{ renderReport, serveReport }, { resolveRunName, writeFileAtomic }] = await Promise.all([
+  const [{ renderHtmlReport, serveReport }, { resolveRunName, writeFileAtomic }] = await Promise.all([
     import('@skeval/report'),
     import('@skeval/core'),
   ]);
@@ -39,7 +39,7 @@ async function report(given: string[], flags: ReportFlags, { io, signal }: Comma
     return from === '' ? '.' : from.startsWith('..') || isAbsolute(from) ? path : from;
   };
   if (!flags.serve || flags.output) {
-    const rendered = await renderReport({ paths, cwd: io.cwd });
+    const rendered = await renderHtmlReport({ paths, cwd: io.cwd });
     const target = resolve(io.cwd, flags.output ?? join(paths[0] ?? '.', 'report.html'));
     await writeFileAtomic(target, rendered.html);
     const runs = rendered.data.runs;

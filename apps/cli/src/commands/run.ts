@@ -7,8 +7,7 @@ import type { CommandContext } from '../main.js';
 import { addOptions } from '../options.js';
 import { chooseReporters, type ReporterSpec, reporterOption, writeReports } from '../reporter-flag.js';
 import { resolveRunSettings } from '../run-settings.js';
-import { terminalOf } from '../terminal.js';
-import { createProgress } from './progress.js';
+import { stderrOutput, terminalOf } from '../terminal.js';
 import { type RunFlags, runOptions } from './run-options.js';
 
 export function registerRun(program: Command, context: CommandContext): void {
@@ -99,12 +98,13 @@ async function run(
   if (flags.dryRun) {
     const json = dryRunFormat(reporters) === 'json';
     const plan = await planRun(planned);
+    const { wrapWords } = await import('@skeval/core/internal');
     const width = terminalOf(io, 'stdout').width;
     const cap = flags.maxCostUsd;
     io.stdout(
       json
         ? jsonOutput({ ...plan, ...(cap === undefined ? {} : { maxCostUsd: cap }) })
-        : renderPlan(plan, (line) => core.wrapWords(line, width - 2), judge.skipReason, cap),
+        : renderPlan(plan, (line) => wrapWords(line, width - 2), judge.skipReason, cap),
     );
     if (!json) for (const problem of plan.problems) io.stderr(`skeval: ${problem}\n`);
     setExitCode(plan.invalid.length || plan.problems.length ? exitCodes.usage : exitCodes.ok);
@@ -140,7 +140,7 @@ async function run(
     configOf: settings.record,
     keepWorkspaces: flags.keepWorkspaces ?? false,
     ...(signal ? { signal } : {}),
-    onProgress: createProgress(io, core),
+    onProgress: core.terminalReporter.live(stderrOutput(io)),
   });
   if (io.stderrIsTTY) io.stderr('\r\x1b[K');
   const written = await writeReports({

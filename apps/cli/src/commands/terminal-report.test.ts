@@ -1,6 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { displayWidth } from '@skeval/core';
+import { displayWidth } from '@skeval/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFlags, createReportProject, longCaseId, runCli } from './__fixtures__/report-fixture.js';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { DecisionBudget, RunTriggersResult, TriggersProgressEvent } from '@skeval/core';
+import type { DecisionBudget, RunTriggersResult } from '@skeval/core';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
@@ -16,7 +16,7 @@ import {
   positiveInteger,
   positiveNumber,
 } from '../options.js';
-import { renderTriggersText } from './render-triggers.js';
+import { stderrOutput } from '../terminal.js';
 
 /** `--decision-budget`: `10` tool calls, `30s`, or both: `10,30s`. */
 function parseBudget(value: string): DecisionBudget {
@@ -149,7 +149,9 @@ export function registerTriggers(program: Command, context: CommandContext): voi
 }
 
 async function triggers(path: string, flags: TriggersFlags, { io, setExitCode, signal }: CommandContext) {
-  const { checkDescription, createRunner, resolveJudgeSetup, runTriggers } = await import('@skeval/core');
+  const { checkDescription, createRunner, resolveJudgeSetup, runTriggers, triggersReporter } = await import(
+    '@skeval/core'
+  );
   if (flags.description !== undefined && flags.descriptionFile !== undefined)
     throw new SkevalError({ code: 'usage', message: '--description and --description-file: give one of them' });
   let description: { text: string; source: 'flag' | 'file' } | undefined;
@@ -213,10 +215,10 @@ async function triggers(path: string, flags: TriggersFlags, { io, setExitCode, s
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
     network: flags.network,
     ...(signal ? { signal } : {}),
-    onProgress: createTriggersProgress(io),
+    onProgress: triggersReporter.live(stderrOutput(io)),
   });
   if (io.stderrIsTTY) io.stderr('\r\x1b[K');
-  io.stdout(flags.json ? jsonOutput(toJson(result)) : renderTriggersText(result, io.cwd));
+  io.stdout(flags.json ? jsonOutput(toJson(result)) : triggersReporter.render(result, { cwd: io.cwd }));
   setExitCode(exitCodeOf(result));
 }
 
@@ -237,24 +239,6 @@ function exitCodeOf(result: RunTriggersResult): number {
   if (result.invalid.length > 0) return exitCodes.usage;
   if (result.runs.some((run) => run.triggers.summary.failed > 0)) return exitCodes.failed;
   return exitCodes.ok;
-}
-
-/** Progress on stderr: a live line on a terminal, else a line per errored run and every note. */
-function createTriggersProgress(io: CommandContext['io']): (event: TriggersProgressEvent) => void {
-  let done = 0;
-  return (event) => {
-    if (event.type === 'note') {
-      io.stderr(`${io.stderrIsTTY ? '\r\x1b[K' : ''}note: ${event.message}\n`);
-      return;
-    }
-    done += 1;
-    const label = event.label ? ` ${event.label}` : '';
-    if (event.run.status === 'error')
-      io.stderr(
-        `${io.stderrIsTTY ? '\r\x1b[K' : ''}${event.skill}${label} ${event.queryId} run ${event.run.run}: error: ${event.run.error?.message ?? ''}\n`,
-      );
-    else if (io.stderrIsTTY) io.stderr(`\r\x1b[K${event.skill}${label}: ${done} runs done`);
-  };
 }
 
 function toJson(result: RunTriggersResult) {

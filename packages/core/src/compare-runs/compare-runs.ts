@@ -1,9 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { bootstrapMeanInterval, mean, readJsonArtifact, runFiles } from '@skeval/run-folder';
 import { type Benchmark, benchmarkSchema, type Configuration, SkevalError } from '@skeval/schema';
-import { bootstrapMeanInterval, mean } from '../arms/statistics.js';
-import { runFiles } from '../run-folder/layout.js';
-import { readJsonArtifact } from '../run-folder/read-artifact.js';
 
 export interface CompareRunsOptions {
   /** The reference: a run folder or a benchmark.json (say, the last accepted run). */

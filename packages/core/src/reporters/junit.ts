@@ -1,6 +1,6 @@
+import type { CaseRunOutcome } from '@skeval/run-folder';
 import type { AssertionResult } from '@skeval/schema';
 import type { RunReport, SkillRun } from '../run/run-report.js';
-import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
 import { assertionLabel, hasArmsOrTrials } from './case-runs.js';
 
 /**

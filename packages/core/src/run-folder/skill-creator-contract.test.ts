@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { readRunFolder } from '@skeval/run-folder';
 import { evalMetadataSchema, executionMetricsSchema, feedbackSchema, gradingSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
 import { gradeRun } from '../run/grade-run.js';
 import { runEvals } from '../run/run-evals.js';
 import { createCommandRunner } from '../runners/command/runner.js';
-import { readRunFolder } from './run-summary.js';
 
 // skill-creator's tools read a run folder unchanged: its aggregator (scripts/aggregate_benchmark.py)
 // and its viewer (eval-viewer/generate_review.py). What they read is modelled here, field by field,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type DiscoveredSkill, discoverSkills, type EvalsIssue, type LoadedCase } from '@skeval/evals';
+import { caseDirOf } from '@skeval/run-folder';
 import { type Configuration, SkevalError } from '@skeval/schema';
-import { caseDirOf } from '../run-folder/layout.js';
 import { hiddenPaths } from '../session/containment.js';
 import { casesOfShard, type Shard } from '../shards/shard.js';
 import { shardOfResumedRun } from '../shards/shard-manifest.js';

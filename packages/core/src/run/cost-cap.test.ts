@@ -1,6 +1,6 @@
+import type { CaseRunOutcome } from '@skeval/run-folder';
 import type { Grading } from '@skeval/schema';
 import { describe, expect, it } from 'vitest';
-import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
 import { costOfCaseRun, createCostCap } from './cost-cap.js';
 
 function outcome(agentCostUsd: number | null | undefined, judgeCostUsd?: number | null): CaseRunOutcome {

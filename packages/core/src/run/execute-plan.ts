@@ -1,8 +1,7 @@
+import { type CaseRunOutcome, outcomeOf, readRunFolder } from '@skeval/run-folder';
 import type { ResolvedGrader } from '@skeval/scripts';
 import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
-import { type CaseRunOutcome, outcomeOf } from '../run-folder/read-case-run.js';
-import { readRunFolder } from '../run-folder/run-summary.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
 import { type ExecutionPlan, installFor, type PlannedCaseRun, type PlannedSkill } from './build-plan.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { RunConfigRecord } from '@skeval/schema';
-import { summarizeRunFolder } from '../run-folder/run-summary.js';
+import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Sandbox } from '../session/sandbox.js';
 import { buildShardManifest, writeShardManifest } from '../shards/shard-manifest.js';

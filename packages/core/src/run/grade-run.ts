@@ -1,14 +1,22 @@
 import { cp } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { discoverSkills } from '@skeval/evals';
+import {
+  type CaseRunOutcome,
+  caseFolderName,
+  caseRunFiles,
+  listCaseRunFolders,
+  outcomeOf,
+  readCaseRun,
+  readRunSummary,
+  replayCaseRun,
+  writeGrading,
+} from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
 import { listFiles } from '@skeval/scripts';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
-import { caseFolderName, caseRunFiles, listCaseRunFolders } from '../run-folder/layout.js';
-import { type CaseRunOutcome, outcomeOf, readCaseRun, replayCaseRun } from '../run-folder/read-case-run.js';
-import { readRunSummary, summarizeRunFolder } from '../run-folder/run-summary.js';
-import { writeGrading } from '../run-folder/write-case-run.js';
+import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import { byCaseOrder, type RunReport, totalsOf } from './run-report.js';
 
 export interface GradeRunOptions {

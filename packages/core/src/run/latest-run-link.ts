@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { writeJsonAtomic } from '../run-folder/write-atomic.js';
+import { writeJsonAtomic } from '@skeval/run-folder';
 import { listRuns } from './run-names.js';
 
 /** The link to a skill's newest run, in its run base: `evals-runs/latest`. */

@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { DiscoveredSkill } from '@skeval/evals';
+import { listCaseRunFolders, readRunSummary } from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
-import { listCaseRunFolders } from '../run-folder/layout.js';
-import { readRunSummary } from '../run-folder/run-summary.js';
 
 /**
  * The skill a `--resume` folder belongs to, after checking it is a run folder Skeval wrote: it

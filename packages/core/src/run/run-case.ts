@@ -1,12 +1,17 @@
 import { rm } from 'node:fs/promises';
 import { caseTurns, type DiscoveredSkill, type LoadedCase } from '@skeval/evals';
+import {
+  buildContextManifest,
+  buildTiming,
+  type CaseRunOutcome,
+  emptyTiming,
+  type ManifestHeader,
+  writeCaseRun,
+} from '@skeval/run-folder';
 import type { Configuration, Grading } from '@skeval/schema';
 import type { ResolvedGrader } from '@skeval/scripts';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
-import { buildContextManifest, buildTiming, emptyTiming, type ManifestHeader } from '../run-folder/case-run-records.js';
-import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
-import { writeCaseRun } from '../run-folder/write-case-run.js';
 import { createTraceBuilder } from '../runners/trace-builder.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';

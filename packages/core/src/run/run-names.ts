@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { discoverSkills, readSkillManifest } from '@skeval/evals';
+import { runFiles } from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
-import { runFiles } from '../run-folder/layout.js';
 
 /** One run folder of a skill, as `latest` and `latest~N` count them. */
 export interface RunFolderEntry {

@@ -1,6 +1,6 @@
 import type { EvalsIssue } from '@skeval/evals';
+import type { CaseRunOutcome } from '@skeval/run-folder';
 import type { Benchmark } from '@skeval/schema';
-import type { CaseRunOutcome } from '../run-folder/read-case-run.js';
 import type { CostCapState } from './cost-cap.js';
 
 /** One skill's run folder after a run or a re-grade. */

@@ -1,5 +1,4 @@
-import { caseFolderName } from '../run-folder/layout.js';
-import { type CaseRunRead, readCaseRun } from '../run-folder/read-case-run.js';
+import { type CaseRunRead, caseFolderName, readCaseRun } from '@skeval/run-folder';
 import type { PlannedCaseRun } from './build-plan.js';
 
 /** What a resumed run folder holds for one planned case run: complete, absent, or unreadable artifacts. */

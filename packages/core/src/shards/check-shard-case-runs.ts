@@ -1,6 +1,14 @@
 import { join } from 'node:path';
-import { caseDirOf, caseFolderName, labelOf, listCaseRunFolders } from '../run-folder/layout.js';
-import { type CaseRunDigest, digestOf, readCaseRun, type SharedStrings } from '../run-folder/read-case-run.js';
+import {
+  type CaseRunDigest,
+  caseDirOf,
+  caseFolderName,
+  digestOf,
+  labelOf,
+  listCaseRunFolders,
+  readCaseRun,
+  type SharedStrings,
+} from '@skeval/run-folder';
 import { shardName } from './check-shards.js';
 import type { FoundShard } from './find-shards.js';
 

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeFileAtomic } from '@skeval/run-folder';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../run-folder/write-atomic.js';
 import { copyKeepingLinks } from './copy-keeping-links.js';
 
 /** A case folder as a shard holds it: files, a nested folder and a link the agent left. */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { readJsonArtifact } from '@skeval/run-folder';
 import { type ShardManifest, shardManifestSchema } from '@skeval/schema';
-import { readJsonArtifact } from '../run-folder/read-artifact.js';
 import { shardManifestFile } from './shard-manifest.js';
 
 /** A shard's run folder and its manifest, read back. */

@@ -1,12 +1,10 @@
 import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { type CaseRunDigest, caseFolderName, outcomeOf, runFiles } from '@skeval/run-folder';
 import { type Gates, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { type RunReport, totalsOf } from '../run/run-report.js';
-import { caseFolderName, runFiles } from '../run-folder/layout.js';
-import type { CaseRunDigest } from '../run-folder/read-case-run.js';
-import { outcomeOf } from '../run-folder/read-case-run.js';
-import { summarizeRunFolder } from '../run-folder/run-summary.js';
+import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import { checkShardCaseRuns } from './check-shard-case-runs.js';
 import { checkShards } from './check-shards.js';
 import { copyKeepingLinks } from './copy-keeping-links.js';

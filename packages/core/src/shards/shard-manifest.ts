@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
+import { readJsonArtifact, writeJsonAtomic } from '@skeval/run-folder';
 import {
   type Configuration,
   type ShardManifest,
@@ -9,8 +10,6 @@ import {
   SkevalError,
   shardManifestSchema,
 } from '@skeval/schema';
-import { readJsonArtifact } from '../run-folder/read-artifact.js';
-import { writeJsonAtomic } from '../run-folder/write-atomic.js';
 import { casesOfShard, type Shard, shardAssignment } from './shard.js';
 
 /** The file in a shard's run folder that says what the shard owns. */

@@ -1,6 +1,6 @@
+import { readRunSummary } from '@skeval/run-folder';
 import type { CostCapRecord, Gates, RunConfigRecord } from '@skeval/schema';
 import * as z from 'zod';
-import { readRunSummary } from '../run-folder/run-summary.js';
 import { shardName } from './check-shards.js';
 import type { FoundShard } from './find-shards.js';
 

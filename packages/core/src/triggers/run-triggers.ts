@@ -9,9 +9,10 @@ import {
   type TriggerQuery,
 } from '@skeval/evals';
 import type { LanguageModel } from '@skeval/judge';
+import { writeFileAtomic, writeJsonAtomic } from '@skeval/run-folder';
 import { SkevalError, type TriggerQueryResult, type TriggersFile, type TriggersHistory } from '@skeval/schema';
 import pLimit from 'p-limit';
-import { writeFileAtomic, writeJsonAtomic } from '../run-folder/write-atomic.js';
+import { renderTriggersMarkdown } from '../reporters/triggers-markdown.js';
 import type { AgentRunner } from '../runners/types.js';
 import { containAgents } from '../session/contain-agents.js';
 import { hiddenPaths } from '../session/containment.js';
@@ -22,7 +23,6 @@ import { buildNeighbourhood } from './neighbourhood.js';
 import { optimizeDescription } from './optimize-description.js';
 import type { DecisionBudget } from './run-trigger-query.js';
 import { compareDescriptions } from './score-triggers.js';
-import { renderTriggersMarkdown } from './triggers-markdown.js';
 
 export interface RunTriggersOptions {
   /** A skill folder, or a tree of them: every skill with trigger queries runs. */

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { armSummarySchema, benchmarkSchema, passRateOf } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,11 +89,25 @@ describe('collectReport', () => {
     expect(caseOf('unrelated').negativeControl).toBe(true);
   });
 
-  it('carries the case input: prompt, input files and expected output from the evals file', () => {
+  it('carries the case input: prompt, input files and expected output from the run folder', () => {
     const greet = caseOf('greet');
     expect(greet.prompt.text).toBe('Write a greeting for Ada.');
     expect(greet.files).toEqual(['notes.md']);
     expect(greet.expectedOutput?.text).toBe("greeting.txt holds 'Hello, Ada!' and the reply names the file.");
+  });
+
+  it('shows the case as it was run with the skill folder gone: the run folder alone is read', async () => {
+    const moved = join(root, 'report-skill-moved');
+    await rename(join(root, 'report-skill'), moved);
+    try {
+      const collected = await collectReport({ paths: [runDir], cwd: root });
+      const greet = collected.data.runs[0]?.cases.find((entry) => entry.id === 'greet');
+      expect(greet?.expectedOutput?.text).toBe("greeting.txt holds 'Hello, Ada!' and the reply names the file.");
+      expect(greet?.name).toBe(caseOf('greet').name);
+      expect(collected.data.runs[0]?.notes).toEqual(run.notes);
+    } finally {
+      await rename(moved, join(root, 'report-skill'));
+    }
   });
 
   it('shows the files the run wrote: text, inlines images as data URLs and lists binary files', () => {

@@ -10,11 +10,11 @@ import {
   reviewRunIdOf,
   runFiles,
   type StoredCaseRun,
-} from '@skeval/core';
+} from '@skeval/run-folder';
 import { type Benchmark, benchmarkSchema, type Feedback, type RunSummary, SkevalError } from '@skeval/schema';
 import type { ReportCase, ReportCaseRun, ReportData, ReportRun } from '../report-data.js';
 import { defaultBounds, excerptOf, type ReportBounds, type RunShare, runShareOf } from './bounds.js';
-import { type CaseInfo, readEvalMetadata, readSkillCases } from './case-info.js';
+import { type CaseInfo, readEvalMetadata } from './case-info.js';
 import { findRunFolders } from './find-run-folders.js';
 import { casePassRates, isFlaky, overviewOf, runPassRateOf } from './overview.js';
 import { inlineImages, type PendingImage, readOutputs } from './read-outputs.js';
@@ -138,8 +138,6 @@ interface BuildContext {
 
 async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<ReportRun> {
   const { summary, runs, runDir } = folder;
-  const skillCases = await readSkillCases(summary.skill_path, summary.skill, context.cwd);
-  const notes = [...folder.notes, ...('note' in skillCases ? [skillCases.note] : [])];
   const byCase = new Map<string, StoredCaseRun[]>();
   for (const run of runs) byCase.set(run.folder, [...(byCase.get(run.folder) ?? []), run]);
   const cases: ReportCase[] = [];
@@ -147,10 +145,7 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
     const first = caseRuns[0];
     if (!first) continue;
     const caseId = first.grading.case_id;
-    const info: CaseInfo = {
-      ...(await readEvalMetadata(join(runDir, caseFolder))),
-      ...('cases' in skillCases ? skillCases.cases.get(caseId) : undefined),
-    };
+    const info: CaseInfo = (await readEvalMetadata(join(runDir, caseFolder))) ?? {};
     const built: ReportCaseRun[] = [];
     for (let start = 0; start < caseRuns.length; start += readsAtOnce) {
       const read = await Promise.all(
@@ -168,7 +163,7 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
       prompt: excerptOf(first.contextManifest.prompt || info.prompt || '', 20_000),
       description: info.description ?? null,
       expectedOutput: info.expectedOutput === undefined ? null : excerptOf(info.expectedOutput, 10_000),
-      files: first.contextManifest.input_files.length ? first.contextManifest.input_files : (info.files ?? []),
+      files: first.contextManifest.input_files,
       negativeControl: info.negativeControl ?? false,
       passRateByArm: casePassRates(caseRuns),
       flaky: isFlaky(caseRuns),
@@ -189,7 +184,7 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
     overview: overviewOf(runs, folder.benchmark),
     cases,
     problems: folder.problems,
-    notes,
+    notes: folder.notes,
     feedback: folder.feedback,
   };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { runFiles } from '@skeval/core';
+import { runFiles } from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
 
 const skippedFolders = new Set(['node_modules', '.git', 'outputs']);

@@ -1,4 +1,4 @@
-import type { StoredCaseRun } from '@skeval/core';
+import type { StoredCaseRun } from '@skeval/run-folder';
 import { type Benchmark, type Configuration, passRateOf } from '@skeval/schema';
 import type { ArmOverview, ReportComparison, ReportOverview } from '../report-data.js';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
-import { feedbackFileName, readFeedback, writeFeedback } from '@skeval/core';
+import { feedbackFileName, readFeedback, writeFeedback } from '@skeval/run-folder';
 import { assertionReviewSchema, feedbackSchema, runReviewSchema } from '@skeval/schema';
 import * as z from 'zod';
 import type { CollectedReport } from '../collect/collect-report.js';

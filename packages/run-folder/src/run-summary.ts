@@ -6,7 +6,6 @@ import {
   type RunSummary,
   runSummarySchema,
 } from '@skeval/schema';
-import { renderBenchmark } from '../reporters/benchmark-markdown.js';
 import { buildBenchmark } from './benchmark.js';
 import { describesCase, type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
 import { listCaseRunFolders, runFiles } from './layout.js';
@@ -78,6 +77,11 @@ export interface SummarizeRunFolderOptions {
   costCap?: CostCapRecord | null;
   /** The case runs of the folder, already read back (a merge has read them to check them); else they are read. */
   runs?: readonly CaseRunDigest[];
+  /**
+   * Draws benchmark.md from the benchmark: the run folder is handed its renderer (core's Markdown
+   * benchmark reporter), so it holds the files and their agreement, not how a report looks.
+   */
+  renderBenchmark: (benchmark: Benchmark) => string;
 }
 
 /**
@@ -136,7 +140,7 @@ export async function summarizeRunFolder(
   };
   await Promise.all([
     writeJsonAtomic(join(options.runDir, runFiles.benchmark), benchmark),
-    writeFileAtomic(join(options.runDir, runFiles.benchmarkMarkdown), renderBenchmark(benchmark)),
+    writeFileAtomic(join(options.runDir, runFiles.benchmarkMarkdown), options.renderBenchmark(benchmark)),
     writeJsonAtomic(join(options.runDir, runFiles.summary), summary),
     // A merge knows its cases by their ids alone, and its case folders keep the files the shards wrote.
     cases.some(describesCase)

@@ -1,10 +1,41 @@
 import { relative } from 'node:path';
-import { formatRate, type RunTriggersResult } from '@skeval/core';
 import { formatIssue } from '@skeval/evals';
 import type { TriggersFile, TriggersHistory } from '@skeval/schema';
+import type { TriggersProgressEvent } from '../triggers/evaluate-description.js';
+import type { RunTriggersResult } from '../triggers/run-triggers.js';
+import type { ReporterOutput } from './reporter.js';
+import { formatRate } from './triggers-markdown.js';
+
+export interface TriggersTerminalOptions {
+  /** Paths are shown relative to it. */
+  cwd?: string;
+}
+
+/**
+ * The `triggers` reporter's live part, on stderr: on a terminal a line of runs done, redrawn;
+ * a line per errored run and every note in any case.
+ */
+export function createTriggersProgress(output: ReporterOutput): (event: TriggersProgressEvent) => void {
+  let done = 0;
+  const clear = output.isTTY ? '\r\x1b[K' : '';
+  return (event) => {
+    if (event.type === 'note') {
+      output.write(`${clear}note: ${event.message}\n`);
+      return;
+    }
+    done += 1;
+    const label = event.label ? ` ${event.label}` : '';
+    if (event.run.status === 'error')
+      output.write(
+        `${clear}${event.skill}${label} ${event.queryId} run ${event.run.run}: error: ${event.run.error?.message ?? ''}\n`,
+      );
+    else if (output.isTTY) output.write(`\r\x1b[K${event.skill}${label}: ${done} runs done`);
+  };
+}
 
 /** The terminal report of `skeval triggers`: per skill, its rates, the routing matrix, what failed and what errored. */
-export function renderTriggersText(result: RunTriggersResult, cwd: string): string {
+export function renderTriggersTerminal(result: RunTriggersResult, options: TriggersTerminalOptions = {}): string {
+  const { cwd } = options;
   const lines: string[] = [];
   for (const entry of result.invalid) {
     for (const issue of entry.errors) lines.push(formatIssue(entry.fileName, issue));
@@ -12,7 +43,7 @@ export function renderTriggersText(result: RunTriggersResult, cwd: string): stri
   }
   for (const run of result.runs) {
     lines.push(...renderSkill(run.triggers), ...(run.history ? renderHistory(run.history) : []));
-    const written = relative(cwd, run.runDir) || run.runDir;
+    const written = (cwd === undefined ? '' : relative(cwd, run.runDir)) || run.runDir;
     lines.push(`  written: ${written}/triggers.json`, ...run.writeErrors.map((error) => `  ${error}`), '');
   }
   if (result.interrupted) lines.push('interrupted: what finished is reported above');

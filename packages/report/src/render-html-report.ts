@@ -3,7 +3,7 @@ import { renderHtml } from './html/render-html.js';
 import type { ReportData } from './report-data.js';
 import { loadUiAssets } from './ui-assets.js';
 
-export type RenderReportOptions = CollectReportOptions;
+export type RenderHtmlReportOptions = CollectReportOptions;
 
 /** A report page and what it covers. */
 export interface RenderedReport {
@@ -17,8 +17,9 @@ export interface RenderedReport {
 /**
  * Makes the HTML report of one or more run folders: one file with its script, style sheet and
  * data inline, readable offline, under a Content-Security-Policy that lets it load nothing.
+ * (Core's `renderReport` is another thing: a run's result as one of the `--reporter` texts.)
  */
-export async function renderReport(options: RenderReportOptions): Promise<RenderedReport> {
+export async function renderHtmlReport(options: RenderHtmlReportOptions): Promise<RenderedReport> {
   const [{ data, runDirs }, assets] = await Promise.all([collectReport(options), loadUiAssets()]);
   return { html: renderHtml(data, assets), runDirs, data };
 }

@@ -1,31 +1,27 @@
-import type { CaseRunOutcome, RunProgressEvent } from '@skeval/core';
-import type { CliIo } from '../io.js';
-import { terminalOf } from '../terminal.js';
-
-/** What progress needs from @skeval/core (which the command loads), and a clock. */
-export type ProgressDeps = Pick<typeof import('@skeval/core'), 'createStyle' | 'displayWidth' | 'truncate'> & {
-  /** @default Date.now */
-  now?: () => number;
-};
+import type { CaseRunOutcome } from '@skeval/run-folder';
+import type { RunProgressEvent } from '../run/run-evals.js';
+import type { ReporterOutput } from './reporter.js';
+import { createStyle } from './style.js';
+import { displayWidth, truncate } from './text-width.js';
 
 /**
- * Progress on stderr: a line per finished case run, `[3/12] greeting named-ada with_skill run 2:
- * 3/3 passed (0.2 s) · 4 s elapsed, ~12 s left` (the arm and run named when there are arms or
- * trials), fitted to the terminal's width. On a terminal, a live line under them names the
- * running case runs.
+ * The terminal reporter's live part: a line per finished case run, `[3/12] greeting named-ada
+ * with_skill run 2: 3/3 passed (0.2 s) · 4 s elapsed, ~12 s left` (the arm and run named when
+ * there are arms or trials), fitted to the output's width. On a terminal, a live line under them
+ * names the running case runs.
  */
-export function createProgress(io: CliIo, deps: ProgressDeps): (event: RunProgressEvent) => void {
-  const now = deps.now ?? Date.now;
-  const { color, width } = terminalOf(io, 'stderr');
-  const style = deps.createStyle(color);
+export function createProgress(output: ReporterOutput): (event: RunProgressEvent) => void {
+  const now = output.now ?? Date.now;
+  const width = output.width ?? 80;
+  const style = createStyle(output.color ?? false);
   const started = now();
   const running: string[] = [];
   let total: number | undefined;
   let nested = false;
   let ended = 0;
   let skipped = 0;
-  const live = io.stderrIsTTY === true;
-  const clear = () => (live ? io.stderr('\r\x1b[K') : undefined);
+  const live = output.isTTY === true;
+  const clear = () => (live ? output.write('\r\x1b[K') : undefined);
   const nameOf = (entry: { skill: string; caseId: string; arm: string; runNumber: number }) =>
     `${entry.skill} ${entry.caseId}${nested ? ` ${entry.arm} run ${entry.runNumber}` : ''}`;
   /** The time parts, longest first: the line uses the longest that fits. */
@@ -42,7 +38,7 @@ export function createProgress(io: CliIo, deps: ProgressDeps): (event: RunProgre
     const more = running.length > 3 ? ', …' : '';
     const line = `${counter()} done · running ${running.length}${names ? `: ${names}${more}` : ''}${timings()[0]}`;
     // One column spare: a line that fills the last column makes some terminals wrap.
-    io.stderr(style.dim(deps.truncate(line, width - 1)));
+    output.write(style.dim(truncate(line, width - 1)));
   };
   const finished = (outcome: CaseRunOutcome) => {
     const { passed, total: assertions, skipped: notGraded } = outcome.grading.summary;
@@ -69,14 +65,14 @@ export function createProgress(io: CliIo, deps: ProgressDeps): (event: RunProgre
     }
     if (event.type === 'note') {
       clear();
-      io.stderr(`skeval: note: ${event.message}\n`);
+      output.write(`skeval: note: ${event.message}\n`);
       status();
       return;
     }
     if (event.type === 'case-redo') {
       clear();
       for (const problem of event.problems)
-        io.stderr(`skeval: ${problem}: running ${event.skill} ${event.caseId} again\n`);
+        output.write(`skeval: ${problem}: running ${event.skill} ${event.caseId} again\n`);
       status();
       return;
     }
@@ -96,16 +92,16 @@ export function createProgress(io: CliIo, deps: ProgressDeps): (event: RunProgre
     const took = ` (${seconds(outcome.durationMs, 1)})${outcome.skillEdited ? ' — the run edited the skill' : ''}`;
     // Within the width: the case's name and state whole, with as much of the timing as fits;
     // when even that is too long, the state (an error message) is cut first, then the name.
-    const columns = deps.displayWidth;
+    const columns = displayWidth;
     const fixed = prefix.length + 2 + columns(took);
     const whole = fixed + columns(name) + columns(state.text);
     const timing = timings().find((part) => whole + columns(part) <= width) ?? '';
     const room = width - fixed - columns(timing);
-    const shownName = deps.truncate(name, Math.max(12, room - Math.min(columns(state.text), 24)));
-    const shownState = deps.truncate(state.text, Math.max(8, room - columns(shownName)));
+    const shownName = truncate(name, Math.max(12, room - Math.min(columns(state.text), 24)));
+    const shownState = truncate(state.text, Math.max(8, room - columns(shownName)));
     const suffix = `${took}${timing}`;
     clear();
-    io.stderr(`${style.dim(prefix)}${shownName}: ${state.paint(shownState)}${style.dim(suffix)}\n`);
+    output.write(`${style.dim(prefix)}${shownName}: ${state.paint(shownState)}${style.dim(suffix)}\n`);
     status();
   };
 }

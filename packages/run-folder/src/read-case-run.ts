@@ -5,6 +5,7 @@ import {
   contextManifestSchema,
   type Grading,
   gradingSchema,
+  type RunSummary,
   type Timing,
   type Trace,
   timingSchema,
@@ -12,9 +13,11 @@ import {
   traceSchema,
 } from '@skeval/schema';
 import type * as z from 'zod';
-import type { RunResult } from '../runners/types.js';
 import { type CaseRunFolder, caseRunFiles, labelOf } from './layout.js';
 import { type ArtifactRead, readJsonArtifact, readTextArtifact } from './read-artifact.js';
+
+/** How a case run's agent ended: `ok` it finished, `error` it crashed or could not start, `timeout` it ran out of time. */
+export type CaseRunStatus = RunSummary['cases'][number]['status'];
 
 /** How one case run ended, as a run reports it. */
 export interface CaseRunOutcome {
@@ -23,7 +26,7 @@ export interface CaseRunOutcome {
   arm: Configuration;
   runNumber: number;
   caseDir: string;
-  status: RunResult['status'];
+  status: CaseRunStatus;
   grading: Grading;
   durationMs: number;
   /** True when the agent changed the installed skill (or the skill folder itself). */
@@ -162,7 +165,7 @@ export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promis
 }
 
 /** How a stored case run ended, from its grading.json. */
-export function statusOf(grading: Grading): RunResult['status'] {
+export function statusOf(grading: Grading): CaseRunStatus {
   if (!grading.agent_error) return 'ok';
   return grading.agent_error.code === 'agent_timeout' ? 'timeout' : 'error';
 }
@@ -185,11 +188,20 @@ export function outcomeOf(skill: string, stored: CaseRunDigest | StoredCaseRun):
   };
 }
 
+/** What an agent's run left, as a stored case run replays it (an agent runner's result, in its fields). */
+export interface ReplayedCaseRun {
+  status: CaseRunStatus;
+  finalText: string;
+  trace: Trace;
+  durationMs: number;
+  error?: { code: string; message: string };
+}
+
 /**
  * A stored case run replayed as if its agent had just finished (the `replay` runner of
  * `skeval grade`): its response, trace and how it ended.
  */
-export async function replayCaseRun(stored: StoredCaseRun, runDir: string): Promise<RunResult> {
+export async function replayCaseRun(stored: StoredCaseRun, runDir: string): Promise<ReplayedCaseRun> {
   const path = join(stored.dir, caseRunFiles.response);
   const response = await readTextArtifact(path, labelOf(runDir, path));
   const finalText = response.status === 'ok' ? response.value.replace(/\n$/, '') : stored.trace.final_text;

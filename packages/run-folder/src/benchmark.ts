@@ -1,14 +1,21 @@
-import type { LoadedCase } from '@skeval/evals';
 import type { Benchmark, BenchmarkRun, Configuration, StatSummary } from '@skeval/schema';
-import { type ArmRun, analyzeArms } from '../arms/analyze-arms.js';
-import { mean, signed, stddev } from '../arms/statistics.js';
+import { type ArmRun, analyzeArms } from './arms/analyze-arms.js';
+import { mean, signed, stddev } from './arms/statistics.js';
 import type { CaseRunDigest } from './read-case-run.js';
 
 /**
- * What a benchmark needs of a case: its id as written, its name, and whether it is a negative
- * control (unknown, as after a merge of shards that did not record it, reads as not one).
+ * What a benchmark needs of a case (a case of an evals file as `@skeval/evals` loads it is one):
+ * its id, its id as written, its name, and whether it is a negative control.
  */
-export type BenchmarkCase = Pick<LoadedCase, 'id' | 'rawId' | 'name'> & Partial<Pick<LoadedCase, 'negativeControl'>>;
+export interface BenchmarkCase {
+  /** `String(id)` of the id as written: grading.json's `case_id`. */
+  id: string;
+  /** The id exactly as written, for benchmark.json's `eval_id` (absent when the case has none). */
+  rawId?: string | number;
+  name: string;
+  /** Unknown (as after a merge of shards that did not record it) reads as not one. */
+  negativeControl?: boolean;
+}
 
 export interface BuildBenchmarkOptions {
   skill: { name: string; dir: string };

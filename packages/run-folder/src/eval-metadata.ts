@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { LoadedCase } from '@skeval/evals';
 import { type EvalMetadata, evalMetadataSchema } from '@skeval/schema';
 import pLimit from 'p-limit';
 import type { BenchmarkCase } from './benchmark.js';
@@ -9,7 +8,13 @@ import { readJsonArtifact } from './read-artifact.js';
 import { writeJsonAtomic } from './write-atomic.js';
 
 /** A case as a run folder's summary knows it: all of it from the evals file, or (after a merge) its ids and name. */
-export type SummaryCase = BenchmarkCase & Partial<Pick<LoadedCase, 'prompt' | 'assertions'>>;
+export interface SummaryCase extends BenchmarkCase {
+  prompt?: string;
+  /** Its assertions, in grading order. */
+  assertions?: ReadonlyArray<{ text: string }>;
+  expectedOutput?: string;
+  description?: string;
+}
 
 /** Where skill-creator's tools look for a case's description: beside its arms and its runs. */
 const evalMetadataFileName = 'eval_metadata.json';
@@ -27,7 +32,7 @@ const hashedIdRange = 900_000;
  * (`7` and `"7"` alike); any other id gets a number from a hash of it, the same in every run of
  * the file, and moved to the next free number in the rare case it meets another id's.
  */
-export function integerEvalIds(cases: ReadonlyArray<Pick<LoadedCase, 'id'>>): Map<string, number> {
+export function integerEvalIds(cases: ReadonlyArray<{ id: string }>): Map<string, number> {
   const ids = new Map<string, number>();
   const taken = new Set<number>();
   const hashed: Array<{ id: string; start: number }> = [];
@@ -76,6 +81,8 @@ function evalMetadataOf(evalCase: SummaryCase, evalId: number): EvalMetadata | u
     assertions: evalCase.assertions.map((assertion) => assertion.text),
     skeval_id: evalCase.id,
     negative_control: evalCase.negativeControl === true,
+    ...(evalCase.expectedOutput === undefined ? {} : { expected_output: evalCase.expectedOutput }),
+    ...(evalCase.description === undefined ? {} : { description: evalCase.description }),
   };
 }
 

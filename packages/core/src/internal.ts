@@ -1,0 +1,5 @@
+// Skeval's own helpers for its CLI and tests (`@skeval/core/internal`): terminal text measured,
+// cut and wrapped, and colour. Not the documented API (docs/library.md): they change without
+// notice, and everything a user renders goes through the reporters of the main entry.
+export { createStyle, type Style } from './reporters/style.js';
+export { displayWidth, truncate, wrapWords } from './reporters/text-width.js';
