@@ -1,6 +1,6 @@
 import type { Benchmark } from '@skeval/schema';
 import { formatPercent, plural } from './case-runs.js';
-import { createStyle } from './style.js';
+import { createStyle, type Style } from './style.js';
 import { layoutTable } from './terminal-table.js';
 import { printable, wrapWords } from './text-width.js';
 
@@ -98,15 +98,28 @@ export function renderBenchmarkTerminal(benchmark: Benchmark, options: Benchmark
     );
     lines.push(head.replace(verdict, style.bold(verdict)), ...rest);
   }
+  lines.push(...runNotes(analysis, withLabel, withoutLabel, prose));
+  lines.push(...flaggedAndFlaky(analysis, { width, style, withLabel, withoutLabel, prose }));
+  return `${lines.join('\n')}\n`;
+}
+
+type Analysis = NonNullable<Benchmark['skeval']>;
+type Prose = (text: string) => string[];
+
+/** The lines under the table: agent errors, runs left out, negative controls, how reading the skill changed the result. */
+function runNotes(analysis: Analysis, withLabel: string, withoutLabel: string, prose: Prose): string[] {
+  const target = analysis.arms[analysis.target];
+  const base = analysis.arms[analysis.baseline];
+  const lines: string[] = [];
   const errored = [
-    ...(target.errored_run_ids ?? []).map((run) => `${withLabel} ${run}`),
-    ...(base.errored_run_ids ?? []).map((run) => `${withoutLabel} ${run}`),
+    ...(target?.errored_run_ids ?? []).map((run) => `${withLabel} ${run}`),
+    ...(base?.errored_run_ids ?? []).map((run) => `${withoutLabel} ${run}`),
   ];
   if (errored.length) lines.push(...prose(`Agent errors: ${errored.map(printable).join(', ')}.`));
   // Files written before agent errors counted as not passed list the runs they left out.
   const excluded = [
-    ...(target.excluded_runs ?? []).map((run) => `${withLabel} ${run}`),
-    ...(base.excluded_runs ?? []).map((run) => `${withoutLabel} ${run}`),
+    ...(target?.excluded_runs ?? []).map((run) => `${withLabel} ${run}`),
+    ...(base?.excluded_runs ?? []).map((run) => `${withoutLabel} ${run}`),
   ];
   if (excluded.length) lines.push(...prose(`Left out for agent errors: ${excluded.map(printable).join(', ')}.`));
   if (analysis.controls?.length) {
@@ -126,6 +139,16 @@ export function renderBenchmarkTerminal(benchmark: Benchmark, options: Benchmark
       ),
     );
   }
+  return lines;
+}
+
+/** The flagged assertions' table and the flaky cases. */
+function flaggedAndFlaky(
+  analysis: Analysis,
+  layout: { width: number; style: Style; withLabel: string; withoutLabel: string; prose: Prose },
+): string[] {
+  const { width, style, withLabel, withoutLabel, prose } = layout;
+  const lines: string[] = [];
   const flagged = analysis.assertions.filter((assertion) => assertion.flag);
   if (flagged.length) {
     lines.push('', style.bold('Flagged assertions'));
@@ -158,5 +181,5 @@ export function renderBenchmarkTerminal(benchmark: Benchmark, options: Benchmark
         `Flaky cases (some runs pass, some fail): ${flaky.map((entry) => printable(entry.eval_id)).join(', ')}.`,
       ),
     );
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
