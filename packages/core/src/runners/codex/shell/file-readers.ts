@@ -6,61 +6,56 @@ export const lineCount = /^\d+$/;
 /** A `tail` offset: `-n 40` or `-n +10`. */
 export const lineOffset = /^\+?\d+$/;
 
-const single = (operands: string[]) => (operands.length === 1 ? operands : undefined);
+/**
+ * A program that reads the one file it is given (`cat`, `bat`, `less`…), skipping the values of `valueOptions`;
+ * given several, Codex does not call it a read.
+ */
+const singleFile =
+  (valueOptions: readonly string[]) =>
+  (rest: string[]): string[] | undefined => {
+    const operands = positionalOperands(rest, valueOptions);
+    return operands.length === 1 ? operands : undefined;
+  };
+
+const batValueOptions = [
+  '--theme',
+  '--language',
+  '--style',
+  '--terminal-width',
+  '--tabs',
+  '--line-range',
+  '--map-syntax',
+];
+const lessValueOptions = [
+  '-p',
+  '-P',
+  '-x',
+  '-y',
+  '-z',
+  '-j',
+  '--pattern',
+  '--prompt',
+  '--tabs',
+  '--shift',
+  '--jump-target',
+];
 
 /**
  * The programs Codex counts as reading files, each with the paths a call of it reads; undefined when the call is
  * not one of the forms Codex summarises as a read.
  */
 export const fileReaders: ReadonlyMap<string, (rest: string[]) => string[] | undefined> = new Map([
-  ['cat', singleOperand],
-  ['more', singleOperand],
-  ['bat', batFile],
-  ['batcat', batFile],
-  ['less', lessFile],
+  ['cat', singleFile([])],
+  ['more', singleFile([])],
+  ['bat', singleFile(batValueOptions)],
+  ['batcat', singleFile(batValueOptions)],
+  ['less', singleFile(lessValueOptions)],
   ['head', (rest: string[]) => headOrTailPaths(rest, lineCount)],
   ['tail', (rest: string[]) => headOrTailPaths(rest, lineOffset)],
   ['nl', (rest: string[]) => positionalOperands(rest, ['-s', '-w', '-v', '-i', '-b'])],
   ['sed', sedReadPaths],
   ['awk', awkDataFiles],
 ]);
-
-/** `cat` and `more` read a lone operand; with several, Codex does not call them a read. */
-function singleOperand(rest: string[]): string[] | undefined {
-  return single(positionalOperands(rest, []));
-}
-
-function batFile(rest: string[]): string[] | undefined {
-  return single(
-    positionalOperands(rest, [
-      '--theme',
-      '--language',
-      '--style',
-      '--terminal-width',
-      '--tabs',
-      '--line-range',
-      '--map-syntax',
-    ]),
-  );
-}
-
-function lessFile(rest: string[]): string[] | undefined {
-  return single(
-    positionalOperands(rest, [
-      '-p',
-      '-P',
-      '-x',
-      '-y',
-      '-z',
-      '-j',
-      '--pattern',
-      '--prompt',
-      '--tabs',
-      '--shift',
-      '--jump-target',
-    ]),
-  );
-}
 
 /** Files read by `head`/`tail`: `-n N file`, `-nN file`, or a lone `file`; other forms (`-5`, `-c`) Codex leaves alone. */
 function headOrTailPaths(rest: string[], count: RegExp): string[] | undefined {
