@@ -74,14 +74,6 @@ export { renderTerminalReport, type TerminalReportOptions } from './reporters/te
 export { renderTriggersMarkdown } from './reporters/triggers-markdown.js';
 export { type CostCapState, costOfCaseRun } from './run/cost-cap.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './run/grade-run.js';
-export {
-  type LatestRunLink,
-  type LatestRunPointer,
-  latestLinkName,
-  latestPointerName,
-  type UpdateLatestRunOptions,
-  updateLatestRun,
-} from './run/latest-run-link.js';
 export { type PlanRunOptions, planRun, type RunPlan } from './run/plan-run.js';
 export {
   type RunEvalsOptions,
@@ -89,14 +81,22 @@ export {
   type RunProgressEvent,
   runEvals,
 } from './run/run-evals.js';
+export type { RunReport, RunTotals, SkillRun } from './run/run-report.js';
+export {
+  type LatestRunLink,
+  type LatestRunPointer,
+  latestLinkName,
+  latestPointerName,
+  type UpdateLatestRunOptions,
+  updateLatestRun,
+} from './run-folder/latest-run-link.js';
 export {
   listRuns,
   parseRunName,
   type ResolveRunNameOptions,
   type RunFolderEntry,
   resolveRunName,
-} from './run/run-names.js';
-export type { RunReport, RunTotals, SkillRun } from './run/run-report.js';
+} from './run-folder/run-names.js';
 export { parseClaudeCodeStream } from './runners/claude-code/parse-stream.js';
 export { type ClaudeCodeRunnerOptions, createClaudeCodeRunner } from './runners/claude-code/runner.js';
 export type { CliRunnerOptions, ParsedStream } from './runners/cli-runner.js';

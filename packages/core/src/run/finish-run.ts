@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { RunConfigRecord } from '@skeval/schema';
+import { updateLatestRun } from '../run-folder/latest-run-link.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Sandbox } from '../session/sandbox.js';
@@ -7,7 +8,6 @@ import { buildShardManifest, writeShardManifest } from '../shards/shard-manifest
 import type { ExecutionPlan, PlannedSkill } from './build-plan.js';
 import { type CostCap, costCapRecord } from './cost-cap.js';
 import type { Execution } from './execute-plan.js';
-import { updateLatestRun } from './latest-run-link.js';
 import { byCaseOrder, type SkillRun } from './run-report.js';
 
 export interface FinishRunOptions {
