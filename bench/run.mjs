@@ -41,6 +41,7 @@ function runBench(bench, figuresFile) {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'skeval-bench-run-'));
+const machine = describeMachine(); // before the runs: the commit measured, not one made meanwhile
 const startedAt = new Date();
 const loadAtStart = loadavg();
 const started = performance.now();
@@ -70,13 +71,15 @@ for (const { bench, code, seconds, goals } of results) {
         ? 'ran'
         : missed
           ? `${missed} of ${goals.length} goals MISSED`
-          : `${goals.length} goals met`;
+          : goals.length
+            ? `${goals.length} goals met`
+            : 'ran (figures only)';
   console.log(`${bench.padEnd(32)} ${seconds.toFixed(1).padStart(6)} s  ${outcome}`);
 }
 if (!smoke) {
   const file = writeResults({
     results,
-    machine: describeMachine(),
+    machine,
     startedAt,
     loadAtStart,
     loadAtEnd: loadavg(),
