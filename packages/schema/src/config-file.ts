@@ -36,7 +36,7 @@ export const configKeyHelp = {
   },
   maxErrors: { expected: 'the most errors allowed, a whole number, 0 or more', example: '0' },
   maxCostUsd: { expected: 'a cost cap in US dollars, above 0', example: '5' },
-  outputDir: { expected: 'a folder for run folders, relative to the config file', example: '"evals-out"' },
+  outputDir: { expected: 'a folder for run folders, relative to the config file', example: '"evals-runs"' },
   cache: { expected: 'true (cache judge replies) or false', example: 'true' },
   contextMode: { expected: 'isolated or ambient', example: '"isolated"' },
   runs: { expected: 'the repetitions of each arm, a whole number above 0', example: '3' },

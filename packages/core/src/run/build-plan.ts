@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type DiscoveredSkill, discoverSkills, type EvalsIssue, type LoadedCase } from '@skeval/evals';
 import { caseDirOf } from '@skeval/run-folder';
 import { type Configuration, SkevalError } from '@skeval/schema';
@@ -214,10 +214,13 @@ function folderNamesOf(skills: readonly DiscoveredSkill[]): Map<DiscoveredSkill,
 function refuseOutputInSkill(outputDir: string | undefined, skill: DiscoveredSkill, cwd: string): void {
   if (!outputDir) return;
   const within = relative(skill.dir, resolve(cwd, outputDir));
-  if (within === '' || !(within.startsWith('..') || isAbsolute(within))) {
+  const inSkill = within === '' || !(within.startsWith('..') || isAbsolute(within));
+  // The skill's own evals-runs/ is set aside for run folders: the edit check leaves it out.
+  const inRunsFolder = within === 'evals-runs' || within.startsWith(`evals-runs${sep}`);
+  if (inSkill && !inRunsFolder) {
     throw new SkevalError({
       code: 'usage',
-      message: `--output-dir ${outputDir} is inside the skill folder ${skill.dir}; put run folders outside it (the default, <skill>/evals-runs/, is set aside for them)`,
+      message: `--output-dir ${outputDir} is inside the skill folder ${skill.dir}; put run folders outside it, or in its evals-runs/ folder (the default, set aside for them)`,
     });
   }
 }

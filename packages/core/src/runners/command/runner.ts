@@ -144,7 +144,8 @@ export function splitCommand(command: string): string[] {
 /** Whether `file` names a program: a path to a file, or a name found in one of `path`'s folders. */
 function programExists(file: string, path: string | undefined): boolean {
   if (file.includes('/')) return isFile(file);
-  return (path ?? '').split(delimiter).some((folder) => folder !== '' && isFile(join(folder, file)));
+  // Without PATH, a program is looked up on the system's default search path, as execvp does.
+  return (path ?? '/usr/bin:/bin').split(delimiter).some((folder) => folder !== '' && isFile(join(folder, file)));
 }
 
 function isFile(path: string): boolean {
