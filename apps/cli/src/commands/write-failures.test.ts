@@ -117,13 +117,14 @@ describe('write failures', () => {
   );
 
   it.skipIf(skipReason !== '')(
-    `on a read-only output folder: the path, EROFS and the fix, exit 3${skipReason}`,
+    `on a read-only output folder: refused before any case runs, with the path, EROFS and the fix, exit 2${skipReason}`,
     async () => {
       const result = await run(['run', 'big', ...agent(), '--output-dir', 'readonly']);
-      expect(result.code).toBe(3);
-      expect(result.stdout).toMatch(
-        /cannot write .*readonly\/big\/.*: .*EROFS.*make the folder writable or choose another with --output-dir/,
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /run folders cannot be written under .*readonly \(EROFS\); make it writable or choose another folder with --output-dir/,
       );
+      expect(result.stdout).toBe('');
       expect(result.stderr).not.toMatch(/internal error/);
     },
   );
