@@ -31,11 +31,9 @@ const gradeOptions = {
 
 type GradeFlags = OptionValues<typeof gradeOptions>;
 
-export function registerGrade(program: Command, context: CommandContext): void {
-  const command = program
-    .command('grade')
-    .description("re-grade a stored run with the skill's current assertions, running no agent")
-    .argument('<run-dir>', 'a run folder (it holds summary.json and eval-<id>/ folders), or latest, latest~N');
+/** `skeval grade`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineGrade(command: Command, context: CommandContext): void {
+  command.argument('<run-dir>', 'a run folder (it holds summary.json and eval-<id>/ folders), or latest, latest~N');
   addOptions(command, gradeOptions).action((runDir: string, flags: GradeFlags) =>
     grade(runDir, flags, context, (key) => command.getOptionValueSource(key) === 'cli'),
   );

@@ -31,13 +31,9 @@ export interface PreparedRun {
   selection: ReturnType<typeof selectionOf>;
 }
 
-export function registerRun(program: Command, context: CommandContext): void {
-  const command = program
-    .command('run')
-    .description(
-      'run every case of a skill (or of every skill in a tree) through an agent, grade it, write the artifacts',
-    )
-    .argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.');
+/** `skeval run`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineRun(command: Command, context: CommandContext): void {
+  command.argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.');
   addOptions(command, runOptions).action((path: string, parsed: RunFlags) =>
     run(path, parsed, context, (key) => command.getOptionValueSource(key) === 'cli'),
   );

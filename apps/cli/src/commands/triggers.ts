@@ -109,10 +109,9 @@ const triggersOptions = {
 type TriggersFlags = OptionValues<typeof triggersOptions>;
 type Core = typeof import('@skeval/core');
 
-export function registerTriggers(program: Command, context: CommandContext): void {
-  const command = program
-    .command('triggers')
-    .description('does the skill fire? run its trigger queries among its neighbours and measure the routing')
+/** `skeval triggers`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineTriggers(command: Command, context: CommandContext): void {
+  command
     .argument('[path]', 'a skill folder, or a tree of skills', '.')
     .addHelpText(
       'after',
