@@ -1,7 +1,8 @@
 // Times the built `skeval-assert` and `skeval` as whole processes against a bare `node -e 0`,
 // interleaved so all see the same machine load. Goals: a built-in grader ≤ 2× bare Node, a custom
-// TypeScript grader ≤ 3× bare Node, and `skeval assert` ≤ 1.2× `skeval-assert` for the same
-// grader (it loads skeval-assert's bundle alone). The other `skeval` commands are for reference.
+// TypeScript grader ≤ 3× bare Node, `skeval assert` ≤ 1.2× `skeval-assert` for the same grader
+// (it loads skeval-assert's bundle alone), `skeval --version` ≤ 1.5× and `skeval validate` ≤ 2×
+// bare Node (each loads the dispatcher and its own command alone). `skeval transpile` is for reference.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -21,6 +22,7 @@ const commands = {
     '{"value":"Paris"}',
   ],
   'skeval assert keyword-check (the same, through skeval)': [skeval, 'assert', 'keyword-check', ...answer],
+  'skeval --version': [skeval, '--version'],
   'skeval validate greeting': [skeval, 'validate', 'greeting'],
   'skeval transpile greeting/evals/evals.json': [skeval, 'transpile', 'greeting/evals/evals.json'],
 };
@@ -53,3 +55,9 @@ for (const [name, values] of Object.entries(samples)) {
 const viaSkeval = median(samples['skeval assert keyword-check (the same, through skeval)']);
 const direct = median(samples['skeval-assert keyword-check (custom TypeScript grader)']);
 console.log(`skeval assert ÷ skeval-assert (keyword-check): ${(viaSkeval / direct).toFixed(2)}× (goal ≤ 1.20×)`);
+for (const [name, goal] of [
+  ['skeval --version', 1.5],
+  ['skeval validate greeting', 2],
+]) {
+  console.log(`${name} ÷ node -e 0: ${(median(samples[name]) / bare).toFixed(2)}× (goal ≤ ${goal.toFixed(2)}×)`);
+}
