@@ -46,7 +46,12 @@ export default defineConfig({
     projects: [
       ...projects.map((dir) => ({
         extends: true as const,
-        test: { name: dir.split('/')[1], include: [`${dir}/src/**/*.test.ts`] },
+        test: {
+          name: dir.split('/')[1],
+          include: [`${dir}/src/**/*.test.ts`],
+          // A command's module (and the engine it needs) loads when the command first runs, from source: in a test.
+          ...(dir === 'apps/cli' ? { testTimeout: 20_000 } : {}),
+        },
       })),
       { extends: true as const, test: { name: 'repo', include: ['tests/**/*.test.ts'] } },
     ],

@@ -1,11 +1,57 @@
-import { defineConfig } from 'tsup';
+import type { Plugin } from 'esbuild';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/cli.ts', 'src/index.ts'],
+// `import { defineConfig } from '@skeval/cli'` (src/index.ts) is a plain module over the packages.
+// The command is bundled, with the workspace packages and their dependencies, and its parts load
+// only when they run: the dispatcher (src/cli.ts: commander and the table of commands) loads a
+// command's file to run that command or print its help, so `skeval --version` and `--help`
+// read one file. The commands that start in a blink (validate, brief, transpile) are
+// self-contained, each tree-shaken on its own: of the per-file schema package and zod they load
+// the schemas they read, with no zod locale but English. The commands that run the engine share
+// code-split chunks, which esbuild fills with whole modules (every schema behind a barrel), a cost
+// next to the agents and judges they start.
+// External stay what must be found at run time beside this package (esbuild's binary, ajv,
+// which the regex worker requires by path, the provider SDKs, loaded when a judge first calls)
+// and skeval-assert's own bundle, loaded alone by `skeval assert`.
+const runtime = '(esbuild|ajv|openai|@anthropic-ai\\/sdk|@skeval\\/assert)(\\/|$)';
+
+const commandsOutside: Plugin = {
+  name: 'commands-outside',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+const quick = ['validate', 'brief', 'transpile'];
+const engine = ['init', 'run', 'grade', 'compare', 'merge', 'report', 'triggers'];
+const entries = (names: string[]) =>
+  Object.fromEntries(names.map((name) => [`commands/${name}`, `src/commands/${name}.ts`]));
+
+const bundled = {
   format: ['esm'],
-  dts: { entry: 'src/index.ts' },
-  clean: true,
   sourcemap: true,
   target: 'node20',
-  banner: { js: '#!/usr/bin/env node' },
-});
+  splitting: false,
+  noExternal: [new RegExp(`^(?!${runtime})`)],
+  external: [new RegExp(`^${runtime}`)],
+  esbuildOptions(options) {
+    // A package's ES module build where it has one (jsonc-parser's UMD build requires its own files at run time).
+    options.mainFields = ['module', 'main'];
+  },
+} satisfies Options;
+
+// Bundled CommonJS dependencies (commander among them) call require().
+const requireShim =
+  "import { createRequire as __skevalCreateRequire } from 'node:module'; const require = __skevalCreateRequire(import.meta.url);";
+
+export default defineConfig([
+  { entry: ['src/index.ts'], format: ['esm'], dts: true, clean: true, sourcemap: true, target: 'node20' },
+  {
+    ...bundled,
+    entry: ['src/cli.ts'],
+    esbuildPlugins: [commandsOutside],
+    banner: { js: `#!/usr/bin/env node\n${requireShim}` },
+  },
+  { ...bundled, entry: entries(quick), banner: { js: requireShim } },
+  { ...bundled, entry: entries(engine), splitting: true, banner: { js: requireShim } },
+]);

@@ -1,16 +1,7 @@
 import { SkevalError } from '@skeval/schema';
 import { Command, CommanderError, type HelpConfiguration, type OutputConfiguration } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
-import { registerBrief } from './commands/brief.js';
-import { registerCompare } from './commands/compare.js';
-import { registerGrade } from './commands/grade.js';
-import { registerInit } from './commands/init.js';
-import { registerMerge } from './commands/merge.js';
-import { registerReport } from './commands/report.js';
-import { registerRun } from './commands/run.js';
-import { registerTranspile } from './commands/transpile.js';
-import { registerTriggers } from './commands/triggers.js';
-import { registerValidate } from './commands/validate.js';
+import { commandTable } from './command-table.js';
 import { exitCodes } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { terminalOf, wrapLongLines } from './terminal.js';
@@ -24,8 +15,8 @@ export interface CommandContext {
 
 /**
  * Runs the `skeval` command line and resolves to its exit code. It never exits the process:
- * the bin sets `process.exitCode` from what this returns. Each command loads the packages it
- * needs when it runs, so none pays for another's.
+ * the bin sets `process.exitCode` from what this returns. Only the command that runs (or whose
+ * help is asked for) is loaded, with the packages it needs, so none pays for another's.
  */
 export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
   if (argv[0] === 'assert') {
@@ -48,19 +39,12 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp(helpLayout(io))
     .configureOutput(helpOutput(io));
-  for (const register of [
-    registerInit,
-    registerValidate,
-    registerRun,
-    registerGrade,
-    registerCompare,
-    registerMerge,
-    registerReport,
-    registerBrief,
-    registerTranspile,
-    registerTriggers,
-  ]) {
-    register(program, context);
+  const invoked = invokedCommand(argv);
+  for (const entry of commandTable) {
+    if (entry.name === invoked) {
+      const define = await entry.load();
+      define(program.command(entry.name).description(entry.description), context);
+    } else program.command(`${entry.name} ${entry.arguments}`).description(entry.description);
   }
   program
     .command('assert <grader>')
@@ -80,6 +64,15 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     }
     throw error;
   }
+}
+
+/**
+ * The command the arguments run, as commander will read them: the first that is not an option
+ * (`help <command>` asks for that command's help).
+ */
+function invokedCommand(argv: readonly string[]): string | undefined {
+  const operands = argv.filter((arg) => !arg.startsWith('-'));
+  return operands[0] === 'help' ? operands[1] : operands[0];
 }
 
 /**

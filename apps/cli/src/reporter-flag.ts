@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import type { ReporterName, RunReport } from '@skeval/core';
 import { SkevalError } from '@skeval/schema';
 import type { CliIo } from './io.js';
-import { invalid } from './options.js';
+import type { SettingInputs } from './option-groups/config-file.js';
+import { invalid, type OptionTable, type OptionValues } from './options.js';
 import { terminalOf } from './terminal.js';
 
 /**
@@ -45,6 +46,34 @@ export const reporterOption = {
   description: `how to report (repeatable): ${reporterChoices.join(', ')}; name:file writes to a file (default: terminal)`,
   parse: parseReporter,
 } as const;
+
+/** How a command that reports a run reports it: `--reporter` (also the config file's `reporters`) and `--json`. */
+export const reportOptions = {
+  reporter: reporterOption,
+  json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
+} as const satisfies OptionTable;
+
+type ReporterFlags = Pick<OptionValues<typeof reportOptions>, 'reporter'>;
+
+/**
+ * `--reporter`'s value: the flags given, else the config file's `reporters` (their files read
+ * from its folder), else none (the terminal report: see `chooseReporters`).
+ */
+export function reporterSetting(inputs: SettingInputs<ReporterFlags>): ReporterSpec[] | undefined {
+  if (inputs.given('reporter')) {
+    inputs.sources.reporters = 'flag';
+    return inputs.flags.reporter;
+  }
+  const entries = inputs.config.reporters;
+  if (!entries) {
+    inputs.sources.reporters = 'default';
+    return undefined;
+  }
+  inputs.sources.reporters = 'file';
+  return entries
+    .reduce<ReporterSpec[] | undefined>((previous, entry) => parseReporter(entry, previous), undefined)
+    ?.map((spec) => (spec.path ? { ...spec, path: resolve(inputs.configDir, spec.path) } : spec));
+}
 
 /**
  * The reporters a command writes: those named with `--reporter`, `json` for `--json`, and the

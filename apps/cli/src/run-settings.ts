@@ -1,11 +1,18 @@
-import { dirname, resolve } from 'node:path';
 import type { LoadedConfig } from '@skeval/core';
 import { createRedactor, type Gates, type RunConfigRecord } from '@skeval/schema';
 import type { RunFlags } from './commands/run-options.js';
-import type { ReporterSpec } from './reporter-flag.js';
-
-type Source = RunConfigRecord['from'][string];
-type Config = LoadedConfig['config'];
+import { agentCwd, agentSettings } from './option-groups/agent-options.js';
+import {
+  asIs,
+  createSettingInputs,
+  pick,
+  type SettingInputs,
+  type SettingSource,
+} from './option-groups/config-file.js';
+import { containmentSettings } from './option-groups/containment-options.js';
+import { judgeRequestSettings, judgeSettings } from './option-groups/judge-options.js';
+import { outputSettings } from './option-groups/output-options.js';
+import { type ReporterSpec, reporterSetting } from './reporter-flag.js';
 
 /** The flags of `skeval run` the config file can also set, as commander parsed them. */
 export type SettingFlags = Pick<
@@ -37,12 +44,16 @@ export type SettingFlags = Pick<
 /** Whether a flag was given on the command line (commander's `getOptionValueSource` is `cli`). */
 export type GivenFlag = (key: keyof SettingFlags) => boolean;
 
+type Values = Omit<SettingFlags, 'minPassRate' | 'minDelta' | 'maxErrors'>;
+
 /** The settings of one `skeval run`: each from a flag, else the config file, else its default. */
 export interface RunSettings {
   /** The values of the flags, each from the flag, the file or its default (gates apart: see `forSkill`). */
-  values: Omit<SettingFlags, 'minPassRate' | 'minDelta' | 'maxErrors'>;
+  values: Values;
   /** Where `--agent-command`'s relative file arguments are read from: the config's folder when it names the command. */
   agentCwd: string;
+  /** Where each setting of `values` came from, by its flag's key (`reporters` for `reporter`). */
+  sources: Readonly<Record<string, SettingSource>>;
   /** A skill's time limit (seconds) and gates: a flag, else its `skills.<name>` entry, else the top level. */
   forSkill(name: string): { timeout: number; gates: Gates };
   /** What summary.json records for a skill: every setting's value and where it came from. */
@@ -51,7 +62,15 @@ export interface RunSettings {
   minDeltaFrom: 'flag' | 'file' | undefined;
 }
 
+/** A skill's time limit and gates, with where each came from. */
+interface SkillSettings {
+  timeout: number;
+  gates: Gates;
+  from: Record<string, SettingSource>;
+}
+
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+const gateKeys = ['minPassRate', 'minDelta', 'maxErrors'] as const;
 
 /**
  * Combines the flags, the config file and the defaults: a flag given on the command line wins,
@@ -64,114 +83,99 @@ export function resolveRunSettings(options: {
   loaded: LoadedConfig | undefined;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  parseReporter: (value: string, previous: ReporterSpec[] | undefined) => ReporterSpec[];
 }): RunSettings {
-  const { flags, given, loaded } = options;
-  const config: Config = loaded?.config ?? {};
-  const configDir = loaded ? dirname(loaded.file) : options.cwd;
-  const fromFile = (path: string) => resolve(configDir, path);
-  const sources: Record<string, Source> = {};
+  const inputs = createSettingInputs(options);
+  const values: Values = { ...runValues(inputs), reporter: reporterSetting(inputs) };
+  const forSkill = (name: string) => skillSettings(inputs, name, values.timeout);
+  return {
+    values,
+    agentCwd: agentCwd(inputs, options.cwd),
+    sources: inputs.sources,
+    forSkill: (name) => {
+      const { timeout, gates } = forSkill(name);
+      return { timeout, gates };
+    },
+    record: recordOf({ inputs, values, forSkill, loaded: options.loaded, redactor: createRedactor(options.env) }),
+    minDeltaFrom: minDeltaSource(inputs),
+  };
+}
 
-  /** A flag given, else the file's value (mapped), else the flag's default. */
-  function pick<Key extends keyof SettingFlags & keyof Config, Value>(
-    key: Key,
-    fileValue: (value: NonNullable<Config[Key]>) => Value,
-  ): SettingFlags[Key] | Value {
-    if (given(key)) {
-      sources[key] = 'flag';
-      return flags[key];
-    }
-    const value = config[key];
-    if (value !== undefined && value !== null) {
-      sources[key] = 'file';
-      return fileValue(value);
-    }
-    sources[key] = 'default';
-    return flags[key];
+/** The values of the flags the config file sets at its top level, in the order summary.json lists them. */
+function runValues(inputs: SettingInputs<SettingFlags>) {
+  const { judge } = judgeSettings(inputs);
+  const { judgeTimeout, judgeRetries, cache } = judgeRequestSettings(inputs);
+  return {
+    ...agentSettings(inputs),
+    judge,
+    judgeTimeout,
+    judgeRetries,
+    concurrency: pick(inputs, 'concurrency', asIs),
+    timeout: pick(inputs, 'timeout', asIs),
+    ...containmentSettings(inputs),
+    maxCostUsd: pick(inputs, 'maxCostUsd', asIs),
+    ...outputSettings(inputs),
+    cache,
+    runs: pick(inputs, 'runs', asIs),
+  };
+}
+
+/** A skill's time limit and gates: a flag given, else its `skills.<name>` entry, else the file's top level. */
+function skillSettings(inputs: SettingInputs<SettingFlags>, name: string, timeout: number): SkillSettings {
+  const { config, given, flags } = inputs;
+  const entry = config.skills?.[name];
+  const from: Record<string, SettingSource> = {};
+  const gates: Gates = {};
+  for (const key of gateKeys) {
+    const value = given(key) ? flags[key] : (entry?.gates?.[key] ?? config.gates?.[key]);
+    from[key] = given(key)
+      ? 'flag'
+      : entry?.gates?.[key] !== undefined
+        ? 'skill'
+        : config.gates?.[key] !== undefined
+          ? 'file'
+          : 'default';
+    if (value !== undefined) gates[key] = value;
   }
-  const same = <Value>(value: Value) => value;
-  const agentCommand = pick('agentCommand', same);
-  const settings = {
-    agent: pick('agent', same),
-    agentCommand,
-    agentBin: pick('agentBin', (bin) => (bin.includes('/') ? fromFile(bin) : bin)),
-    model: pick('model', same),
-    permissionMode: pick('permissionMode', same),
-    judge: pick('judge', same),
-    judgeTimeout: pick('judgeTimeout', same),
-    judgeRetries: pick('judgeRetries', same),
-    concurrency: pick('concurrency', same),
-    timeout: pick('timeout', same),
-    sandbox: pick('sandbox', same),
-    network: pick('network', same),
-    passEnv: pick('passEnv', same),
-    maxCostUsd: pick('maxCostUsd', same),
-    outputDir: pick('outputDir', fromFile),
-    cache: pick('cache', same),
-    contextMode: pick('contextMode', same),
-    runs: pick('runs', same),
-  };
-  let reporter: ReporterSpec[] | undefined;
-  if (given('reporter')) {
-    sources.reporters = 'flag';
-    reporter = flags.reporter;
-  } else if (config.reporters) {
-    sources.reporters = 'file';
-    reporter = config.reporters
-      .reduce<ReporterSpec[] | undefined>((previous, entry) => options.parseReporter(entry, previous), undefined)
-      ?.map((spec) => (spec.path ? { ...spec, path: fromFile(spec.path) } : spec));
-  } else sources.reporters = 'default';
+  const skillTimeout = !given('timeout') && entry?.timeout !== undefined ? entry.timeout : undefined;
+  from.timeout = skillTimeout === undefined ? (inputs.sources.timeout ?? 'default') : 'skill';
+  return { timeout: skillTimeout ?? timeout, gates, from };
+}
 
-  const gateKeys = ['minPassRate', 'minDelta', 'maxErrors'] as const;
-  const forSkill = (name: string) => {
-    const entry = config.skills?.[name];
-    const from: Record<string, Source> = {};
-    const gates: Gates = {};
-    for (const key of gateKeys) {
-      const value = given(key) ? flags[key] : (entry?.gates?.[key] ?? config.gates?.[key]);
-      from[key] = given(key)
-        ? 'flag'
-        : entry?.gates?.[key] !== undefined
-          ? 'skill'
-          : config.gates?.[key] !== undefined
-            ? 'file'
-            : 'default';
-      if (value !== undefined) gates[key] = value;
-    }
-    const skillTimeout = !given('timeout') && entry?.timeout !== undefined ? entry.timeout : undefined;
-    from.timeout = skillTimeout === undefined ? (sources.timeout ?? 'default') : 'skill';
-    return { timeout: skillTimeout ?? settings.timeout, gates, from };
-  };
-  const redactor = createRedactor(options.env);
-  const record = (name: string): RunConfigRecord => {
-    const skill = forSkill(name);
+/** What summary.json records of a skill's settings: every value (snake_case) and where it came from. */
+function recordOf(options: {
+  inputs: SettingInputs<SettingFlags>;
+  values: Values;
+  forSkill: (name: string) => SkillSettings;
+  loaded: LoadedConfig | undefined;
+  redactor: ReturnType<typeof createRedactor>;
+}): (name: string) => RunConfigRecord {
+  const { reporter, ...settings } = options.values;
+  return (name) => {
+    const skill = options.forSkill(name);
     const values: Record<string, unknown> = {
       ...Object.fromEntries(Object.entries(settings).map(([key, value]) => [snakeCase(key), value ?? null])),
       agent: settings.agent ?? (settings.agentCommand ? 'command' : 'claude-code'),
-      agent_command: settings.agentCommand ? redactor.redact(settings.agentCommand) : null,
-      reporters: reporter ? reporter.map((spec) => (spec.path ? `${spec.name}:${spec.path}` : spec.name)) : null,
+      agent_command: settings.agentCommand ? options.redactor.redact(settings.agentCommand) : null,
+      reporters: reporter
+        ? reporter.map((spec: ReporterSpec) => (spec.path ? `${spec.name}:${spec.path}` : spec.name))
+        : null,
       timeout: skill.timeout,
       min_pass_rate: skill.gates.minPassRate ?? null,
       min_delta: skill.gates.minDelta ?? null,
       max_errors: skill.gates.maxErrors ?? null,
     };
-    const from: Record<string, Source> = {};
-    for (const [key, source] of Object.entries({ ...sources, ...skill.from })) from[snakeCase(key)] = source;
-    return { file: loaded?.file ?? null, values, from };
+    const from: Record<string, SettingSource> = {};
+    for (const [key, source] of Object.entries({ ...options.inputs.sources, ...skill.from }))
+      from[snakeCase(key)] = source;
+    return { file: options.loaded?.file ?? null, values, from };
   };
-  return {
-    values: { ...settings, reporter },
-    agentCwd: sources.agentCommand === 'file' ? configDir : options.cwd,
-    forSkill: (name) => {
-      const { timeout, gates } = forSkill(name);
-      return { timeout, gates };
-    },
-    record,
-    minDeltaFrom: given('minDelta')
-      ? 'flag'
-      : config.gates?.minDelta !== undefined ||
-          Object.values(config.skills ?? {}).some((entry) => entry.gates?.minDelta !== undefined)
-        ? 'file'
-        : undefined,
-  };
+}
+
+/** Where a `minDelta` gate comes from: the flag, the file (its top level or a skill's entry), or nowhere. */
+function minDeltaSource({ given, config }: SettingInputs<SettingFlags>): RunSettings['minDeltaFrom'] {
+  if (given('minDelta')) return 'flag';
+  const inFile =
+    config.gates?.minDelta !== undefined ||
+    Object.values(config.skills ?? {}).some((entry) => entry.gates?.minDelta !== undefined);
+  return inFile ? 'file' : undefined;
 }

@@ -12,11 +12,9 @@ const briefOptions = {
 
 type BriefFlags = OptionValues<typeof briefOptions>;
 
-export function registerBrief(program: Command, { io }: CommandContext): void {
-  const command = program
-    .command('brief')
-    .description('print what each case gives the agent and what will be checked: the grading brief')
-    .argument('<skill-or-evals-file>', 'a skill folder, a tree of skills, or an evals.json');
+/** `skeval brief`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineBrief(command: Command, { io }: CommandContext): void {
+  command.argument('<skill-or-evals-file>', 'a skill folder, a tree of skills, or an evals.json');
   addOptions(command, briefOptions).action(async (path: string, flags: BriefFlags) => {
     const briefs = await buildBrief({ path, cwd: io.cwd, ...(flags.case.length ? { cases: flags.case } : {}) });
     io.stdout(flags.json ? jsonOutput({ briefs }) : renderBrief(briefs));

@@ -30,12 +30,9 @@ const compareOptions = {
 
 type CompareFlags = OptionValues<typeof compareOptions>;
 
-export function registerCompare(program: Command, { io, setExitCode }: CommandContext): void {
-  const command = program
-    .command('compare')
-    .description(
-      'compare two runs (folders or benchmark.json files): per-case changes, new failures, fixed cases, the change in pass rate',
-    )
+/** `skeval compare`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineCompare(command: Command, { io, setExitCode }: CommandContext): void {
+  command
     .argument('<before>', 'the reference run, say the last accepted one (a folder, benchmark.json, latest~N)')
     .argument('<after>', 'the run to judge (say latest)')
     .addHelpText(

@@ -1,62 +1,67 @@
 import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import type { CommandContext } from '../main.js';
-import { addOptions, nonNegativeInteger, type OptionTable, type OptionValues, positiveNumber } from '../options.js';
-import { chooseReporters, reporterOption, writeReports } from '../reporter-flag.js';
+import { configOption, createSettingInputs, readConfigFile } from '../option-groups/config-file.js';
+import {
+  judgeOptions,
+  judgeRequestOptions,
+  judgeRequestSettings,
+  judgeSettings,
+  resolveJudge,
+} from '../option-groups/judge-options.js';
+import { addOptions, type OptionTable, type OptionValues } from '../options.js';
+import { chooseReporters, reporterSetting, reportOptions, writeReports } from '../reporter-flag.js';
 
 /** `skeval grade`'s options. */
 const gradeOptions = {
+  ...configOption,
   skillPath: {
     flags: '--skill-path <dir>',
     description: 'the skill whose assertions to use (default: the one recorded in summary.json)',
   },
-  judge: { flags: '--judge <provider:model>', description: 'the judge model' },
-  judgeTimeout: {
-    flags: '--judge-timeout <seconds>',
-    description: "each judge request's time limit (default 60)",
-    parse: positiveNumber,
-  },
-  judgeRetries: {
-    flags: '--judge-retries <n>',
-    description: 'retries of a judge request that failed in a way a retry can help (default 2)',
-    parse: nonNegativeInteger,
-  },
-  cache: { flags: '--no-cache', description: 'send every judge request, ignoring the response cache' },
+  ...judgeOptions,
+  ...judgeRequestOptions,
   inPlace: {
     flags: '--in-place',
     description: 'rewrite the run folder itself (default: grade a copy beside it, leaving the run as it was)',
   },
-  reporter: reporterOption,
-  json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
+  ...reportOptions,
 } as const satisfies OptionTable;
 
 type GradeFlags = OptionValues<typeof gradeOptions>;
 
-export function registerGrade(program: Command, context: CommandContext): void {
-  const command = program
-    .command('grade')
-    .description("re-grade a stored run with the skill's current assertions, running no agent")
-    .argument('<run-dir>', 'a run folder (it holds summary.json and eval-<id>/ folders), or latest, latest~N');
-  addOptions(command, gradeOptions).action((runDir: string, flags: GradeFlags) => grade(runDir, flags, context));
+/** `skeval grade`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineGrade(command: Command, context: CommandContext): void {
+  command.argument('<run-dir>', 'a run folder (it holds summary.json and eval-<id>/ folders), or latest, latest~N');
+  addOptions(command, gradeOptions).action((runDir: string, flags: GradeFlags) =>
+    grade(runDir, flags, context, (key) => command.getOptionValueSource(key) === 'cli'),
+  );
 }
 
-async function grade(runDir: string, flags: GradeFlags, { io, setExitCode }: CommandContext): Promise<void> {
-  const reporters = chooseReporters(flags.reporter, flags.json);
+async function grade(
+  name: string,
+  parsed: GradeFlags,
+  { io, setExitCode }: CommandContext,
+  given: (key: keyof GradeFlags) => boolean,
+): Promise<void> {
   const core = await import('@skeval/core');
-  const { gradeRun, resolveJudgeSetup } = core;
-  const judge = resolveJudgeSetup({
-    ...(flags.judge ? { judge: flags.judge } : {}),
-    cache: flags.cache,
+  const runDir = await core.resolveRunName(name, {
     cwd: io.cwd,
-    env: io.env,
-    ...(flags.judgeTimeout === undefined ? {} : { timeoutMs: flags.judgeTimeout * 1000 }),
-    ...(flags.judgeRetries === undefined ? {} : { retries: flags.judgeRetries }),
+    ...(parsed.skillPath ? { skillPath: parsed.skillPath } : {}),
   });
-  const graded = await gradeRun({
-    runDir: await core.resolveRunName(runDir, {
-      cwd: io.cwd,
-      ...(flags.skillPath ? { skillPath: flags.skillPath } : {}),
-    }),
+  // The config file above the run folder: the judge and reporters it names, as `skeval run` had them.
+  const loaded = await readConfigFile({ core, path: runDir, configFlag: parsed.config, io });
+  const inputs = createSettingInputs({ flags: parsed, given, loaded, cwd: io.cwd });
+  const flags: GradeFlags = {
+    ...parsed,
+    ...judgeSettings(inputs),
+    ...judgeRequestSettings(inputs),
+    reporter: reporterSetting(inputs),
+  };
+  const reporters = chooseReporters(flags.reporter, flags.json);
+  const judge = resolveJudge({ core, judge: flags.judge, judgeSource: inputs.sources.judge, requests: flags, io });
+  const graded = await core.gradeRun({
+    runDir,
     cwd: io.cwd,
     judge,
     ...(flags.skillPath ? { skillPath: flags.skillPath } : {}),

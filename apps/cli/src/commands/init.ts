@@ -30,10 +30,9 @@ const initOptions = {
 
 type InitFlags = OptionValues<typeof initOptions>;
 
-export function registerInit(program: Command, context: CommandContext): void {
-  const command = program
-    .command('init')
-    .description("write a starter evals/evals.json for a skill from its SKILL.md's name and description")
+/** `skeval init`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineInit(command: Command, context: CommandContext): void {
+  command
     .argument('[skill-dir]', 'the skill folder (it holds SKILL.md)', '.')
     .addHelpText(
       'after',

@@ -29,12 +29,9 @@ const mergeOptions = {
 
 type MergeFlags = OptionValues<typeof mergeOptions>;
 
-export function registerMerge(program: Command, { io, setExitCode }: CommandContext): void {
-  const command = program
-    .command('merge')
-    .description(
-      'merge the run folders of `skeval run --shard i/n` into one run folder, checking every shard and every case is there exactly once',
-    )
+/** `skeval merge`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineMerge(command: Command, { io, setExitCode }: CommandContext): void {
+  command
     .argument('<dir...>', "the shards' run folders, or folders holding them")
     .addHelpText(
       'after',

@@ -18,11 +18,9 @@ const reportOptions = {
 
 type ReportFlags = OptionValues<typeof reportOptions>;
 
-export function registerReport(program: Command, context: CommandContext): void {
-  const command = program
-    .command('report')
-    .description('write one self-contained HTML page of a run: verdicts, evidence, responses, traces, arms, review')
-    .argument('<run-dir...>', 'run folders, or folders with run folders below them (the newest of each is taken)');
+/** `skeval report`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineReport(command: Command, context: CommandContext): void {
+  command.argument('<run-dir...>', 'run folders, or folders with run folders below them (the newest of each is taken)');
   addOptions(command, reportOptions).action((paths: string[], flags: ReportFlags) => report(paths, flags, context));
 }
 

@@ -1,3 +1,8 @@
+import { agentOptions } from '../option-groups/agent-options.js';
+import { configOption } from '../option-groups/config-file.js';
+import { containmentOptions } from '../option-groups/containment-options.js';
+import { judgeOptions, judgeRequestOptions } from '../option-groups/judge-options.js';
+import { outputOptions } from '../option-groups/output-options.js';
 import {
   collect,
   nonNegativeInteger,
@@ -7,64 +12,15 @@ import {
   positiveInteger,
   positiveNumber,
 } from '../options.js';
-import { reporterOption } from '../reporter-flag.js';
-
-const agents = ['sdk', 'claude-code', 'codex', 'pi', 'command'] as const;
+import { reportOptions } from '../reporter-flag.js';
 
 /** `skeval run`'s options: the one place that lists them. */
 export const runOptions = {
-  config: {
-    flags: '--config <file>',
-    description:
-      'the config file (default: the nearest skeval.config.{ts,mts,mjs,js,json} above the path, else the current folder)',
-  },
-  agent: {
-    flags: '--agent <name>',
-    description: 'the agent (default: command with --agent-command, else claude-code)',
-    choices: agents,
-  },
-  agentCommand: {
-    flags: '--agent-command <command>',
-    description: 'for --agent command: the program, with {prompt}, {prompt_file}, {workspace}',
-  },
-  agentBin: { flags: '--agent-bin <path>', description: "the agent CLI's executable (default: claude, codex, pi)" },
-  model: { flags: '--model <model>', description: "the agent's model, as the agent names it" },
-  permissionMode: {
-    flags: '--permission-mode <mode>',
-    description:
-      'claude-code: its --permission-mode instead of skipping permission prompts (needed as root without a sandbox)',
-  },
-  sandbox: {
-    flags: '--sandbox <kind>',
-    description: 'contain each agent: bwrap (bubblewrap; the default where it works) or none',
-    choices: ['bwrap', 'none'],
-  },
-  network: {
-    flags: '--network <mode>',
-    description: 'on (agents call their model) or none (no network in the sandbox)',
-    choices: ['on', 'none'],
-    default: 'on',
-  },
-  passEnv: {
-    flags: '--pass-env <name>',
-    description: 'pass this environment variable to the agent (repeatable); values that look like keys are redacted',
-    parse: collect,
-    default: [],
-  },
-  judge: {
-    flags: '--judge <provider:model>',
-    description: 'the judge model (default: .pi settings, then ANTHROPIC_API_KEY or OPENAI_API_KEY)',
-  },
-  judgeTimeout: {
-    flags: '--judge-timeout <seconds>',
-    description: "each judge request's time limit (default 60)",
-    parse: positiveNumber,
-  },
-  judgeRetries: {
-    flags: '--judge-retries <n>',
-    description: 'retries of a judge request that failed in a way a retry can help (default 2)',
-    parse: nonNegativeInteger,
-  },
+  ...configOption,
+  ...agentOptions,
+  ...containmentOptions,
+  ...judgeOptions,
+  ...judgeRequestOptions,
   concurrency: { flags: '--concurrency <n>', description: 'case runs at a time', parse: positiveInteger, default: 4 },
   timeout: {
     flags: '--timeout <seconds>',
@@ -72,7 +28,7 @@ export const runOptions = {
     parse: positiveNumber,
     default: 600,
   },
-  outputDir: { flags: '--output-dir <dir>', description: 'where run folders go (default: <skill>/evals-runs)' },
+  ...outputOptions,
   iteration: { flags: '--iteration <name>', description: 'group runs under iteration-<name>/' },
   shard: {
     flags: '--shard <i/n>',
@@ -96,12 +52,6 @@ export const runOptions = {
     parse: collect,
     default: [],
   },
-  contextMode: {
-    flags: '--context-mode <mode>',
-    description: 'isolated (only the installed skills) or ambient (the agent may load its user skills too)',
-    choices: ['isolated', 'ambient'],
-    default: 'isolated',
-  },
   resume: {
     flags: '--resume <run-dir>',
     description: 'finish a run folder (or latest, latest~N): skip case runs whose artifacts are complete',
@@ -110,7 +60,6 @@ export const runOptions = {
     flags: '--keep-workspaces',
     description: 'keep each case run workspace (its path is in context-manifest.json)',
   },
-  cache: { flags: '--no-cache', description: 'send every judge request, ignoring the response cache' },
   dryRun: {
     flags: '--dry-run',
     description:
@@ -139,8 +88,7 @@ export const runOptions = {
       'start no case run that would take the agent and judge cost past this; the run ends with what finished (exit 3)',
     parse: positiveNumber,
   },
-  reporter: reporterOption,
-  json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
+  ...reportOptions,
 } as const satisfies OptionTable;
 
 export type RunFlags = OptionValues<typeof runOptions>;

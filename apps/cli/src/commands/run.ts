@@ -1,46 +1,66 @@
-import type { CostCapState, LoadedConfig, RunPlan, RunReport, Shard } from '@skeval/core';
+import type { CostCapState, JudgeSetup, LoadedConfig, RunReport } from '@skeval/core';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
-import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
+import { createRunnerFromFlags } from '../option-groups/agent-options.js';
+import { readConfigFile } from '../option-groups/config-file.js';
+import { resolveJudge } from '../option-groups/judge-options.js';
 import { addOptions } from '../options.js';
-import { chooseReporters, type ReporterSpec, reporterOption, writeReports } from '../reporter-flag.js';
-import { resolveRunSettings } from '../run-settings.js';
-import { stderrOutput, terminalOf } from '../terminal.js';
+import { chooseReporters, type ReporterSpec, writeReports } from '../reporter-flag.js';
+import { type GivenFlag, type RunSettings, resolveRunSettings } from '../run-settings.js';
+import { stderrOutput } from '../terminal.js';
+import { printDryRun } from './dry-run.js';
 import { type RunFlags, runOptions } from './run-options.js';
 
-export function registerRun(program: Command, context: CommandContext): void {
-  const command = program
-    .command('run')
-    .description(
-      'run every case of a skill (or of every skill in a tree) through an agent, grade it, write the artifacts',
-    )
-    .argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.');
+type Core = typeof import('@skeval/core');
+
+/** A run ready to start: every setting resolved, the judge made, the cases chosen. */
+export interface PreparedRun {
+  core: Core;
+  io: CommandContext['io'];
+  path: string;
+  /** The flags, each one the config file can set holding its resolved value. */
+  flags: RunFlags;
+  settings: RunSettings;
+  loaded: LoadedConfig | undefined;
+  /** With --compare or --baseline: the skill's arm and another. */
+  twoArms: boolean;
+  reporters: ReporterSpec[];
+  judge: JudgeSetup;
+  selection: ReturnType<typeof selectionOf>;
+}
+
+/** `skeval run`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineRun(command: Command, context: CommandContext): void {
+  command.argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.');
   addOptions(command, runOptions).action((path: string, parsed: RunFlags) =>
     run(path, parsed, context, (key) => command.getOptionValueSource(key) === 'cli'),
   );
 }
 
-async function run(
-  path: string,
-  parsed: RunFlags,
-  { io, setExitCode, signal }: CommandContext,
-  given: (key: keyof RunFlags) => boolean,
-): Promise<void> {
+async function run(path: string, parsed: RunFlags, context: CommandContext, given: GivenFlag): Promise<void> {
   const core = await import('@skeval/core');
-  const { createRunner, planRun, resolveJudgeSetup, runEvals } = core;
-  const configFile = parsed.config ?? core.findConfigFile({ path, cwd: io.cwd });
-  const loaded = configFile ? await core.loadConfigFile(configFile, { cwd: io.cwd, env: io.env }) : undefined;
-  const settings = resolveRunSettings({
-    flags: parsed,
-    given,
-    loaded,
-    cwd: io.cwd,
-    env: io.env,
-    parseReporter: reporterOption.parse,
-  });
-  // From here on every flag the config file can set holds its resolved value.
+  const prepared = await prepareRun({ core, path, parsed, given, io: context.io });
+  if (prepared.flags.dryRun) {
+    context.setExitCode(await printDryRun(prepared));
+    return;
+  }
+  const result = await runCases(prepared, context.signal);
+  context.setExitCode(await finishRun(prepared, result));
+}
+
+/** Reads the config file, resolves every setting, makes the judge and chooses the cases; runs nothing. */
+async function prepareRun(options: {
+  core: Core;
+  path: string;
+  parsed: RunFlags;
+  given: GivenFlag;
+  io: CommandContext['io'];
+}): Promise<PreparedRun> {
+  const { core, path, parsed, given, io } = options;
+  const loaded = await readConfigFile({ core, path, configFlag: parsed.config, io });
+  const settings = resolveRunSettings({ flags: parsed, given, loaded, cwd: io.cwd, env: io.env });
   const flags: RunFlags = { ...parsed, ...settings.values };
   const twoArms = Boolean(flags.compare || flags.baseline);
   if (settings.minDeltaFrom === 'flag' && !twoArms) {
@@ -51,16 +71,15 @@ async function run(
     });
   }
   const reporters = chooseReporters(flags.reporter, flags.json);
-  const judge = resolveJudgeSetup({
-    ...(flags.judge && given('judge') ? { judge: flags.judge } : {}),
-    ...(flags.judge && !given('judge') ? { configJudge: flags.judge } : {}),
-    cache: flags.cache,
-    cwd: io.cwd,
-    env: io.env,
-    ...(flags.judgeTimeout === undefined ? {} : { timeoutMs: flags.judgeTimeout * 1000 }),
-    ...(flags.judgeRetries === undefined ? {} : { retries: flags.judgeRetries }),
-  });
-  const selection = {
+  const judge = resolveJudge({ core, judge: flags.judge, judgeSource: settings.sources.judge, requests: flags, io });
+  const selection = selectionOf(core, path, flags, io);
+  return { core, io, path, flags, settings, loaded, twoArms, reporters, judge, selection };
+}
+
+/** Which cases run, how often and in which arms: what a dry run plans and a run runs. */
+function selectionOf(core: Core, path: string, flags: RunFlags, io: CommandContext['io']) {
+  const shard = core.resolveShard({ ...(flags.shard === undefined ? {} : { flag: flags.shard }), env: io.env });
+  return {
     path,
     cwd: io.cwd,
     ...(flags.skill.length ? { skills: flags.skill } : {}),
@@ -68,23 +87,22 @@ async function run(
     ...(flags.compare ? { compare: true } : {}),
     ...(flags.baseline ? { baseline: flags.baseline } : {}),
     runs: flags.runs,
-    ...shardOption(core.resolveShard({ ...(flags.shard === undefined ? {} : { flag: flags.shard }), env: io.env })),
+    ...(shard ? { shard } : {}),
   };
-  const runner = createRunner({
-    ...(flags.agent ? { agent: flags.agent } : {}),
-    ...(flags.agentCommand ? { command: flags.agentCommand } : {}),
-    ...(flags.agentBin ? { executable: flags.agentBin } : {}),
-    ...(flags.model ? { model: flags.model } : {}),
-    ...(flags.permissionMode ? { permissionMode: flags.permissionMode } : {}),
-    cwd: settings.agentCwd,
-    env: io.env,
-  });
+}
+
+/**
+ * What a run is planned from, the same for `--dry-run` and the run: the cases, the agent, the
+ * judge, the folders and the containment, so the dry run checks exactly what the run would.
+ */
+export async function plannedOptions(prepared: PreparedRun) {
+  const { core, io, path, flags, settings } = prepared;
+  const runner = createRunnerFromFlags({ core, flags, cwd: settings.agentCwd, io });
   const resume = flags.resume ? await core.resolveRunName(flags.resume, resumeNaming(path, flags, io.cwd)) : undefined;
-  // The run and its dry run are planned from the same options: --dry-run checks what the run would.
-  const planned = {
-    ...selection,
+  return {
+    ...prepared.selection,
     runner,
-    judge,
+    judge: prepared.judge,
     ...(flags.outputDir ? { outputDir: flags.outputDir } : {}),
     ...(flags.iteration ? { iteration: flags.iteration } : {}),
     ...(resume ? { resume } : {}),
@@ -95,44 +113,21 @@ async function run(
     network: flags.network,
     passEnv: flags.passEnv,
   };
-  if (flags.dryRun) {
-    const json = dryRunFormat(reporters) === 'json';
-    const plan = await planRun(planned);
-    const { wrapWords } = await import('@skeval/core/internal');
-    const width = terminalOf(io, 'stdout').width;
-    const cap = flags.maxCostUsd;
-    io.stdout(
-      json
-        ? jsonOutput({ ...plan, ...(cap === undefined ? {} : { maxCostUsd: cap }) })
-        : renderPlan(plan, (line) => wrapWords(line, width - 2), judge.skipReason, cap),
-    );
-    if (!json) for (const problem of plan.problems) io.stderr(`skeval: ${problem}\n`);
-    setExitCode(plan.invalid.length || plan.problems.length ? exitCodes.usage : exitCodes.ok);
-    return;
-  }
+}
+
+/** Runs and grades every chosen case, with progress on stderr. */
+async function runCases(prepared: PreparedRun, signal: AbortSignal | undefined): Promise<RunReport> {
+  const { io, flags, settings, loaded, twoArms, core } = prepared;
   if (settings.minDeltaFrom === 'file' && !twoArms && loaded) {
     io.stderr(
       `skeval: note: the minDelta gate of ${loaded.file} is not checked: this run has one arm (add --compare or --baseline to check it)\n`,
     );
   }
-  // A shard holds some of the cases: a pass rate or a delta of part of the run says nothing of
-  // the whole, so those gates are left to `skeval merge` (errors only add up, so --max-errors is
-  // checked here too).
-  const sharded = selection.shard !== undefined;
-  const gatesOf = (skill: string) => {
-    const { minDelta, minPassRate, ...gates } = settings.forSkill(skill).gates;
-    if (sharded) return gates;
-    return {
-      ...gates,
-      ...(minPassRate === undefined ? {} : { minPassRate }),
-      ...(twoArms && minDelta !== undefined ? { minDelta } : {}),
-    };
-  };
   const skillTimeoutsMs = Object.fromEntries(
     Object.keys(loaded?.config.skills ?? {}).map((skill) => [skill, settings.forSkill(skill).timeout * 1000]),
   );
-  const result = await runEvals({
-    ...planned,
+  const result = await core.runEvals({
+    ...(await plannedOptions(prepared)),
     concurrency: flags.concurrency,
     timeoutMs: flags.timeout * 1000,
     skillTimeoutsMs,
@@ -143,35 +138,55 @@ async function run(
     onProgress: core.terminalReporter.live(stderrOutput(io)),
   });
   if (io.stderrIsTTY) io.stderr('\r\x1b[K');
+  return result;
+}
+
+/** Writes the reports, checks the gates, says what else there is to say; resolves to the exit code. */
+async function finishRun(prepared: PreparedRun, result: RunReport): Promise<number> {
+  const { core, io, settings, twoArms, judge } = prepared;
   const written = await writeReports({
-    reporters,
+    reporters: prepared.reporters,
     report: result,
     io,
     core,
     ...(judge.skipReason ? { judgeSkipReason: judge.skipReason } : {}),
   });
+  // A shard holds some of the cases: a pass rate or a delta of part of the run says nothing of
+  // the whole, so those gates are left to `skeval merge` (errors only add up, so --max-errors is
+  // checked here too).
+  const { shard } = prepared.selection;
+  const gatesOf = (skill: string) => {
+    const { minDelta, minPassRate, ...gates } = settings.forSkill(skill).gates;
+    if (shard) return gates;
+    return {
+      ...gates,
+      ...(minPassRate === undefined ? {} : { minPassRate }),
+      ...(twoArms && minDelta !== undefined ? { minDelta } : {}),
+    };
+  };
   const checks = result.interrupted
     ? []
     : result.runs.flatMap((skillRun) => core.checkGates(skillRun, gatesOf(skillRun.skill)));
   for (const check of checks) io.stderr(`skeval: ${check.message}\n`);
-  const deferred = sharded
+  const deferred = shard
     ? result.runs.filter((skillRun) => {
         const { minPassRate, minDelta } = settings.forSkill(skillRun.skill).gates;
         return minPassRate !== undefined || (twoArms && minDelta !== undefined);
       })
     : [];
-  if (deferred.length > 0 && selection.shard) {
+  if (deferred.length > 0 && shard) {
     io.stderr(
-      `skeval: note: shard ${selection.shard.index}/${selection.shard.total} holds part of the cases: its pass-rate and delta gates are checked on the whole run by skeval merge\n`,
+      `skeval: note: shard ${shard.index}/${shard.total} holds part of the cases: its pass-rate and delta gates are checked on the whole run by skeval merge\n`,
     );
   }
   if (result.costCap) io.stderr(`skeval: ${describeCostCap(result.costCap, result.runs)}\n`);
-  noteUnknownSkills(io, loaded, result);
+  noteUnknownSkills(io, prepared.loaded, result);
   const code = exitCodeOf(result, checks, {
     // With a pass-rate gate, single failures do not fail a run; on a shard the gate waits for the merge.
-    passRateGated: (skillRun) => sharded && settings.forSkill(skillRun.skill).gates.minPassRate !== undefined,
+    passRateGated: (skillRun) =>
+      shard !== undefined && settings.forSkill(skillRun.skill).gates.minPassRate !== undefined,
   });
-  setExitCode(written || code === exitCodes.interrupted ? code : exitCodes.infrastructure);
+  return written || code === exitCodes.interrupted ? code : exitCodes.infrastructure;
 }
 
 /** The cost cap's line after a run: what was spent against the cap, and what to do when it stopped the run. */
@@ -195,8 +210,6 @@ function noteUnknownSkills(io: CommandContext['io'], loaded: LoadedConfig | unde
   }
 }
 
-const shardOption = (shard: Shard | undefined) => (shard ? { shard } : {});
-
 /** Where `--resume latest` counts runs: the skill run, its output folder and iteration. */
 function resumeNaming(path: string, flags: RunFlags, cwd: string) {
   return {
@@ -207,59 +220,4 @@ function resumeNaming(path: string, flags: RunFlags, cwd: string) {
     ...(flags.iteration ? { iteration: flags.iteration } : {}),
     ...(flags.skill.length ? { skills: flags.skill } : {}),
   };
-}
-
-/** `--dry-run` prints the plan as text or JSON; a report of results has nothing to report yet. */
-function dryRunFormat(reporters: readonly ReporterSpec[]): 'text' | 'json' {
-  const other = reporters.find((spec) => spec.path || (spec.name !== 'terminal' && spec.name !== 'json'));
-  if (other) {
-    throw new SkevalError({
-      code: 'usage',
-      message: `--dry-run prints the plan, not results: --reporter ${other.name}${other.path ? `:${other.path}` : ''} has nothing to report; drop it, or use --json for the plan as JSON`,
-    });
-  }
-  return reporters.some((spec) => spec.name === 'json') ? 'json' : 'text';
-}
-
-/** The plan of `--dry-run`, each entry wrapped by `wrap` with its later lines indented; the cost cap beside the estimate. */
-function renderPlan(
-  plan: RunPlan,
-  wrap: (line: string) => string[],
-  judgeSkipReason: string | undefined,
-  maxCostUsd: number | undefined,
-): string {
-  const lines = plan.skills.map(
-    (skill) =>
-      `${skill.skill}: ${skill.cases} cases${skill.casesInAllShards === undefined || !plan.shard ? '' : ` (shard ${plan.shard.index}/${plan.shard.total}: of ${skill.casesInAllShards})`} × ${skill.arms} arm${skill.arms === 1 ? '' : 's'} × ${skill.runs} run${skill.runs === 1 ? '' : 's'} = ${skill.agentRuns} agent runs; ${skill.judgeCalls} judge calls`,
-  );
-  for (const invalid of plan.invalid)
-    lines.push(
-      `${invalid.skill}: not runnable, its evals file has ${invalid.errors.length} error${invalid.errors.length === 1 ? '' : 's'} (skeval validate ${invalid.evalsPath})`,
-    );
-  for (const entry of plan.unpaired) lines.push(entry.reason);
-  lines.push(
-    `in all: ${plan.agentRuns} agent runs, ${plan.judgeCalls} judge calls${plan.judge ? ` to ${plan.judge}` : ''}`,
-  );
-  if (plan.judgeInputTokens && plan.judgeOutputTokens !== null) {
-    lines.push(
-      `per judge call: about ${plan.judgeInputTokens.low.toLocaleString('en-US')} to ${plan.judgeInputTokens.high.toLocaleString('en-US')} input tokens (empty response to a response and files at their bounds), at most ${plan.judgeOutputTokens.toLocaleString('en-US')} output tokens`,
-    );
-    lines.push(
-      plan.judgeCostUsd
-        ? `judge cost: about $${plan.judgeCostUsd.low.toFixed(4)} to $${plan.judgeCostUsd.high.toFixed(4)}`
-        : 'judge cost: unknown (the model is not in the price table)',
-    );
-  } else if (!plan.judge && judgeSkipReason) lines.push(`judged assertions would be skipped: ${judgeSkipReason}`);
-  lines.push("agent cost: not estimated (it depends on the agent's work); nothing was run");
-  if (maxCostUsd !== undefined) {
-    const judgeHigh = plan.judgeCostUsd?.high;
-    lines.push(
-      `cost cap: $${maxCostUsd.toFixed(2)} (agent and judge)${
-        plan.judgeCostUsd
-          ? ` beside the judge's $${plan.judgeCostUsd.low.toFixed(4)} to $${plan.judgeCostUsd.high.toFixed(4)}${judgeHigh !== undefined && judgeHigh > maxCostUsd ? ', which alone may reach it' : ''}`
-          : ''
-      }; no case run starts that would pass it`,
-    );
-  }
-  return `${lines.flatMap((line) => wrap(line).map((part, at) => (at === 0 ? part : `  ${part}`))).join('\n')}\n`;
 }

@@ -12,13 +12,9 @@ const transpileOptions = {
 
 type TranspileFlags = OptionValues<typeof transpileOptions>;
 
-export function registerTranspile(program: Command, { io }: CommandContext): void {
-  const command = program
-    .command('transpile')
-    .description(
-      'write a plain evals.json (strings only) in which each deterministic assertion is an instruction to run `skeval assert`',
-    )
-    .argument('<evals-file>', 'the evals.json to convert');
+/** `skeval transpile`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineTranspile(command: Command, { io }: CommandContext): void {
+  command.argument('<evals-file>', 'the evals.json to convert');
   addOptions(command, transpileOptions).action(async (path: string, flags: TranspileFlags) => {
     if (flags.output !== undefined && resolve(io.cwd, flags.output) === resolve(io.cwd, path)) {
       throw new SkevalError({

@@ -6,6 +6,11 @@ import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
+import { agentCwd, agentOptions, agentSettings, createRunnerFromFlags } from '../option-groups/agent-options.js';
+import { configOption, createSettingInputs, readConfigFile, type SettingSource } from '../option-groups/config-file.js';
+import { containmentOptions, containmentSettings } from '../option-groups/containment-options.js';
+import { judgeOptions, judgeSettings, resolveJudge } from '../option-groups/judge-options.js';
+import { outputOptions, outputSettings } from '../option-groups/output-options.js';
 import {
   addOptions,
   collect,
@@ -45,39 +50,9 @@ function holdoutShare(value: string): number {
 
 /** `skeval triggers`'s options: the one place that lists them. */
 const triggersOptions = {
-  agent: {
-    flags: '--agent <name>',
-    description: 'the agent (default: command with --agent-command, else claude-code)',
-    choices: ['sdk', 'claude-code', 'codex', 'pi', 'command'],
-  },
-  agentCommand: {
-    flags: '--agent-command <command>',
-    description: 'for --agent command: the program, with {prompt}, {prompt_file}, {workspace}',
-  },
-  agentBin: { flags: '--agent-bin <path>', description: "the agent CLI's executable (default: claude, codex, pi)" },
-  model: { flags: '--model <model>', description: "the agent's model, as the agent names it" },
-  permissionMode: {
-    flags: '--permission-mode <mode>',
-    description: 'claude-code: its --permission-mode instead of skipping permission prompts',
-  },
-  sandbox: {
-    flags: '--sandbox <kind>',
-    description: 'contain each agent: bwrap (the default where it works) or none',
-    choices: ['bwrap', 'none'],
-  },
-  network: { flags: '--network <mode>', description: 'on or none', choices: ['on', 'none'], default: 'on' },
-  passEnv: {
-    flags: '--pass-env <name>',
-    description: 'pass this environment variable to the agent (repeatable)',
-    parse: collect,
-    default: [],
-  },
-  contextMode: {
-    flags: '--context-mode <mode>',
-    description: 'isolated (only the installed skills) or ambient (the agent may load its user skills too)',
-    choices: ['isolated', 'ambient'],
-    default: 'isolated',
-  },
+  ...configOption,
+  ...agentOptions,
+  ...containmentOptions,
   skill: { flags: '--skill <name>', description: 'only this skill (repeatable)', parse: collect, default: [] },
   runs: { flags: '--runs <n>', description: 'runs of each query', parse: positiveInteger, default: 3 },
   triggerThreshold: {
@@ -124,75 +99,50 @@ const triggersOptions = {
     default: 0.4,
   },
   seed: { flags: '--seed <n>', description: "the split's seed", parse: nonNegativeInteger, default: 42 },
-  judge: { flags: '--judge <provider:model>', description: 'the model --optimize asks for descriptions' },
+  ...judgeOptions,
   concurrency: { flags: '--concurrency <n>', description: 'runs at a time', parse: positiveInteger, default: 4 },
   timeout: { flags: '--timeout <seconds>', description: "each run's time limit", parse: positiveNumber, default: 300 },
-  outputDir: {
-    flags: '--output-dir <dir>',
-    description: 'where results go: <dir>/<skill>/triggers/<run-id>/ (default: <skill>/evals-runs/triggers/)',
-  },
+  ...outputOptions,
   json: { flags: '--json', description: 'print the result as JSON' },
 } as const satisfies OptionTable;
 
 type TriggersFlags = OptionValues<typeof triggersOptions>;
+type Core = typeof import('@skeval/core');
 
-export function registerTriggers(program: Command, context: CommandContext): void {
-  const command = program
-    .command('triggers')
-    .description('does the skill fire? run its trigger queries among its neighbours and measure the routing')
+/** `skeval triggers`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineTriggers(command: Command, context: CommandContext): void {
+  command
     .argument('[path]', 'a skill folder, or a tree of skills', '.')
     .addHelpText(
       'after',
       '\nExit codes: 0 every query passed, 1 some query failed, 2 bad usage or an invalid trigger set, 3 a query whose every run errored, 130 interrupted.',
     );
-  addOptions(command, triggersOptions).action((path: string, flags: TriggersFlags) => triggers(path, flags, context));
+  addOptions(command, triggersOptions).action((path: string, flags: TriggersFlags) =>
+    triggers(path, flags, context, (key) => command.getOptionValueSource(key) === 'cli'),
+  );
 }
 
-async function triggers(path: string, flags: TriggersFlags, { io, setExitCode, signal }: CommandContext) {
-  const { checkDescription, createRunner, resolveJudgeSetup, runTriggers, triggersReporter } = await import(
-    '@skeval/core'
-  );
-  if (flags.description !== undefined && flags.descriptionFile !== undefined)
-    throw new SkevalError({ code: 'usage', message: '--description and --description-file: give one of them' });
-  let description: { text: string; source: 'flag' | 'file' } | undefined;
-  if (flags.description !== undefined)
-    description = { text: checkDescription(flags.description, '--description'), source: 'flag' };
-  else if (flags.descriptionFile !== undefined) {
-    const text = await readDescriptionFile(flags.descriptionFile, io.cwd);
-    description = { text: checkDescription(text, `--description-file ${flags.descriptionFile}`), source: 'file' };
-  }
-  let optimize:
-    | {
-        model: NonNullable<ReturnType<typeof resolveJudgeSetup>['model']>;
-        iterations: number;
-        holdout: number;
-        seed: number;
-      }
-    | undefined;
-  if (flags.optimize) {
-    const judge = resolveJudgeSetup({
-      ...(flags.judge ? { judge: flags.judge } : {}),
-      cache: false,
-      cwd: io.cwd,
-      env: io.env,
-    });
-    if (!judge.model)
-      throw new SkevalError({
-        code: 'usage',
-        message: `--optimize needs a model to propose descriptions: ${judge.skipReason ?? 'pass --judge provider:model'}`,
-      });
-    optimize = { model: judge.model, iterations: flags.iterations, holdout: flags.holdout, seed: flags.seed };
-  }
-  const runner = createRunner({
-    ...(flags.agent ? { agent: flags.agent } : {}),
-    ...(flags.agentCommand ? { command: flags.agentCommand } : {}),
-    ...(flags.agentBin ? { executable: flags.agentBin } : {}),
-    ...(flags.model ? { model: flags.model } : {}),
-    ...(flags.permissionMode ? { permissionMode: flags.permissionMode } : {}),
-    cwd: io.cwd,
-    env: io.env,
-  });
-  const result = await runTriggers({
+async function triggers(
+  path: string,
+  parsed: TriggersFlags,
+  { io, setExitCode, signal }: CommandContext,
+  given: (key: keyof TriggersFlags) => boolean,
+): Promise<void> {
+  const core = await import('@skeval/core');
+  const loaded = await readConfigFile({ core, path, configFlag: parsed.config, io });
+  const inputs = createSettingInputs({ flags: parsed, given, loaded, cwd: io.cwd });
+  // The settings the config file shares with `skeval run`, read the same way: a flag, the file, the default.
+  const flags: TriggersFlags = {
+    ...parsed,
+    ...agentSettings(inputs),
+    ...containmentSettings(inputs),
+    ...judgeSettings(inputs),
+    ...outputSettings(inputs),
+  };
+  const description = await descriptionOf(core, flags, io.cwd);
+  const optimize = flags.optimize ? optimizeOf(core, flags, inputs.sources.judge, io) : undefined;
+  const runner = createRunnerFromFlags({ core, flags, cwd: agentCwd(inputs, io.cwd), io });
+  const result = await core.runTriggers({
     path,
     cwd: io.cwd,
     ...(flags.skill.length ? { skills: flags.skill } : {}),
@@ -215,11 +165,42 @@ async function triggers(path: string, flags: TriggersFlags, { io, setExitCode, s
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
     network: flags.network,
     ...(signal ? { signal } : {}),
-    onProgress: triggersReporter.live(stderrOutput(io)),
+    onProgress: core.triggersReporter.live(stderrOutput(io)),
   });
   if (io.stderrIsTTY) io.stderr('\r\x1b[K');
-  io.stdout(flags.json ? jsonOutput(toJson(result)) : triggersReporter.render(result, { cwd: io.cwd }));
+  io.stdout(flags.json ? jsonOutput(toJson(result)) : core.triggersReporter.render(result, { cwd: io.cwd }));
   setExitCode(exitCodeOf(result));
+}
+
+/** The description to test instead of SKILL.md's: `--description`, `--description-file`, or none. */
+async function descriptionOf(
+  core: Core,
+  flags: TriggersFlags,
+  cwd: string,
+): Promise<{ text: string; source: 'flag' | 'file' } | undefined> {
+  if (flags.description !== undefined && flags.descriptionFile !== undefined)
+    throw new SkevalError({ code: 'usage', message: '--description and --description-file: give one of them' });
+  if (flags.description !== undefined)
+    return { text: core.checkDescription(flags.description, '--description'), source: 'flag' };
+  if (flags.descriptionFile === undefined) return undefined;
+  const text = await readDescriptionFile(flags.descriptionFile, cwd);
+  return { text: core.checkDescription(text, `--description-file ${flags.descriptionFile}`), source: 'file' };
+}
+
+/** What `--optimize` needs: the judge model, which proposes descriptions, and the rounds and split. */
+function optimizeOf(
+  core: Core,
+  flags: TriggersFlags,
+  judgeSource: SettingSource | undefined,
+  io: CommandContext['io'],
+) {
+  const judge = resolveJudge({ core, judge: flags.judge, judgeSource, io });
+  if (!judge.model)
+    throw new SkevalError({
+      code: 'usage',
+      message: `--optimize needs a model to propose descriptions: ${judge.skipReason ?? 'pass --judge provider:model'}`,
+    });
+  return { model: judge.model, iterations: flags.iterations, holdout: flags.holdout, seed: flags.seed };
 }
 
 async function readDescriptionFile(path: string, cwd: string): Promise<string> {

@@ -27,10 +27,9 @@ const validateOptions = {
 
 type ValidateFlags = OptionValues<typeof validateOptions>;
 
-export function registerValidate(program: Command, { io, setExitCode }: CommandContext): void {
-  const command = program
-    .command('validate')
-    .description('check evals files and report every problem with its line and column')
+/** `skeval validate`'s arguments, options and action; its name and description are in command-table.ts. */
+export function defineValidate(command: Command, { io, setExitCode }: CommandContext): void {
+  command
     .argument('[paths...]', 'evals.json files, or folders searched for evals/evals.json (then *.json)', [])
     .addHelpText(
       'after',

@@ -1,0 +1,84 @@
+import type { RunPlan } from '@skeval/core';
+import { SkevalError } from '@skeval/schema';
+import { exitCodes } from '../exit-codes.js';
+import { jsonOutput } from '../json-output.js';
+import type { ReporterSpec } from '../reporter-flag.js';
+import { terminalOf } from '../terminal.js';
+import { type PreparedRun, plannedOptions } from './run.js';
+
+/**
+ * `skeval run --dry-run`: prints the plan (what a run would launch and what the judge would
+ * cost) as text or JSON, and resolves to the exit code: 2 when an evals file is invalid or the
+ * run would meet a problem before its first case (each named on stderr).
+ */
+export async function printDryRun(prepared: PreparedRun): Promise<number> {
+  const { core, io, flags, judge } = prepared;
+  const json = dryRunFormat(prepared.reporters) === 'json';
+  const plan = await core.planRun(await plannedOptions(prepared));
+  const { wrapWords } = await import('@skeval/core/internal');
+  const width = terminalOf(io, 'stdout').width;
+  const cap = flags.maxCostUsd;
+  io.stdout(
+    json
+      ? jsonOutput({ ...plan, ...(cap === undefined ? {} : { maxCostUsd: cap }) })
+      : renderPlan(plan, (line) => wrapWords(line, width - 2), judge.skipReason, cap),
+  );
+  // Each problem the run would meet before its first case, named with its fix.
+  if (!json) for (const problem of plan.problems) io.stderr(`skeval: ${problem}\n`);
+  return plan.invalid.length || plan.problems.length ? exitCodes.usage : exitCodes.ok;
+}
+
+/** `--dry-run` prints the plan as text or JSON; a report of results has nothing to report yet. */
+function dryRunFormat(reporters: readonly ReporterSpec[]): 'text' | 'json' {
+  const other = reporters.find((spec) => spec.path || (spec.name !== 'terminal' && spec.name !== 'json'));
+  if (other) {
+    throw new SkevalError({
+      code: 'usage',
+      message: `--dry-run prints the plan, not results: --reporter ${other.name}${other.path ? `:${other.path}` : ''} has nothing to report; drop it, or use --json for the plan as JSON`,
+    });
+  }
+  return reporters.some((spec) => spec.name === 'json') ? 'json' : 'text';
+}
+
+/** The plan of `--dry-run`, each entry wrapped by `wrap` with its later lines indented; the cost cap beside the estimate. */
+function renderPlan(
+  plan: RunPlan,
+  wrap: (line: string) => string[],
+  judgeSkipReason: string | undefined,
+  maxCostUsd: number | undefined,
+): string {
+  const lines = plan.skills.map(
+    (skill) =>
+      `${skill.skill}: ${skill.cases} cases${skill.casesInAllShards === undefined || !plan.shard ? '' : ` (shard ${plan.shard.index}/${plan.shard.total}: of ${skill.casesInAllShards})`} × ${skill.arms} arm${skill.arms === 1 ? '' : 's'} × ${skill.runs} run${skill.runs === 1 ? '' : 's'} = ${skill.agentRuns} agent runs; ${skill.judgeCalls} judge calls`,
+  );
+  for (const invalid of plan.invalid)
+    lines.push(
+      `${invalid.skill}: not runnable, its evals file has ${invalid.errors.length} error${invalid.errors.length === 1 ? '' : 's'} (skeval validate ${invalid.evalsPath})`,
+    );
+  for (const entry of plan.unpaired) lines.push(entry.reason);
+  lines.push(
+    `in all: ${plan.agentRuns} agent runs, ${plan.judgeCalls} judge calls${plan.judge ? ` to ${plan.judge}` : ''}`,
+  );
+  if (plan.judgeInputTokens && plan.judgeOutputTokens !== null) {
+    lines.push(
+      `per judge call: about ${plan.judgeInputTokens.low.toLocaleString('en-US')} to ${plan.judgeInputTokens.high.toLocaleString('en-US')} input tokens (empty response to a response and files at their bounds), at most ${plan.judgeOutputTokens.toLocaleString('en-US')} output tokens`,
+    );
+    lines.push(
+      plan.judgeCostUsd
+        ? `judge cost: about $${plan.judgeCostUsd.low.toFixed(4)} to $${plan.judgeCostUsd.high.toFixed(4)}`
+        : 'judge cost: unknown (the model is not in the price table)',
+    );
+  } else if (!plan.judge && judgeSkipReason) lines.push(`judged assertions would be skipped: ${judgeSkipReason}`);
+  lines.push("agent cost: not estimated (it depends on the agent's work); nothing was run");
+  if (maxCostUsd !== undefined) {
+    const judgeHigh = plan.judgeCostUsd?.high;
+    lines.push(
+      `cost cap: $${maxCostUsd.toFixed(2)} (agent and judge)${
+        plan.judgeCostUsd
+          ? ` beside the judge's $${plan.judgeCostUsd.low.toFixed(4)} to $${plan.judgeCostUsd.high.toFixed(4)}${judgeHigh !== undefined && judgeHigh > maxCostUsd ? ', which alone may reach it' : ''}`
+          : ''
+      }; no case run starts that would pass it`,
+    );
+  }
+  return `${lines.flatMap((line) => wrap(line).map((part, at) => (at === 0 ? part : `  ${part}`))).join('\n')}\n`;
+}
