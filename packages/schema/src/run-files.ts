@@ -123,6 +123,13 @@ export const contextManifestSchema = z.looseObject({
       network: z.enum(['on', 'none']),
       /** Folders the agent could not see (empty without a sandbox). */
       hidden: z.array(z.string()),
+      /** `none`: every capability dropped, whatever user Skeval ran as; `unchanged`: the user's (no sandbox). */
+      capabilities: z.enum(['none', 'unchanged']).optional(),
+      /**
+       * `own`: a user namespace of its own in which it could make no other; `own-nestable`: one it
+       * could nest others in (bubblewrap before 0.8); `host`: the machine's.
+       */
+      user_namespace: z.enum(['own', 'own-nestable', 'host']).optional(),
     })
     .optional(),
   /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultResponseCacheDir } from '@skeval/judge';
-import { createRedactor, type Redactor } from '@skeval/schema';
+import { type ContextManifest, createRedactor, type Redactor } from '@skeval/schema';
 import { graderFolders } from '@skeval/scripts';
 import type { Sandbox } from '../sandbox/sandbox.js';
 
@@ -85,4 +85,18 @@ export function hiddenPaths(options: {
     ...(options.extra ?? []),
   ];
   return [...new Set(paths.map((path) => resolve(path)))].filter((path) => path !== '/');
+}
+
+/** How a case run's agent was contained, as `context-manifest.json` records it. */
+export function sandboxRecord(containment: Containment, hidden: readonly string[]): ContextManifest['sandbox'] {
+  const { sandbox } = containment;
+  return {
+    kind: sandbox.kind,
+    reason: sandbox.reason,
+    network: containment.network,
+    hidden: sandbox.kind === 'none' ? [] : [...hidden],
+    ...(sandbox.privileges
+      ? { capabilities: sandbox.privileges.capabilities, user_namespace: sandbox.privileges.userNamespace }
+      : {}),
+  };
 }

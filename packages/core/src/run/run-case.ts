@@ -17,7 +17,7 @@ import { type CaseWorkspace, prepareWorkspace, type SkillToInstall } from '../wo
 import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
 import { changedFiles, hashFiles, hashTree } from '../workspace/tree.js';
 import { createCaseExec } from './case-exec.js';
-import type { Containment } from './containment.js';
+import { type Containment, sandboxRecord } from './containment.js';
 import { runTurns } from './run-turns.js';
 import { trackTemporaryFolder } from './temporary-folders.js';
 
@@ -192,12 +192,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       setup: evalCase.setup ?? null,
       environment: environmentNames().filter((name) => name !== markerVariable),
       tools: [...new Set(run.trace.tool_calls.map((call) => call.name))],
-      sandbox: {
-        kind: containment.sandbox.kind,
-        reason: containment.sandbox.reason,
-        network: containment.network,
-        hidden: containment.sandbox.kind === 'none' ? [] : options.hidden,
-      },
+      sandbox: sandboxRecord(containment, options.hidden),
       user_context: contextMode === 'isolated' ? { kept_out: options.ambient } : { copied: copiedContext },
       permission_denials: run.permissionDenials ?? [],
       processes_ended_after: leftBehind,

@@ -1,29 +1,47 @@
 import { existsSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
+import { type BubblewrapPrivilegeLevel, bubblewrapPrivilegeLevels } from './bubblewrap-privileges.js';
 import type { Sandbox, SandboxPlan } from './sandbox.js';
 
+const [bestLevel] = bubblewrapPrivilegeLevels;
+
 /**
- * bubblewrap: the host read-only, `/tmp` and every hidden folder replaced by an empty tmpfs,
+ * bubblewrap: no capabilities (whatever user Skeval runs as), the host read-only, `/tmp` and every hidden folder replaced by an empty tmpfs,
  * the workspace, the agent's home and temporary folder the only writable places, a PID
  * namespace that dies with Skeval (so ending the run ends every process it started, whatever
- * session it made), and a new session so the agent cannot reach Skeval's terminal.
+ * session it made), and a new session so the agent cannot reach Skeval's terminal. `level` is
+ * what `chooseSandbox` found to work.
  */
-export function createBubblewrapSandbox(options: { executable?: string } = {}): Sandbox {
+export function createBubblewrapSandbox(
+  options: { executable?: string; level?: BubblewrapPrivilegeLevel } = {},
+): Sandbox {
   const executable = options.executable ?? 'bwrap';
+  const level = options.level ?? bestLevel;
   return {
     kind: 'bwrap',
     reason: 'bubblewrap',
+    ...(level ? { privileges: level.privileges } : {}),
     wrap: (command, plan) => ({
       file: executable,
-      args: [...bubblewrapArgs(plan), '--', command.file, ...command.args],
+      args: [
+        ...bubblewrapArgs(plan, level ? { privilegeFlags: level.flags } : {}),
+        '--',
+        command.file,
+        ...command.args,
+      ],
     }),
   };
 }
 
+export interface BubblewrapArgsOptions {
+  /** How bubblewrap drops the user's privileges. @default the best level (`--unshare-user --disable-userns --cap-drop ALL`) */
+  privilegeFlags?: readonly string[];
+}
+
 /** bubblewrap's arguments for a plan; later mounts shadow earlier ones, so the order matters. */
-export function bubblewrapArgs(plan: SandboxPlan): string[] {
-  const args = ['--die-with-parent', '--unshare-pid', '--new-session', '--ro-bind', '/', '/'];
-  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions = {}): string[] {
+  const args = ['--die-with-parent', '--unshare-pid', ...(options.privilegeFlags ?? bestLevel?.flags ?? [])];
+  args.push('--new-session', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   const hiddenFolders: string[] = [];
   for (const hidden of outermost(plan.hidden.filter((path) => existsSync(path)))) {
     // A hidden folder becomes an empty tmpfs; a hidden file reads as empty.

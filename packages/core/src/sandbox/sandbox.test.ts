@@ -31,7 +31,18 @@ describe('bubblewrap arguments', () => {
       network: 'none' as const,
     };
     const args = bubblewrapArgs(plan);
-    expect(args.slice(0, 6)).toEqual(['--die-with-parent', '--unshare-pid', '--new-session', '--ro-bind', '/', '/']);
+    expect(args.slice(0, 10)).toEqual([
+      '--die-with-parent',
+      '--unshare-pid',
+      '--unshare-user',
+      '--disable-userns',
+      '--cap-drop',
+      'ALL',
+      '--new-session',
+      '--ro-bind',
+      '/',
+      '/',
+    ]);
     const hide = args.indexOf(join(root, 'hidden-folder'));
     expect(args[hide - 1]).toBe('--tmpfs');
     // Read-only once the mount points inside it exist.
