@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { type BubblewrapPrivilegeLevel, bubblewrapPrivilegeLevels } from './bubblewrap-privileges.js';
 import type { Sandbox, SandboxPlan } from './sandbox.js';
@@ -50,7 +50,7 @@ export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions
       hiddenFolders.push(hidden);
     } else args.push('--ro-bind', '/dev/null', hidden);
   }
-  for (const path of plan.readable) if (existsSync(path)) args.push('--ro-bind', path, path);
+  for (const { from, to } of readableBinds(plan.readable, [...hiddenFolders, '/tmp'])) args.push('--ro-bind', from, to);
   for (const path of [plan.workspaceDir, plan.homeDir, plan.tmpDir]) args.push('--bind', path, path);
   // Read-only last, once the mount points inside them exist: writes there fail rather than vanish.
   for (const folder of hiddenFolders) args.push('--remount-ro', folder);
@@ -59,8 +59,33 @@ export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions
   return args;
 }
 
+/**
+ * Where each readable path is bound. bubblewrap makes a mount point by following the path's
+ * symbolic links from its own root, so a link to an absolute path (`installed ->
+ * /opt/agents/installed`) fails it: the real path is bound, and the path as given is bound
+ * too only where what led to it is hidden (on the visible host its links still lead there).
+ */
+function readableBinds(paths: readonly string[], covered: readonly string[]): Array<{ from: string; to: string }> {
+  const binds = new Map<string, string>();
+  for (const path of paths) {
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      continue;
+    }
+    binds.set(real, real);
+    if (real !== path && isWithin(path, covered)) binds.set(path, real);
+  }
+  return [...binds].map(([to, from]) => ({ from, to }));
+}
+
 /** The paths not inside another of them: hiding a folder hides what is in it. */
 function outermost(paths: readonly string[]): string[] {
   const unique = [...new Set(paths)];
   return unique.filter((path) => !unique.some((other) => other !== path && path.startsWith(`${other}${sep}`)));
+}
+
+function isWithin(path: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => path === folder || path.startsWith(folder === sep ? sep : `${folder}${sep}`));
 }

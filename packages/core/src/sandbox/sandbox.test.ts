@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,28 @@ beforeAll(async () => {
   await writeFile(join(root, 'hidden-file'), 'secret');
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
+
+const operandCounts: Record<string, number> = {
+  '--tmpfs': 1,
+  '--remount-ro': 1,
+  '--ro-bind': 2,
+  '--bind': 2,
+  '--chdir': 1,
+  '--dev': 1,
+  '--proc': 1,
+  '--cap-drop': 1,
+};
+
+/** bubblewrap's arguments as flags with their operands: `[['--tmpfs', '/tmp'], ['--ro-bind', from, to], …]`. */
+function flagsOf(args: readonly string[]): string[][] {
+  const flags: string[][] = [];
+  for (let at = 0; at < args.length; ) {
+    const count = operandCounts[args[at] ?? ''] ?? 0;
+    flags.push(args.slice(at, at + 1 + count));
+    at += 1 + count;
+  }
+  return flags;
+}
 
 describe('bubblewrap arguments', () => {
   it('mounts the host read-only, hides what it must, then binds the writable places last', () => {
@@ -55,6 +77,27 @@ describe('bubblewrap arguments', () => {
     expect(args.indexOf(join(root, 'project', 'node_modules'))).toBeGreaterThan(hide);
     expect(args.lastIndexOf('--bind')).toBeGreaterThan(args.indexOf(join(root, 'project', 'node_modules')));
     expect(args.slice(-3)).toEqual(['--unshare-net', '--chdir', join(root, 'ws')]);
+  });
+
+  it('binds a program reached through a symbolic link at its real path, and at the link where that is hidden', async () => {
+    await mkdir(join(root, 'elsewhere', 'node_modules'), { recursive: true });
+    await symlink(join(root, 'elsewhere'), join(root, 'hidden-folder', 'installed'));
+    const real = join(root, 'elsewhere', 'node_modules');
+    const plan = {
+      workspaceDir: join(root, 'ws'),
+      homeDir: join(root, 'home'),
+      tmpDir: join(root, 'tmp'),
+      readable: [join(root, 'hidden-folder', 'installed', 'node_modules')],
+      hidden: [join(root, 'hidden-folder')],
+      network: 'on' as const,
+    };
+    const binds = flagsOf(bubblewrapArgs(plan)).filter(([flag]) => flag === '--ro-bind');
+    // bubblewrap cannot follow the link to make a mount point: it is bound as a folder of the hidden tmpfs.
+    expect(binds).toEqual([
+      ['--ro-bind', '/', '/'],
+      ['--ro-bind', real, real],
+      ['--ro-bind', real, join(root, 'hidden-folder', 'installed', 'node_modules')],
+    ]);
   });
 
   it('keeps an npm-installed program readable through its outermost node_modules', async () => {
