@@ -15,7 +15,7 @@ import type { AgentRunner } from '../runners/types.js';
 import { chooseSandbox } from '../sandbox/choose-sandbox.js';
 import type { SandboxKind } from '../sandbox/sandbox.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
-import { createContainment, hiddenPaths } from './containment.js';
+import { createContainment, hiddenPaths, makeOwnFolders } from './containment.js';
 import { type CostCap, costCapRecord, createCostCap } from './cost-cap.js';
 import { checkFolderNameOptions } from './folder-name-options.js';
 import { updateLatestRun } from './latest-run-link.js';
@@ -211,6 +211,10 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     runnable.map(({ skill, evals }) => snapshotCaseGraders(evals.cases, skill.dir, join(snapshotDir, skill.name))),
   );
   const folderNames = folderNamesOf(runnable.map((entry) => entry.skill));
+  // Every skill's run folders are hidden from every case run, not only its own skill's.
+  const outputBases = runnable.map(({ skill }) =>
+    outputBaseOf(skill, folderNames.get(skill) ?? skill.name, options, cwd),
+  );
   const skillRuns = runnable.map(({ skill, evals }, at) => {
     const run: SkillRun = {
       skill: skill.name,
@@ -220,11 +224,19 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       problems: [],
       writeErrors: [],
     };
-    const outputBase = outputBaseOf(skill, folderNames.get(skill) ?? skill.name, options, cwd);
-    const extra = [...(oldSkill ? [oldSkill] : []), ...extras.map((entry) => entry.dir)];
+    const outputBase = outputBases[at] ?? outputBaseOf(skill, folderNames.get(skill) ?? skill.name, options, cwd);
+    const extra = [...(oldSkill ? [oldSkill] : []), ...extras.map((entry) => entry.dir), ...outputBases];
     const hidden = hiddenPaths({ skillDir: skill.dir, outputBase, userEnv, contextMode, extra });
     const graders = skillGraders[at] ?? new Map();
-    return { skill, evals, run, hidden, graders, skillOutputs: [outputBase, join(skill.dir, 'evals-runs')] };
+    return {
+      skill,
+      evals,
+      run,
+      hidden,
+      graders,
+      outputBase,
+      skillOutputs: [outputBase, join(skill.dir, 'evals-runs')],
+    };
   });
   const evalsFingerprints = shard
     ? await Promise.all(skillRuns.map((entry) => fingerprintFile(entry.skill.evalsPath)))
@@ -240,6 +252,10 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   if (costCap && options.resume)
     for (const { skill, run } of skillRuns)
       for (const stored of (await readRunFolder(run.runDir)).runs) costCap.counted(outcomeOf(skill.name, stored));
+  if (plan.length > 0)
+    await makeOwnFolders(
+      skillRuns.flatMap((entry) => (plan.some(({ run }) => run === entry.run) ? [entry.outputBase] : [])),
+    );
   options.onProgress?.({ type: 'run-start', caseRuns: plan.length, nested });
   const tasks = plan.map(({ skill, run, hidden, graders, skillOutputs, evalCase, arm, runNumber }) =>
     limit(async () => {

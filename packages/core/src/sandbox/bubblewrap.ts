@@ -6,11 +6,11 @@ import type { Sandbox, SandboxPlan } from './sandbox.js';
 const [bestLevel] = bubblewrapPrivilegeLevels;
 
 /**
- * bubblewrap: no capabilities (whatever user Skeval runs as), the host read-only, `/tmp` and every hidden folder replaced by an empty tmpfs,
- * the workspace, the agent's home and temporary folder the only writable places, a PID
- * namespace that dies with Skeval (so ending the run ends every process it started, whatever
- * session it made), and a new session so the agent cannot reach Skeval's terminal. `level` is
- * what `chooseSandbox` found to work.
+ * bubblewrap: no capabilities (whatever user Skeval runs as), the host read-only, `/tmp`,
+ * `/var/tmp` and every hidden folder replaced by an empty tmpfs, the workspace, the agent's
+ * home and temporary folder the only writable places, a PID namespace that dies with Skeval (so
+ * ending the run ends every process it started, whatever session it made), and a new session
+ * so the agent cannot reach Skeval's terminal. `level` is what `chooseSandbox` found to work.
  */
 export function createBubblewrapSandbox(
   options: { executable?: string; level?: BubblewrapPrivilegeLevel } = {},
@@ -33,6 +33,9 @@ export function createBubblewrapSandbox(
   };
 }
 
+/** The host's temporary places: empty and writable in the sandbox, as a fresh machine's are. */
+const temporaryPlaces = ['/tmp', '/var/tmp'];
+
 export interface BubblewrapArgsOptions {
   /** How bubblewrap drops the user's privileges. @default the best level (`--unshare-user --disable-userns --cap-drop ALL`) */
   privilegeFlags?: readonly string[];
@@ -41,16 +44,23 @@ export interface BubblewrapArgsOptions {
 /** bubblewrap's arguments for a plan; later mounts shadow earlier ones, so the order matters. */
 export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions = {}): string[] {
   const args = ['--die-with-parent', '--unshare-pid', ...(options.privilegeFlags ?? bestLevel?.flags ?? [])];
-  args.push('--new-session', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  args.push('--new-session', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  const fresh = outermost(realFolders(temporaryPlaces));
+  for (const place of fresh) args.push('--tmpfs', place);
+  const hidden = outermost(plan.hidden.filter((path) => existsSync(path))).filter(
+    // A fresh place hidden again would only turn read-only; what `--dev` made holds nothing of the host.
+    (path) => !fresh.includes(path) && !isWithin(path, ['/dev']),
+  );
   const hiddenFolders: string[] = [];
-  for (const hidden of outermost(plan.hidden.filter((path) => existsSync(path)))) {
+  for (const path of hidden) {
     // A hidden folder becomes an empty tmpfs; a hidden file reads as empty.
-    if (statSync(hidden).isDirectory()) {
-      args.push('--tmpfs', hidden);
-      hiddenFolders.push(hidden);
-    } else args.push('--ro-bind', '/dev/null', hidden);
+    if (statSync(path).isDirectory()) {
+      args.push('--tmpfs', path);
+      hiddenFolders.push(path);
+    } else args.push('--ro-bind', '/dev/null', path);
   }
-  for (const { from, to } of readableBinds(plan.readable, [...hiddenFolders, '/tmp'])) args.push('--ro-bind', from, to);
+  for (const { from, to } of readableBinds(plan.readable, [...fresh, ...hiddenFolders]))
+    args.push('--ro-bind', from, to);
   for (const path of [plan.workspaceDir, plan.homeDir, plan.tmpDir]) args.push('--bind', path, path);
   // Read-only last, once the mount points inside them exist: writes there fail rather than vanish.
   for (const folder of hiddenFolders) args.push('--remount-ro', folder);
@@ -78,6 +88,18 @@ function readableBinds(paths: readonly string[], covered: readonly string[]): Ar
     if (real !== path && isWithin(path, covered)) binds.set(path, real);
   }
   return [...binds].map(([to, from]) => ({ from, to }));
+}
+
+/** The folders among these that exist, by their real paths (`/var/run` is `/run` on most systems). */
+function realFolders(paths: readonly string[]): string[] {
+  return paths.flatMap((path) => {
+    try {
+      const real = realpathSync(path);
+      return statSync(real).isDirectory() ? [real] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The paths not inside another of them: hiding a folder hides what is in it. */

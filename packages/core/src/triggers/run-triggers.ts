@@ -11,7 +11,7 @@ import {
 import type { LanguageModel } from '@skeval/judge';
 import { SkevalError, type TriggersFile, type TriggersHistory } from '@skeval/schema';
 import pLimit from 'p-limit';
-import { createContainment, hiddenPaths } from '../run/containment.js';
+import { createContainment, hiddenPaths, makeOwnFolders } from '../run/containment.js';
 import { writeFileAtomic, writeJsonAtomic } from '../run-folder/write-atomic.js';
 import type { AgentRunner } from '../runners/types.js';
 import { chooseSandbox } from '../sandbox/choose-sandbox.js';
@@ -131,6 +131,11 @@ export async function runTriggers(options: RunTriggersOptions): Promise<RunTrigg
   if (options.signal?.aborted) onStop();
 
   const results: SkillTriggersRun[] = [];
+  const baseOf = (skill: SkillUnderTest) =>
+    options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
+  // Every skill's run folders are hidden from every run, and exist before the first sandbox.
+  const outputBases = skills.map(baseOf);
+  if (skills.length > 0) await makeOwnFolders(outputBases);
   for (const skill of skills) {
     if (interrupted) break;
     const neighbourhood = await buildNeighbourhood({
@@ -142,14 +147,14 @@ export async function runTriggers(options: RunTriggersOptions): Promise<RunTrigg
       cwd,
     });
     for (const message of neighbourhood.notes) options.onProgress?.({ type: 'note', message });
-    const base = options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
+    const base = baseOf(skill);
     const runDir = join(base, 'triggers', runId);
     const hidden = hiddenPaths({
       skillDir: skill.dir,
       outputBase: base,
       userEnv,
       contextMode,
-      extra: neighbourhood.install.slice(1).map((entry) => entry.dir),
+      extra: [...neighbourhood.install.slice(1).map((entry) => entry.dir), ...outputBases],
     });
     const evaluate = (
       description: string | undefined,
