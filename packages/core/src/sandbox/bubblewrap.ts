@@ -1,6 +1,7 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { type BubblewrapPrivilegeLevel, bubblewrapPrivilegeLevels } from './bubblewrap-privileges.js';
+import { hostSocketPaths } from './host-sockets.js';
 import type { Sandbox, SandboxPlan } from './sandbox.js';
 
 const [bestLevel] = bubblewrapPrivilegeLevels;
@@ -35,17 +36,22 @@ export function createBubblewrapSandbox(
 
 /** The host's temporary places: empty and writable in the sandbox, as a fresh machine's are. */
 const temporaryPlaces = ['/tmp', '/var/tmp'];
+/** Where services keep their sockets (Docker's, the system bus, each user's runtime folder): empty without the network. */
+const socketPlaces = ['/run', '/var/run'];
 
 export interface BubblewrapArgsOptions {
   /** How bubblewrap drops the user's privileges. @default the best level (`--unshare-user --disable-userns --cap-drop ALL`) */
   privilegeFlags?: readonly string[];
+  /** The host's unix sockets, covered with `--network none`. @default those `/proc/net/unix` lists */
+  hostSockets?: readonly string[];
 }
 
 /** bubblewrap's arguments for a plan; later mounts shadow earlier ones, so the order matters. */
 export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions = {}): string[] {
+  const offline = plan.network === 'none';
   const args = ['--die-with-parent', '--unshare-pid', ...(options.privilegeFlags ?? bestLevel?.flags ?? [])];
   args.push('--new-session', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
-  const fresh = outermost(realFolders(temporaryPlaces));
+  const fresh = outermost(realFolders([...temporaryPlaces, ...(offline ? socketPlaces : [])]));
   for (const place of fresh) args.push('--tmpfs', place);
   const hidden = outermost(plan.hidden.filter((path) => existsSync(path))).filter(
     // A fresh place hidden again would only turn read-only; what `--dev` made holds nothing of the host.
@@ -59,12 +65,21 @@ export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions
       hiddenFolders.push(path);
     } else args.push('--ro-bind', '/dev/null', path);
   }
-  for (const { from, to } of readableBinds(plan.readable, [...fresh, ...hiddenFolders]))
-    args.push('--ro-bind', from, to);
-  for (const path of [plan.workspaceDir, plan.homeDir, plan.tmpDir]) args.push('--bind', path, path);
+  const readable = readableBinds(plan.readable, [...fresh, ...hiddenFolders]);
+  for (const { from, to } of readable) args.push('--ro-bind', from, to);
+  const writable = [plan.workspaceDir, plan.homeDir, plan.tmpDir];
+  for (const path of writable) args.push('--bind', path, path);
   // Read-only last, once the mount points inside them exist: writes there fail rather than vanish.
   for (const folder of hiddenFolders) args.push('--remount-ro', folder);
-  if (plan.network === 'none') args.push('--unshare-net');
+  if (offline) {
+    args.push('--unshare-net');
+    // A socket on a read-only mount still answers: each one the agent would see reads as /dev/null.
+    const covered = [...fresh, ...hidden];
+    for (const socket of options.hostSockets ?? hostSocketPaths()) {
+      const shown = !isWithin(socket, covered) || isWithin(socket, [...readable.map(({ to }) => to), ...writable]);
+      if (shown && isSocket(socket)) args.push('--ro-bind', '/dev/null', socket);
+    }
+  }
   args.push('--chdir', plan.workspaceDir);
   return args;
 }
@@ -110,4 +125,12 @@ function outermost(paths: readonly string[]): string[] {
 
 function isWithin(path: string, folders: readonly string[]): boolean {
   return folders.some((folder) => path === folder || path.startsWith(folder === sep ? sep : `${folder}${sep}`));
+}
+
+function isSocket(path: string): boolean {
+  try {
+    return lstatSync(path).isSocket();
+  } catch {
+    return false;
+  }
 }

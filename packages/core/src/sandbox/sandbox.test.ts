@@ -1,10 +1,14 @@
+import { once } from 'node:events';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programPaths } from '../run/case-exec.js';
 import { isolatedCodexConfig } from '../runners/codex/runner.js';
 import { bubblewrapArgs } from './bubblewrap.js';
+import { hostSocketPaths } from './host-sockets.js';
 
 let root: string;
 beforeAll(async () => {
@@ -52,7 +56,7 @@ describe('bubblewrap arguments', () => {
       ],
       network: 'none' as const,
     };
-    const args = bubblewrapArgs(plan);
+    const args = bubblewrapArgs(plan, { hostSockets: [] });
     expect(args.slice(0, 10)).toEqual([
       '--die-with-parent',
       '--unshare-pid',
@@ -77,6 +81,47 @@ describe('bubblewrap arguments', () => {
     expect(args.indexOf(join(root, 'project', 'node_modules'))).toBeGreaterThan(hide);
     expect(args.lastIndexOf('--bind')).toBeGreaterThan(args.indexOf(join(root, 'project', 'node_modules')));
     expect(args.slice(-3)).toEqual(['--unshare-net', '--chdir', join(root, 'ws')]);
+  });
+
+  it('empties the temporary places, and without the network the socket places and each host socket it would show', async () => {
+    // The agent's program folder is readable, wherever it is: a socket in it would answer.
+    const programFolder = join(root, 'project');
+    const socket = join(programFolder, 'host.sock');
+    const plan = {
+      workspaceDir: join(root, 'ws'),
+      homeDir: join(root, 'home'),
+      tmpDir: join(root, 'tmp'),
+      readable: [programFolder],
+      hidden: [join(root, 'hidden-folder')],
+      network: 'none' as const,
+    };
+    const server = createServer().listen(socket);
+    await once(server, 'listening');
+    try {
+      const hostSockets = [socket, join(root, 'hidden-folder', 'inside', 'gone.sock'), '/tmp/.X11-unix/X0'];
+      const args = bubblewrapArgs(plan, { hostSockets });
+      const flags = flagsOf(args);
+      expect(flags).toEqual(
+        expect.arrayContaining([
+          ['--tmpfs', '/tmp'],
+          ['--tmpfs', '/run'],
+        ]),
+      );
+      if (existsSync('/var/tmp')) expect(flags).toContainEqual(['--tmpfs', realpathSync('/var/tmp')]);
+      // Covered after every bind that could show it; the others are gone with what hides them.
+      expect(args.slice(args.indexOf('--unshare-net'), -2)).toEqual([
+        '--unshare-net',
+        '--ro-bind',
+        '/dev/null',
+        socket,
+      ]);
+      const online = flagsOf(bubblewrapArgs({ ...plan, network: 'on' }, { hostSockets }));
+      expect(online).not.toContainEqual(['--tmpfs', '/run']);
+      expect(online).not.toContainEqual(['--ro-bind', '/dev/null', socket]);
+      expect(online.flat()).not.toContain('--unshare-net');
+    } finally {
+      server.close();
+    }
   });
 
   it('binds a program reached through a symbolic link at its real path, and at the link where that is hidden', async () => {
@@ -104,6 +149,31 @@ describe('bubblewrap arguments', () => {
     const program = join(root, 'project', 'node_modules', '.bin', 'agent');
     await writeFile(program, '#!/bin/sh\n', { mode: 0o755 });
     expect(programPaths(program, '')).toContain(join(root, 'project', 'node_modules'));
+  });
+});
+
+describe('the host sockets', () => {
+  it('are the paths /proc/net/unix lists, once each, without abstract or unnamed sockets', () => {
+    const listing = [
+      'Num       RefCount Protocol Flags    Type St Inode Path',
+      '0000000000000000: 00000002 00000000 00010000 0001 01 21123 /run/docker.sock',
+      '0000000000000000: 00000003 00000000 00000000 0001 03 21124 /run/docker.sock',
+      '0000000000000000: 00000002 00000000 00010000 0001 01 21125 @/tmp/.X11-unix/X0',
+      '0000000000000000: 00000002 00000000 00000000 0002 01 21126',
+      '0000000000000000: 00000002 00000000 00010000 0001 01 21127 /home/ada/my socket',
+    ].join('\n');
+    expect(hostSocketPaths(listing)).toEqual(['/home/ada/my socket', '/run/docker.sock']);
+  });
+
+  it('include one this process listens on', async () => {
+    const socket = join(root, 'listening.sock');
+    const server = createServer().listen(socket);
+    await once(server, 'listening');
+    try {
+      expect(hostSocketPaths()).toContain(socket);
+    } finally {
+      server.close();
+    }
   });
 });
 
