@@ -143,8 +143,13 @@ export const contextManifestSchema = z.looseObject({
   permission_denials: z.array(z.string()).optional(),
   /** Processes the run left behind (in sessions of their own) that Skeval ended after it. */
   processes_ended_after: z.number().int().nonnegative().optional(),
-  /** Files the run left that are not in `outputs/`, and why (a FIFO, a file past the size limit). */
+  /**
+   * Files the run left that are not in `outputs/`, and why: a FIFO, a socket or a device; a
+   * sparse file; a file past the size limit; a file past the limits of `outputs/` as a whole.
+   */
   outputs_skipped: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
+  /** Skipped files past the first 1,000, counted rather than named (an agent that made a million files). */
+  outputs_skipped_unlisted: z.number().int().nonnegative().optional(),
   /** Names of the variables whose values were redacted from the artifacts (never the values). */
   redacted: z.array(z.string()).optional(),
   workspace: z.string().optional(),
