@@ -129,7 +129,9 @@ function isWithin(path: string, folders: readonly string[]): boolean {
 
 function isSocket(path: string): boolean {
   try {
-    return lstatSync(path).isSocket();
+    // Big-integer stats: Node's realpathSync (and with it the next import of a linked package)
+    // reads the last plain stat's file type, and stops resolving links after a socket's.
+    return lstatSync(path, { bigint: true }).isSocket();
   } catch {
     return false;
   }
