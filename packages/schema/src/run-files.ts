@@ -148,8 +148,12 @@ export const contextManifestSchema = z.looseObject({
    * sparse file; a file past the size limit; a file past the limits of `outputs/` as a whole.
    */
   outputs_skipped: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
-  /** Skipped files past the first 1,000, counted rather than named (an agent that made a million files). */
-  outputs_skipped_unlisted: z.number().int().nonnegative().optional(),
+  /**
+   * Files not in `outputs/` that are counted rather than named: past the first 1,000 skipped, and
+   * the workspace's files past the 10,000 its listing holds, never looked at (an agent that made a
+   * million files).
+   */
+  outputs_skipped_unnamed: z.number().int().nonnegative().optional(),
   /** Names of the variables whose values were redacted from the artifacts (never the values). */
   redacted: z.array(z.string()).optional(),
   workspace: z.string().optional(),

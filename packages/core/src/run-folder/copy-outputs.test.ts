@@ -42,7 +42,7 @@ describe('copying a run’s files into outputs/', () => {
       paths: ['link', 'notes.md'],
       redact: (text) => text.replace('sk-1', '[redacted:KEY]'),
     });
-    expect(copied).toEqual({ skipped: [], unlisted: 0 });
+    expect(copied).toEqual({ skipped: [], unnamed: 0 });
     expect(await readFile(join(outputsDir, 'notes.md'), 'utf8')).toBe('key [redacted:KEY]\n');
     expect(readdirSync(outputsDir).sort()).toEqual(['link', 'notes.md']);
   });
@@ -103,7 +103,16 @@ describe('copying a run’s files into outputs/', () => {
     expect(readdirSync(join(outputsDir, 'flood'))).toHaveLength(50);
     expect(copied.skipped).toHaveLength(1000);
     expect(copied.skipped[0]).toEqual({ path: 'flood/0050.txt', reason: 'past the 50-file limit of outputs/' });
-    expect(copied.unlisted).toBe(50);
+    expect(copied.unnamed).toBe(50);
+  });
+
+  it('counts the files past the 10,000 the workspace listing holds', async () => {
+    const paths = Array.from({ length: 10_003 }, (_, at) => `flood/${String(at).padStart(5, '0')}.txt`);
+    await mkdir(join(workspaceDir, 'flood'));
+    await Promise.all(paths.map((path) => writeFile(join(workspaceDir, path), '')));
+    // What the listing gave: the first 10,000 (here, the workspace was only listed, nothing changed).
+    const copied = await copyOutputs({ workspaceDir, outputsDir, paths: [] });
+    expect(copied).toEqual({ skipped: [], unnamed: 3 });
   });
 
   it('leaves out a file past the size limit, and one gone before the copy', async () => {

@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { listFiles } from '@skeval/scripts';
 
 const mebibyte = 1024 * 1024;
 
@@ -17,8 +18,8 @@ export interface OutputLimits {
 export interface CopiedOutputs {
   /** Each file left out and why, the first `maxNamed` of them. */
   skipped: Array<{ path: string; reason: string }>;
-  /** Files left out past those named. */
-  unlisted: number;
+  /** Files left out without a name: past those named, and past the files the workspace listing holds. */
+  unnamed: number;
 }
 
 /** Skipped files named in the manifest; past these they are counted. */
@@ -32,7 +33,7 @@ const sparseGapBytes = mebibyte;
  * never opened, a sparse file is left out (five 60 MiB sparse files would take 300 MiB of disk
  * here while taking none in the workspace), and so is a file past the size limit or past the
  * limits of `outputs/` as a whole; a text file is redacted on the way. Every file left out is
- * named with the reason.
+ * named with the reason, or counted past the first thousand (and past the workspace listing).
  */
 export async function copyOutputs(options: {
   workspaceDir: string;
@@ -45,7 +46,9 @@ export async function copyOutputs(options: {
   const maxTotalBytes = options.limits?.maxTotalBytes ?? 256 * mebibyte;
   const maxFiles = options.limits?.maxFiles ?? 10_000;
   const skipped: CopiedOutputs['skipped'] = [];
-  let unlisted = 0;
+  // `paths` came from the workspace listing, which stops at 10,000 files: the rest were never looked at.
+  const listing = listFiles(options.workspaceDir);
+  let unnamed = listing.total - listing.files.length;
   let files = 0;
   let bytes = 0;
   for (const path of options.paths) {
@@ -66,7 +69,7 @@ export async function copyOutputs(options: {
                 : undefined));
     if (reason) {
       if (skipped.length < maxNamed) skipped.push({ path, reason });
-      else unlisted += 1;
+      else unnamed += 1;
       continue;
     }
     files += 1;
@@ -75,7 +78,7 @@ export async function copyOutputs(options: {
     if (stats?.isSymbolicLink()) await symlink(await readlink(from), to).catch(() => undefined);
     else await copyFile(from, to, options.redact);
   }
-  return { skipped, unlisted };
+  return { skipped, unnamed };
 }
 
 function specialFile(stats: Stats): string | undefined {

@@ -32,7 +32,7 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
   await rm(caseDir, { recursive: true, force: true });
   const outputsDir = join(caseDir, caseRunFiles.outputs);
   await mkdir(outputsDir, { recursive: true });
-  const { skipped, unlisted } = await copyOutputs({
+  const { skipped, unnamed } = await copyOutputs({
     workspaceDir: artifacts.workspaceDir,
     outputsDir,
     paths: artifacts.outputs,
@@ -42,7 +42,7 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
   const contextManifest = {
     ...artifacts.contextManifest,
     ...(skipped.length ? { outputs_skipped: skipped } : {}),
-    ...(unlisted ? { outputs_skipped_unlisted: unlisted } : {}),
+    ...(unnamed ? { outputs_skipped_unnamed: unnamed } : {}),
   };
   // The folder exists now; the files are independent, grading.json alone must come last.
   const inFolder = { ensureFolder: false };
