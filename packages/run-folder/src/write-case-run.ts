@@ -1,6 +1,7 @@
-import { lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ContextManifest, Grading, Timing, ToolSummary, Trace } from '@skeval/schema';
+import { copyOutputs, type OutputLimits } from './copy-outputs.js';
 import { executionMetricsOf } from './execution-metrics.js';
 import { caseRunFiles } from './layout.js';
 import { writeFileAtomic, writeJsonAtomic } from './write-atomic.js';
@@ -17,6 +18,10 @@ export interface CaseRunArtifacts {
   outputs: string[];
   /** Applied to the text files copied into `outputs/`, so no secret the agent wrote lands there. */
   redact?: (text: string) => string;
+  /** Files of the workspace its listing left out (it stops at 10,000), counted in the manifest. */
+  unlisted?: number;
+  /** How much of the run's files `outputs/` takes. @default 64 MiB a file, 256 MiB and 10,000 files in all */
+  outputLimits?: OutputLimits;
 }
 
 /**
@@ -29,15 +34,19 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
   await rm(caseDir, { recursive: true, force: true });
   const outputsDir = join(caseDir, caseRunFiles.outputs);
   await mkdir(outputsDir, { recursive: true });
-  const skipped: Array<{ path: string; reason: string }> = [];
-  for (const path of artifacts.outputs) {
-    await mkdir(dirname(join(outputsDir, path)), { recursive: true });
-    const reason = await copyOutput(join(artifacts.workspaceDir, path), join(outputsDir, path), artifacts.redact);
-    if (reason) skipped.push({ path, reason });
-  }
-  const contextManifest = skipped.length
-    ? { ...artifacts.contextManifest, outputs_skipped: skipped }
-    : artifacts.contextManifest;
+  const { skipped, unnamed } = await copyOutputs({
+    workspaceDir: artifacts.workspaceDir,
+    outputsDir,
+    paths: artifacts.outputs,
+    ...(artifacts.redact ? { redact: artifacts.redact } : {}),
+    ...(artifacts.outputLimits ? { limits: artifacts.outputLimits } : {}),
+    ...(artifacts.unlisted ? { unlisted: artifacts.unlisted } : {}),
+  });
+  const contextManifest = {
+    ...artifacts.contextManifest,
+    ...(skipped.length ? { outputs_skipped: skipped } : {}),
+    ...(unnamed ? { outputs_skipped_unnamed: unnamed } : {}),
+  };
   // The folder exists now; the files are independent, grading.json alone must come last.
   const inFolder = { ensureFolder: false };
   const text = artifacts.finalText;
@@ -68,34 +77,6 @@ export async function writeGrading(caseDir: string, grading: Grading, trace: Tra
   const written = { ...grading, execution_metrics: metrics };
   await writeJsonAtomic(join(caseDir, caseRunFiles.grading), written, { ensureFolder: false });
   return written;
-}
-
-/** Files the run left larger than this are not copied into `outputs/` (they are listed instead). */
-const maxOutputFileBytes = 64 * 1024 * 1024;
-
-/**
- * Copies one file the run left, or says why not: a symlink is copied as a link (never
- * followed), a special file (a FIFO, a device) is never opened, a file past the size limit is
- * left out; a text file is redacted on the way.
- */
-async function copyOutput(
-  from: string,
-  to: string,
-  redact: ((text: string) => string) | undefined,
-): Promise<string | undefined> {
-  const stats = await lstat(from).catch(() => undefined);
-  if (!stats) return 'gone before it could be copied';
-  if (stats.isSymbolicLink()) {
-    await symlink(await readlink(from), to).catch(() => undefined);
-    return undefined;
-  }
-  if (!stats.isFile()) return `a ${stats.isFIFO() ? 'FIFO' : 'special file'}, not copied`;
-  if (stats.size > maxOutputFileBytes)
-    return `${stats.size} bytes, over the ${maxOutputFileBytes}-byte limit of outputs/`;
-  const content = await readFile(from);
-  const text = content.includes(0) ? undefined : content.toString('utf8');
-  await writeFile(to, text !== undefined && redact ? redact(text) : content);
-  return undefined;
 }
 
 /** Tool use at a glance: counts by tool and by kind, errors, and the shell commands run. */

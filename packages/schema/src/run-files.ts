@@ -128,6 +128,13 @@ export const contextManifestSchema = z.looseObject({
       network: z.enum(['on', 'none']),
       /** Folders the agent could not see (empty without a sandbox). */
       hidden: z.array(z.string()),
+      /** `none`: every capability dropped, whatever user Skeval ran as; `unchanged`: the user's (no sandbox). */
+      capabilities: z.enum(['none', 'unchanged']).optional(),
+      /**
+       * `own`: a user namespace of its own in which it could make no other; `own-nestable`: one it
+       * could nest others in (bubblewrap before 0.8); `host`: the machine's.
+       */
+      user_namespace: z.enum(['own', 'own-nestable', 'host']).optional(),
     })
     .optional(),
   /**
@@ -141,8 +148,17 @@ export const contextManifestSchema = z.looseObject({
   permission_denials: z.array(z.string()).optional(),
   /** Processes the run left behind (in sessions of their own) that Skeval ended after it. */
   processes_ended_after: z.number().int().nonnegative().optional(),
-  /** Files the run left that are not in `outputs/`, and why (a FIFO, a file past the size limit). */
+  /**
+   * Files the run left that are not in `outputs/`, and why: a FIFO, a socket or a device; a
+   * sparse file; a file past the size limit; a file past the limits of `outputs/` as a whole.
+   */
   outputs_skipped: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
+  /**
+   * Files not in `outputs/` that are counted rather than named: past the first 1,000 skipped, and
+   * the workspace's files past the 10,000 its listing holds, never looked at (an agent that made a
+   * million files).
+   */
+  outputs_skipped_unnamed: z.number().int().nonnegative().optional(),
   /** Names of the variables whose values were redacted from the artifacts (never the values). */
   redacted: z.array(z.string()).optional(),
   workspace: z.string().optional(),

@@ -9,12 +9,12 @@ import {
   writeCaseRun,
 } from '@skeval/run-folder';
 import type { Configuration, Grading } from '@skeval/schema';
-import type { ResolvedGrader } from '@skeval/scripts';
+import { listFiles, type ResolvedGrader } from '@skeval/scripts';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { createTraceBuilder } from '../runners/trace-builder.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
-import type { Containment } from '../session/containment.js';
+import { type Containment, sandboxRecord } from '../session/containment.js';
 import { type AgentSession, openSession } from '../session/open-session.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
@@ -111,12 +111,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       skillsRead: run.trace.skills_read ?? [],
       environment: session.environmentNames(),
       tools: [...new Set(run.trace.tool_calls.map((call) => call.name))],
-      sandbox: {
-        kind: containment.sandbox.kind,
-        reason: containment.sandbox.reason,
-        network: containment.network,
-        hidden: containment.sandbox.kind === 'none' ? [] : options.hidden,
-      },
+      sandbox: sandboxRecord(containment, options.hidden),
       userContext: contextMode === 'isolated' ? { kept_out: options.ambient } : { copied: session.copiedContext },
       permissionDenials: run.permissionDenials ?? [],
       processesEndedAfter: leftBehind,
@@ -132,6 +127,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       workspaceDir: workspace.dir,
       outputs,
       redact: redactor.redact,
+      unlisted: unlistedFiles(session.workspace.dir),
       contextManifest,
     }).then(
       () => undefined,
@@ -190,6 +186,12 @@ async function gradeSession(
     skillEdited ? { ...graded, skill_edited: { installed: edited, original: originalEdited } } : graded,
   );
   return { grading, outputs, skillEdited };
+}
+
+/** Files of the workspace past the 10,000 its listing holds: never looked at, so counted apart. */
+function unlistedFiles(workspaceDir: string): number {
+  const listing = listFiles(workspaceDir);
+  return listing.total - listing.files.length;
 }
 
 /** The part of a case run's outcome known before it runs: which case, arm and repetition, and where. */

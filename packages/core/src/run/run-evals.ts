@@ -6,6 +6,7 @@ import type { ResolvedGrader } from '@skeval/scripts';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { snapshotCaseGraders } from '../grading/snapshot-graders.js';
 import type { AgentRunner } from '../runners/types.js';
+import { makeOwnFolders } from '../session/containment.js';
 import { trackTemporaryFolder } from '../session/temporary-folders.js';
 import { fingerprintFile } from '../shards/shard-manifest.js';
 import { buildPlan, type PlannedSkill, type RunSelection } from './build-plan.js';
@@ -90,6 +91,9 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
             `${outcome.skill} ${outcome.caseId}: the cost of this case run is unknown (its agent or judge reported no price); the cost cap counts it as $0 and cannot see such spend`,
           ),
         );
+  // Every run folder of the run exists before the first sandbox is set up, so the sandbox hides it.
+  const started = plan.skills.filter((planned) => plan.caseRuns.some((caseRun) => caseRun.planned === planned));
+  if (started.length > 0) await makeOwnFolders(started.map((planned) => planned.outputBase));
   options.onProgress?.({ type: 'run-start', caseRuns: plan.caseRuns.length, nested: plan.nested });
   const timeoutMs = options.timeoutMs ?? 600_000;
   const execution = await executePlan({

@@ -1,48 +1,138 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
+import { type BubblewrapPrivilegeLevel, bubblewrapPrivilegeLevels } from './bubblewrap-privileges.js';
+import { hostSocketPaths } from './host-sockets.js';
 import type { Sandbox, SandboxPlan } from './sandbox.js';
 
+const [bestLevel] = bubblewrapPrivilegeLevels;
+
 /**
- * bubblewrap: the host read-only, `/tmp` and every hidden folder replaced by an empty tmpfs,
- * the workspace, the agent's home and temporary folder the only writable places, a PID
- * namespace that dies with Skeval (so ending the run ends every process it started, whatever
- * session it made), and a new session so the agent cannot reach Skeval's terminal.
+ * bubblewrap: no capabilities (whatever user Skeval runs as), the host read-only, `/tmp`,
+ * `/var/tmp` and every hidden folder replaced by an empty tmpfs, the workspace, the agent's
+ * home and temporary folder the only writable places, a PID namespace that dies with Skeval (so
+ * ending the run ends every process it started, whatever session it made), and a new session
+ * so the agent cannot reach Skeval's terminal. `level` is what `chooseSandbox` found to work.
  */
-export function createBubblewrapSandbox(options: { executable?: string } = {}): Sandbox {
+export function createBubblewrapSandbox(
+  options: { executable?: string; level?: BubblewrapPrivilegeLevel } = {},
+): Sandbox {
   const executable = options.executable ?? 'bwrap';
+  const level = options.level ?? bestLevel;
   return {
     kind: 'bwrap',
     reason: 'bubblewrap',
+    ...(level ? { privileges: level.privileges } : {}),
     wrap: (command, plan) => ({
       file: executable,
-      args: [...bubblewrapArgs(plan), '--', command.file, ...command.args],
+      args: [
+        ...bubblewrapArgs(plan, level ? { privilegeFlags: level.flags } : {}),
+        '--',
+        command.file,
+        ...command.args,
+      ],
     }),
   };
 }
 
+/** The host's temporary places: empty and writable in the sandbox, as a fresh machine's are. */
+const temporaryPlaces = ['/tmp', '/var/tmp'];
+/** Where services keep their sockets (Docker's, the system bus, each user's runtime folder): empty without the network. */
+const socketPlaces = ['/run', '/var/run'];
+
+export interface BubblewrapArgsOptions {
+  /** How bubblewrap drops the user's privileges. @default the best level (`--unshare-user --disable-userns --cap-drop ALL`) */
+  privilegeFlags?: readonly string[];
+  /** The host's unix sockets, covered with `--network none`. @default those `/proc/net/unix` lists */
+  hostSockets?: readonly string[];
+}
+
 /** bubblewrap's arguments for a plan; later mounts shadow earlier ones, so the order matters. */
-export function bubblewrapArgs(plan: SandboxPlan): string[] {
-  const args = ['--die-with-parent', '--unshare-pid', '--new-session', '--ro-bind', '/', '/'];
-  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions = {}): string[] {
+  const offline = plan.network === 'none';
+  const args = ['--die-with-parent', '--unshare-pid', ...(options.privilegeFlags ?? bestLevel?.flags ?? [])];
+  args.push('--new-session', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  const fresh = outermost(realFolders([...temporaryPlaces, ...(offline ? socketPlaces : [])]));
+  for (const place of fresh) args.push('--tmpfs', place);
+  const hidden = outermost(plan.hidden.filter((path) => existsSync(path))).filter(
+    // A fresh place hidden again would only turn read-only; what `--dev` made holds nothing of the host.
+    (path) => !fresh.includes(path) && !isWithin(path, ['/dev']),
+  );
   const hiddenFolders: string[] = [];
-  for (const hidden of outermost(plan.hidden.filter((path) => existsSync(path)))) {
+  for (const path of hidden) {
     // A hidden folder becomes an empty tmpfs; a hidden file reads as empty.
-    if (statSync(hidden).isDirectory()) {
-      args.push('--tmpfs', hidden);
-      hiddenFolders.push(hidden);
-    } else args.push('--ro-bind', '/dev/null', hidden);
+    if (statSync(path).isDirectory()) {
+      args.push('--tmpfs', path);
+      hiddenFolders.push(path);
+    } else args.push('--ro-bind', '/dev/null', path);
   }
-  for (const path of plan.readable) if (existsSync(path)) args.push('--ro-bind', path, path);
-  for (const path of [plan.workspaceDir, plan.homeDir, plan.tmpDir]) args.push('--bind', path, path);
+  const readable = readableBinds(plan.readable, [...fresh, ...hiddenFolders]);
+  for (const { from, to } of readable) args.push('--ro-bind', from, to);
+  const writable = [plan.workspaceDir, plan.homeDir, plan.tmpDir];
+  for (const path of writable) args.push('--bind', path, path);
   // Read-only last, once the mount points inside them exist: writes there fail rather than vanish.
   for (const folder of hiddenFolders) args.push('--remount-ro', folder);
-  if (plan.network === 'none') args.push('--unshare-net');
+  if (offline) {
+    args.push('--unshare-net');
+    // A socket on a read-only mount still answers: each one the agent would see reads as /dev/null.
+    const covered = [...fresh, ...hidden];
+    for (const socket of options.hostSockets ?? hostSocketPaths()) {
+      const shown = !isWithin(socket, covered) || isWithin(socket, [...readable.map(({ to }) => to), ...writable]);
+      if (shown && isSocket(socket)) args.push('--ro-bind', '/dev/null', socket);
+    }
+  }
   args.push('--chdir', plan.workspaceDir);
   return args;
+}
+
+/**
+ * Where each readable path is bound. bubblewrap makes a mount point by following the path's
+ * symbolic links from its own root, so a link to an absolute path (`installed ->
+ * /opt/agents/installed`) fails it: the real path is bound, and the path as given is bound
+ * too only where what led to it is hidden (on the visible host its links still lead there).
+ */
+function readableBinds(paths: readonly string[], covered: readonly string[]): Array<{ from: string; to: string }> {
+  const binds = new Map<string, string>();
+  for (const path of paths) {
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      continue;
+    }
+    binds.set(real, real);
+    if (real !== path && isWithin(path, covered)) binds.set(path, real);
+  }
+  return [...binds].map(([to, from]) => ({ from, to }));
+}
+
+/** The folders among these that exist, by their real paths (`/var/run` is `/run` on most systems). */
+function realFolders(paths: readonly string[]): string[] {
+  return paths.flatMap((path) => {
+    try {
+      const real = realpathSync(path);
+      return statSync(real).isDirectory() ? [real] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The paths not inside another of them: hiding a folder hides what is in it. */
 function outermost(paths: readonly string[]): string[] {
   const unique = [...new Set(paths)];
   return unique.filter((path) => !unique.some((other) => other !== path && path.startsWith(`${other}${sep}`)));
+}
+
+function isWithin(path: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => path === folder || path.startsWith(folder === sep ? sep : `${folder}${sep}`));
+}
+
+function isSocket(path: string): boolean {
+  try {
+    // Big-integer stats: Node's realpathSync (and with it the next import of a linked package)
+    // reads the last plain stat's file type, and stops resolving links after a socket's.
+    return lstatSync(path, { bigint: true }).isSocket();
+  } catch {
+    return false;
+  }
 }

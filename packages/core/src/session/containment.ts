@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { defaultResponseCacheDir } from '@skeval/judge';
-import { createRedactor, type Redactor } from '@skeval/schema';
-import { graderFolders } from '@skeval/scripts';
+import { type ContextManifest, createRedactor, type Redactor } from '@skeval/schema';
+import { graderCacheDir, graderFolders } from '@skeval/scripts';
 import type { Sandbox } from './sandbox.js';
+import { temporaryRoot } from './temporary-folders.js';
 
 /** What every case run of a run is contained by. */
 export interface Containment {
@@ -60,15 +62,23 @@ function graderFoldersAbove(dir: string): string[] {
   }
 }
 
+/** Skeval's caches (the judge's answers, compiled graders): `$SKEVAL_CACHE_DIR`, else `~/.cache/skeval`. */
+function cacheFolders(): string[] {
+  return [...new Set([dirname(defaultResponseCacheDir()), dirname(graderCacheDir())])];
+}
+
 /**
  * What an agent must not see for a skill's case runs: the user's home (agents keep keys, skills
  * and instructions there; isolated runs only), the project the skill is in (its evals, graders
- * and git history tell the answers), the grader folders above it, the run folders and the judge
- * cache. The agent's own program stays readable (see the case run's `exec`).
+ * and git history tell the answers), the grader folders above it, the run folders, Skeval's
+ * caches and the folder Skeval makes its temporary folders in — wherever `TMPDIR` points, it
+ * holds every case run's workspace, home and prompt and the grader snapshot, so hiding it whole
+ * hides them by name, whenever they are made. The agent's own program stays readable (see the
+ * case run's `exec`), and its own folders are bound back in.
  */
 export function hiddenPaths(options: {
   skillDir: string;
-  /** Where the run folders go. */
+  /** Where the run folders go; make it before the first sandbox (`makeOwnFolders`). */
   outputBase: string;
   userEnv: NodeJS.ProcessEnv;
   contextMode: 'isolated' | 'ambient';
@@ -81,8 +91,36 @@ export function hiddenPaths(options: {
     projectRootOf(options.skillDir) ?? options.skillDir,
     ...graderFoldersAbove(options.skillDir),
     options.outputBase,
-    defaultResponseCacheDir(),
+    ...cacheFolders(),
+    temporaryRoot(),
     ...(options.extra ?? []),
   ];
   return [...new Set(paths.map((path) => resolve(path)))].filter((path) => path !== '/');
+}
+
+/**
+ * Makes the folders Skeval writes into while agents run — where the run folders go, its cache —
+ * before the first sandbox is set up. A hidden folder that does not exist cannot be covered, and
+ * once made it shows in every sandbox already running: the first run into a new `--output-dir`
+ * would let a slow case run read a finished one's answers. A folder that cannot be made is left
+ * to fail where Skeval writes into it.
+ */
+export async function makeOwnFolders(outputBases: readonly string[]): Promise<void> {
+  await Promise.all(
+    [...outputBases, ...cacheFolders()].map((path) => mkdir(path, { recursive: true }).catch(() => undefined)),
+  );
+}
+
+/** How a case run's agent was contained, as `context-manifest.json` records it. */
+export function sandboxRecord(containment: Containment, hidden: readonly string[]): ContextManifest['sandbox'] {
+  const { sandbox } = containment;
+  return {
+    kind: sandbox.kind,
+    reason: sandbox.reason,
+    network: containment.network,
+    hidden: sandbox.kind === 'none' ? [] : [...hidden],
+    ...(sandbox.privileges
+      ? { capabilities: sandbox.privileges.capabilities, user_namespace: sandbox.privileges.userNamespace }
+      : {}),
+  };
 }

@@ -17,6 +17,21 @@ export interface SandboxPlan {
   network: 'on' | 'none';
 }
 
+/**
+ * What the agent keeps of the privileges of the user Skeval runs as, recorded in each
+ * `context-manifest.json`.
+ */
+export interface SandboxPrivileges {
+  /** `none`: every capability dropped (it can neither mount nor unmount); `unchanged`: the user's. */
+  capabilities: 'none' | 'unchanged';
+  /**
+   * `own`: a user namespace of its own, in which it can make no other; `own-nestable`: one it
+   * can nest others in (bubblewrap before 0.8; the mounts it was given stay locked); `host`: the
+   * machine's (where user namespaces cannot be made, by the agent either).
+   */
+  userNamespace: 'own' | 'own-nestable' | 'host';
+}
+
 /** A program to run, before and after it is wrapped in a sandbox. */
 export interface SandboxCommand {
   file: string;
@@ -31,11 +46,18 @@ export interface Sandbox {
   kind: SandboxKind;
   /** Why this sandbox is used: the flag, or what made Skeval fall back to `none`. */
   reason: string;
+  /** What the agent keeps of the user's privileges. @default unknown: not recorded */
+  privileges?: SandboxPrivileges;
   /** The command that runs `command` under the plan. */
   wrap(command: SandboxCommand, plan: SandboxPlan): SandboxCommand;
 }
 
 /** No sandbox: the program runs as it is (the per-run home and temporary folder still apply). */
 export function createNoSandbox(reason: string): Sandbox {
-  return { kind: 'none', reason, wrap: (command) => command };
+  return {
+    kind: 'none',
+    reason,
+    privileges: { capabilities: 'unchanged', userNamespace: 'host' },
+    wrap: (command) => command,
+  };
 }

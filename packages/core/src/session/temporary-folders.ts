@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 
 const live = new Set<string>();
 let listening = false;
@@ -18,4 +20,17 @@ export function trackTemporaryFolder(dir: string): () => void {
   return () => {
     live.delete(dir);
   };
+}
+
+/**
+ * The folder Skeval makes every temporary folder in (case runs' `skeval-case-*`, trigger runs'
+ * `skeval-trigger-*`, grader snapshots' `skeval-graders-*`): the one `TMPDIR` names, by its
+ * real path. Sandboxes hide it whole, wherever it is.
+ */
+export function temporaryRoot(): string {
+  try {
+    return realpathSync(tmpdir());
+  } catch {
+    return resolve(tmpdir());
+  }
 }

@@ -15,7 +15,7 @@ import pLimit from 'p-limit';
 import { renderTriggersMarkdown } from '../reporters/triggers-markdown.js';
 import type { AgentRunner } from '../runners/types.js';
 import { containAgents } from '../session/contain-agents.js';
-import { hiddenPaths } from '../session/containment.js';
+import { hiddenPaths, makeOwnFolders } from '../session/containment.js';
 import type { SandboxKind } from '../session/sandbox.js';
 import { type BuildTriggersFileOptions, buildTriggersFile } from './build-triggers-file.js';
 import { evaluateDescription, type TriggersProgressEvent } from './evaluate-description.js';
@@ -118,6 +118,11 @@ export async function runTriggers(options: RunTriggersOptions): Promise<RunTrigg
   if (options.signal?.aborted) onStop();
 
   const results: SkillTriggersRun[] = [];
+  const baseOf = (skill: SkillUnderTest) =>
+    options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
+  // Every skill's run folders are hidden from every run, and exist before the first sandbox.
+  const outputBases = skills.map(baseOf);
+  if (skills.length > 0) await makeOwnFolders(outputBases);
   for (const skill of skills) {
     if (interrupted) break;
     const neighbourhood = await buildNeighbourhood({
@@ -129,14 +134,14 @@ export async function runTriggers(options: RunTriggersOptions): Promise<RunTrigg
       cwd,
     });
     for (const message of neighbourhood.notes) options.onProgress?.({ type: 'note', message });
-    const base = options.outputDir ? join(resolve(cwd, options.outputDir), skill.name) : join(skill.dir, 'evals-runs');
+    const base = baseOf(skill);
     const runDir = join(base, 'triggers', runId);
     const hidden = hiddenPaths({
       skillDir: skill.dir,
       outputBase: base,
       userEnv,
       contextMode,
-      extra: neighbourhood.install.slice(1).map((entry) => entry.dir),
+      extra: [...neighbourhood.install.slice(1).map((entry) => entry.dir), ...outputBases],
     });
     const evaluate = (
       description: string | undefined,
