@@ -17,6 +17,12 @@ const projects = [
   'tools/fake-provider',
 ];
 
+/**
+ * The CLI loads the engine (@skeval/core) only when a command needs it, so the first command of
+ * each CLI test file pays for importing it from source: on a loaded machine, past vitest's 5 s.
+ */
+const testTimeouts: Partial<Record<string, number>> = { 'apps/cli': 15_000 };
+
 export default defineConfig({
   resolve: { conditions: sourceConditions },
   ssr: { resolve: { conditions: sourceConditions } },
@@ -25,7 +31,11 @@ export default defineConfig({
     projects: [
       ...projects.map((dir) => ({
         extends: true as const,
-        test: { name: dir.split('/')[1], include: [`${dir}/src/**/*.test.ts`] },
+        test: {
+          name: dir.split('/')[1],
+          include: [`${dir}/src/**/*.test.ts`],
+          ...(testTimeouts[dir] === undefined ? {} : { testTimeout: testTimeouts[dir] }),
+        },
       })),
       { extends: true as const, test: { name: 'repo', include: ['tests/**/*.test.ts'] } },
     ],
