@@ -158,8 +158,7 @@ async function storedOutcomes(
   const finished = new Map<PlannedCaseRun, CaseRunOutcome>();
   for (const caseRun of plan.caseRuns) {
     const stored = await storedCaseRun(caseRun);
-    if (stored.status === 'complete' && isFinished(stored))
-      finished.set(caseRun, outcomeOf(caseRun.planned.skill.name, stored.run));
+    if (isFinished(stored)) finished.set(caseRun, outcomeOf(caseRun.planned.skill.name, stored.run));
     if (stored.status === 'invalid')
       onProgress?.({
         type: 'case-redo',

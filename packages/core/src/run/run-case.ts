@@ -9,7 +9,7 @@ import {
   writeCaseRun,
 } from '@skeval/run-folder';
 import type { Configuration, Grading } from '@skeval/schema';
-import { listFiles, type ResolvedGrader } from '@skeval/scripts';
+import type { ResolvedGrader } from '@skeval/scripts';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { createTraceBuilder } from '../runners/trace-builder.js';
@@ -18,7 +18,7 @@ import { type Containment, sandboxRecord } from '../session/containment.js';
 import { type AgentSession, openSession } from '../session/open-session.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
-import { changedFiles, hashFiles, hashTree } from '../workspace/tree.js';
+import { changedFiles, hashListedFiles, hashTree } from '../workspace/tree.js';
 import { unwritable } from './unwritable.js';
 
 export interface RunCaseOptions {
@@ -93,7 +93,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
     ]);
     const run = checkBaseline(ran, arm, skill);
     const { redactor } = containment;
-    const { grading, outputs, skillEdited } = await gradeSession(options, session, run, {
+    const { grading, outputs, unlisted, skillEdited } = await gradeSession(options, session, run, {
       startedAt,
       fingerprintBefore,
     });
@@ -127,7 +127,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       workspaceDir: workspace.dir,
       outputs,
       redact: redactor.redact,
-      unlisted: unlistedFiles(session.workspace.dir),
+      unlisted,
       contextManifest,
     }).then(
       () => undefined,
@@ -159,16 +159,15 @@ async function gradeSession(
   session: AgentSession,
   run: RunResult,
   before: { startedAt: Date; fingerprintBefore: string },
-): Promise<{ grading: Grading; outputs: string[]; skillEdited: boolean }> {
+): Promise<{ grading: Grading; outputs: string[]; unlisted: number; skillEdited: boolean }> {
   const { skill, containment } = options;
   const { workspace } = session;
   const edited = workspace.installed
     .filter((entry) => hashTree(entry.path) !== entry.hashBefore)
     .map((entry) => entry.name);
   const originalEdited = fingerprintSkill(skill.dir, options.skillOutputs) !== before.fingerprintBefore;
-  const outputs = changedFiles(workspace.start, hashFiles(workspace.dir, [...workspace.excluded, '.git'])).map(
-    (change) => change.path,
-  );
+  const listed = hashListedFiles(workspace.dir, [...workspace.excluded, '.git']);
+  const outputs = changedFiles(workspace.start, listed.hashes).map((change) => change.path);
   const graded = await gradeCaseRun({
     evalCase: options.evalCase,
     skill,
@@ -185,13 +184,7 @@ async function gradeSession(
   const grading: Grading = containment.redactor.redactDeep(
     skillEdited ? { ...graded, skill_edited: { installed: edited, original: originalEdited } } : graded,
   );
-  return { grading, outputs, skillEdited };
-}
-
-/** Files of the workspace past the 10,000 its listing holds: never looked at, so counted apart. */
-function unlistedFiles(workspaceDir: string): number {
-  const listing = listFiles(workspaceDir);
-  return listing.total - listing.files.length;
+  return { grading, outputs, unlisted: listed.unlisted, skillEdited };
 }
 
 /** The part of a case run's outcome known before it runs: which case, arm and repetition, and where. */

@@ -13,6 +13,6 @@ export function storedCaseRun(caseRun: PlannedCaseRun): Promise<CaseRunRead> {
 }
 
 /** A stored case run that counts as finished: complete, and not stopped by an interrupt (that one runs again). */
-export function isFinished(read: CaseRunRead): boolean {
+export function isFinished(read: CaseRunRead): read is Extract<CaseRunRead, { status: 'complete' }> {
   return read.status === 'complete' && read.run.grading.agent_error?.code !== 'interrupted';
 }

@@ -1,16 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import {
-  type EvalsIssue,
-  findSkillFolders,
-  loadSkillTriggers,
-  readSkillManifest,
-  type TriggerQuery,
-} from '@skeval/evals';
+import type { EvalsIssue, TriggerQuery } from '@skeval/evals';
 import type { LanguageModel } from '@skeval/judge';
 import { writeFileAtomic, writeJsonAtomic } from '@skeval/run-folder';
-import { SkevalError, type TriggerQueryResult, type TriggersFile, type TriggersHistory } from '@skeval/schema';
+import type { TriggerQueryResult, TriggersFile, TriggersHistory } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { renderTriggersMarkdown } from '../reporters/triggers-markdown.js';
 import type { AgentRunner } from '../runners/types.js';
@@ -19,6 +12,7 @@ import { hiddenPaths, makeOwnFolders } from '../session/containment.js';
 import type { SandboxKind } from '../session/sandbox.js';
 import { type BuildTriggersFileOptions, buildTriggersFile } from './build-triggers-file.js';
 import { evaluateDescription, type TriggersProgressEvent } from './evaluate-description.js';
+import { findSkillsWithTriggers, type SkillUnderTest } from './find-skills-with-triggers.js';
 import { buildNeighbourhood } from './neighbourhood.js';
 import { optimizeDescription } from './optimize-description.js';
 import type { DecisionBudget } from './run-trigger-query.js';
@@ -83,13 +77,6 @@ export interface RunTriggersResult {
   /** Skills whose trigger files have errors: they did not run. */
   invalid: Array<{ skill: string; fileName: string; errors: EvalsIssue[] }>;
   interrupted: boolean;
-}
-
-interface SkillUnderTest {
-  name: string;
-  dir: string;
-  description: string;
-  queries: TriggerQuery[];
 }
 
 /**
@@ -309,45 +296,4 @@ async function writeRun(run: SkillTriggersRun): Promise<void> {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The skills under the path with trigger queries; those whose trigger files have errors are listed apart. */
-async function findSkillsWithTriggers(
-  options: RunTriggersOptions,
-  cwd: string,
-): Promise<{ skills: SkillUnderTest[]; invalid: RunTriggersResult['invalid'] }> {
-  const root = resolve(cwd, options.path);
-  if (!existsSync(root)) throw new SkevalError({ code: 'usage', message: `${options.path}: no such folder` });
-  const dirs = statSync(root).isDirectory()
-    ? existsSync(join(root, 'SKILL.md'))
-      ? [root]
-      : await findSkillFolders(root)
-    : [];
-  const skills: SkillUnderTest[] = [];
-  const invalid: RunTriggersResult['invalid'] = [];
-  for (const dir of dirs) {
-    const manifest = await readSkillManifest(dir);
-    if (options.skills?.length && !options.skills.includes(manifest.name)) continue;
-    const found = await loadSkillTriggers({ skillDir: dir, skillName: manifest.name, cwd });
-    const broken = found.files.find((file) => file.errors.some((issue) => issue.path.length > 0));
-    if (broken) {
-      invalid.push({ skill: manifest.name, fileName: broken.fileName, errors: broken.errors });
-      continue;
-    }
-    if (found.queries.length > 0) skills.push({ ...manifest, dir, queries: found.queries });
-  }
-  const unknown = (options.skills ?? []).filter(
-    (name) => !skills.some((skill) => skill.name === name) && !invalid.some((entry) => entry.skill === name),
-  );
-  if (unknown.length)
-    throw new SkevalError({
-      code: 'usage',
-      message: `--skill ${unknown.join(', ')} matches no skill with trigger queries in ${options.path}`,
-    });
-  if (skills.length === 0 && invalid.length === 0)
-    throw new SkevalError({
-      code: 'usage',
-      message: `no trigger queries found in ${relative(cwd, root) || options.path}: add "should_trigger": true/false to cases in evals/evals.json, a "trigger_evals" list, or evals/trigger-evals.json as [{ "query": "…", "should_trigger": true }] (see docs/triggers.md)`,
-    });
-  return { skills, invalid };
 }

@@ -37,12 +37,24 @@ function fingerprintEntry(path: string): string {
 
 /** Content fingerprints of the entries under `dir` (relative paths with `/`), leaving out `excluded` prefixes. */
 export function hashFiles(dir: string, excluded: string[] = []): Map<string, string> {
+  return hashListedFiles(dir, excluded).hashes;
+}
+
+/**
+ * `hashFiles`, with how many files the listing left out (it stops at 10,000): one walk of the
+ * folder for both.
+ */
+export function hashListedFiles(
+  dir: string,
+  excluded: string[] = [],
+): { hashes: Map<string, string>; unlisted: number } {
   const hashes = new Map<string, string>();
-  for (const path of listFiles(dir).files) {
+  const listing = listFiles(dir);
+  for (const path of listing.files) {
     if (excluded.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) continue;
     hashes.set(path, fingerprintEntry(join(dir, path)));
   }
-  return hashes;
+  return { hashes, unlisted: listing.total - listing.files.length };
 }
 
 /** One hash for a whole folder: its file list and every file's content. */
