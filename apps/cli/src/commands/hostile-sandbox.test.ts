@@ -163,6 +163,23 @@ interface Run {
   caseRuns: CaseRun[];
 }
 
+/**
+ * Skeval and the agent (`env node`) run on this Node: `owner` must reach it, or every case run
+ * errors for a reason that is not the sandbox's (a root-only 0700 folder holding Node).
+ */
+function expectNodeRunsAs(owner: number): void {
+  const probe = spawnSync(
+    'setpriv',
+    [`--reuid=${owner}`, `--regid=${owner}`, '--clear-groups', '/bin/sh', '-c', '"$0" --version', process.execPath],
+    { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' },
+  );
+  if (probe.status !== 0)
+    throw new Error(
+      `uid ${owner} cannot run the Node on PATH (${process.execPath}): ${probe.stderr.trim()}. ` +
+        'Make every folder above it searchable (chmod 755), as .ci/run does for its Node 24.',
+    );
+}
+
 /** `skeval run` on the fixture, as `owner` when given (setpriv drops root's privileges first). */
 async function runSkeval(
   fixture: Fixture,
@@ -199,6 +216,7 @@ async function runSkeval(
     'bwrap',
     ...Object.keys(hostile).flatMap((name) => ['--pass-env', name]),
   ];
+  if (options.owner !== undefined) expectNodeRunsAs(options.owner);
   const command =
     options.owner === undefined
       ? [process.execPath, ...args]

@@ -25,7 +25,9 @@ function locateProgram(file: string, path: string | undefined): string | undefin
  * the program itself; and the Node binary running Skeval (scripts start with `env node`).
  */
 export function programPaths(file: string, path: string | undefined): string[] {
-  const paths = [dirname(realpathSync(process.execPath))];
+  // The Node binary may sit where the user running Skeval cannot list (a root-owned 0700 folder
+  // reached through setpriv): its path as given is bound, and bubblewrap names what it cannot reach.
+  const paths = [dirname(safeRealpath(process.execPath) ?? process.execPath)];
   const located = locateProgram(file, path);
   if (!located) return paths;
   for (const candidate of [located, safeRealpath(located)]) {
