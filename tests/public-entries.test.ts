@@ -12,7 +12,7 @@ const packages = ['core', 'schema', 'evals', 'judge', 'scripts', 'run-folder', '
 /** The names the page shows as code: in its prose (`name`, `name(…)`), and each name its examples import. */
 function documentedNames(text: string): Set<string> {
   const names = new Set<string>();
-  const prose = text.replace(/^```[^]*?^```$/gm, (block) => {
+  const prose = text.replace(/^```[\s\S]*?^```$/gm, (block) => {
     for (const [, list] of block.matchAll(/import \{([^}]+)\} from/g)) {
       for (const name of list?.split(',') ?? []) names.add(name.trim());
     }
@@ -53,6 +53,6 @@ describe('public entries', () => {
   });
 
   it('says that ./internal carries no stability promise', () => {
-    expect(library).toMatch(/`\.\/internal`[^]*no stability promise/);
+    expect(library).toMatch(/`\.\/internal`[\s\S]*no stability promise/);
   });
 });
