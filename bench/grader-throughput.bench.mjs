@@ -7,13 +7,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  buildGraderPayload,
-  createWorkspaceReader,
-  resolveGrader,
-  runGrader,
-  sharedRegexRunner,
-} from '../packages/scripts/dist/index.js';
+import { buildGraderPayload, resolveGrader, runGrader } from '../packages/scripts/dist/index.js';
+import { createWorkspaceReader, sharedRegexRunner } from '../packages/scripts/dist/internal.js';
 import { sized } from './figures.mjs';
 
 const caseCount = Number(process.env.BENCH_CASES ?? sized(1000, 20));

@@ -2,7 +2,8 @@
 // claims), for 1, 5 and 40 judged assertions, through the real OpenAI SDK against the local fake
 // provider. For contrast: a grader that asks once per assertion sends N requests.
 
-import { buildJudgePrompt, createModel, judgeCase } from '../packages/judge/dist/index.js';
+import { createModel, judgeCase } from '../packages/judge/dist/index.js';
+import { buildJudgePrompt } from '../packages/judge/dist/internal.js';
 import { anthropicMessage, startFakeProvider } from '../tools/fake-provider/dist/index.js';
 
 const fake = await startFakeProvider();

@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shardOfCase } from '../packages/core/dist/index.js';
+import { shardOfCase } from '../packages/core/dist/internal.js';
 import { goal, sized } from './figures.mjs';
 
 const cli = fileURLToPath(new URL('../apps/cli/dist/cli.js', import.meta.url));

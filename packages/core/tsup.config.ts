@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // `./internal`: the CLI's text helpers, apart from the documented entry.
+  // `./internal`: what Skeval's own packages, CLI and tests share beyond the documented entry.
   entry: ['src/index.ts', 'src/internal.ts'],
   format: ['esm'],
   dts: true,

@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 import { buildReportUi } from './src/build-ui.js';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/internal.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

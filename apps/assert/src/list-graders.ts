@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { builtInGraders, describeCustomGrader, listGraderFiles } from '@skeval/scripts';
+import { builtInGraders, describeCustomGrader, listGraderFiles } from '@skeval/scripts/internal';
 
 /** Every grader reachable from `cwd`: custom ones (nearest first, with where each was found), then the built-ins. */
 export async function listGraders(cwd: string): Promise<Array<{ name: string; description: string; source: string }>> {

@@ -1,6 +1,6 @@
 import type { GraderResult, Trace } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
-import { isBuiltInGraderName } from '@skeval/scripts';
+import { isBuiltInGraderName } from '@skeval/scripts/internal';
 
 export interface RunAssertOptions {
   /** A built-in grader (`output-contains`, `workspace-file-exists`, …) or a custom one in `.skeval/graders/`. */

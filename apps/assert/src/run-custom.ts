@@ -1,5 +1,6 @@
 import type { GraderResult } from '@skeval/schema';
-import { resolveCustomGrader, runGrader } from '@skeval/scripts';
+import { runGrader } from '@skeval/scripts';
+import { resolveCustomGrader } from '@skeval/scripts/internal';
 import { payloadOf } from './grader-payload.js';
 import type { RunAssertOptions } from './run-assert.js';
 

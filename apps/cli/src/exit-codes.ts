@@ -1,4 +1,5 @@
-import type { GateCheck, RunReport, SkillRun } from '@skeval/core';
+import type { RunReport, SkillRun } from '@skeval/core';
+import type { GateCheck } from '@skeval/core/internal';
 
 /** The exit codes of the command line (README, "Exit codes"). */
 export const exitCodes = {

@@ -1,11 +1,21 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
+
+/**
+ * A bad flag value, as commander's `InvalidArgumentError` is read (by its code): commander prints it
+ * after the flag's name and exits with `exitCode`. Its own class is not imported, so a command's
+ * bundle carries no second copy of commander beside the dispatcher's.
+ */
+class InvalidFlagValue extends Error {
+  readonly code = 'commander.invalidArgument';
+  readonly exitCode = 1;
+}
 
 /** One option of a command: its flags, its help, how its value is read, its default. */
 interface OptionSpec {
   /** Commander's flags: `--timeout <seconds>`, `--compare`, `--no-cache`, `-q, --quiet`. */
   flags: string;
   description: string;
-  /** Reads the value; throw `InvalidArgumentError` (see `invalid`) for a bad one. `previous` for repeatable flags. */
+  /** Reads the value; throw with `invalid` for a bad one. `previous` for repeatable flags. */
   parse?(value: string, previous: unknown): unknown;
   default?: unknown;
   /** The values allowed, shown in the help and checked. */
@@ -36,7 +46,7 @@ export type OptionValues<Table extends OptionTable> = {
 /** Adds every option of a table to a command; the table's keys must be the names commander gives the values. */
 export function addOptions(command: Command, table: OptionTable): Command {
   for (const [key, spec] of Object.entries(table)) {
-    const option = new Option(spec.flags, spec.description);
+    const option = command.createOption(spec.flags, spec.description);
     if (spec.choices) option.choices(spec.choices);
     if (spec.parse) option.argParser(spec.parse);
     if (spec.default !== undefined) option.default(spec.default);
@@ -52,7 +62,7 @@ export function addOptions(command: Command, table: OptionTable): Command {
 
 /** A usage error for a flag value: commander prints it and `skeval` exits 2. */
 export function invalid(message: string): never {
-  throw new InvalidArgumentError(message);
+  throw new InvalidFlagValue(message);
 }
 
 /** A repeatable flag's values, in order. */

@@ -1,5 +1,6 @@
-import type { LoadedConfig } from '@skeval/core';
-import { createRedactor, type Gates, type RunConfigRecord } from '@skeval/schema';
+import type { LoadedConfig } from '@skeval/core/internal';
+import type { Gates } from '@skeval/schema';
+import { createRedactor, type RunConfigRecord } from '@skeval/schema/internal';
 import type { RunFlags } from './commands/run-options.js';
 import { agentCwd, agentSettings } from './option-groups/agent-options.js';
 import {

@@ -1,5 +1,50 @@
 // Skeval's own helpers for its CLI and tests (`@skeval/core/internal`): terminal text measured,
 // cut and wrapped, and colour. Not the documented API (docs/library.md): they change without
 // notice, and everything a user renders goes through the reporters of the main entry.
+
+export type { CaseChange } from './compare-runs/compare-runs.js';
+export { configFileNames, type FindConfigFileOptions, findConfigFile } from './config/find-config-file.js';
+export { type LoadConfigFileOptions, type LoadedConfig, loadConfigFile } from './config/load-config-file.js';
+export { type WriteStarterConfigResult, writeStarterConfig } from './config/starter-config.js';
+export { checkGates, errorsOf, type GateCheck, type GateName, withSkillPassRate } from './gates/check-gates.js';
+export * from './index.js';
+export { renderBenchmark } from './reporters/benchmark-markdown.js';
 export { createStyle, type Style } from './reporters/style.js';
 export { displayWidth, truncate, wrapWords } from './reporters/text-width.js';
+export { renderTriggersMarkdown } from './reporters/triggers-markdown.js';
+export { type CostCapState, costOfCaseRun } from './run/cost-cap.js';
+export {
+  type LatestRunLink,
+  type LatestRunPointer,
+  latestLinkName,
+  latestPointerName,
+  type UpdateLatestRunOptions,
+  updateLatestRun,
+} from './run-folder/latest-run-link.js';
+export {
+  listRuns,
+  parseRunName,
+  type ResolveRunNameOptions,
+  type RunFolderEntry,
+  resolveRunName,
+} from './run-folder/run-names.js';
+export { type ClaudeCodeRunnerOptions, createClaudeCodeRunner } from './runners/claude-code/runner.js';
+export type { CliRunnerOptions } from './runners/cli-runner.js';
+export { createCodexRunner } from './runners/codex/runner.js';
+export { agentNames } from './runners/create-runner.js';
+export { createPiRunner } from './runners/pi/runner.js';
+export type { AgentCommand, InstalledSkill } from './runners/types.js';
+export { type ChooseSandboxOptions, chooseSandbox } from './session/choose-sandbox.js';
+export type { ProcessOutcome } from './session/run-process.js';
+export type { Sandbox, SandboxCommand, SandboxKind, SandboxPlan } from './session/sandbox.js';
+export {
+  type CasePlacement,
+  type MergeShardsOptions,
+  type MergeShardsResult,
+  mergeShards,
+} from './shards/merge-shards.js';
+export { type ResolveShardOptions, resolveShard, type Shard, shardOfCase } from './shards/shard.js';
+export type { TriggersProgressEvent } from './triggers/evaluate-description.js';
+export { checkDescription } from './triggers/rewrite-description.js';
+export type { DecisionBudget } from './triggers/run-trigger-query.js';
+export type { SkillToInstall } from './workspace/prepare-workspace.js';

@@ -4,18 +4,5 @@ export {
   type RenderHtmlReportOptions,
   renderHtmlReport,
 } from './render-html-report.js';
-export type {
-  ArmOverview,
-  Excerpt,
-  ReportAssertion,
-  ReportCase,
-  ReportCaseRun,
-  ReportComparison,
-  ReportData,
-  ReportOutputFile,
-  ReportOverview,
-  ReportRun,
-  ReportToolCall,
-  ReportTrace,
-} from './report-data.js';
+export type { ReportData } from './report-data.js';
 export { type ReportServer, type ServeReportOptions, serveReport } from './serve/serve-report.js';

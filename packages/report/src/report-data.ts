@@ -1,4 +1,5 @@
-import type { Configuration, Feedback, VerdictStatus } from '@skeval/schema';
+import type { Feedback, VerdictStatus } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 
 /** The id of the `<script type="application/json">` element holding the report's data. */
 export const dataElementId = 'skeval-report-data';

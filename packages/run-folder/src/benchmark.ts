@@ -1,4 +1,5 @@
-import type { Benchmark, BenchmarkRun, Configuration, StatSummary } from '@skeval/schema';
+import type { Benchmark, BenchmarkRun } from '@skeval/schema';
+import type { Configuration, StatSummary } from '@skeval/schema/internal';
 import { type ArmRun, analyzeArms } from './arms/analyze-arms.js';
 import { mean, signed, stddev } from './arms/statistics.js';
 import type { CaseRunDigest } from './read-case-run.js';

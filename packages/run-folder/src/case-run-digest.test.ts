@@ -1,11 +1,5 @@
-import {
-  assertionResultSchema,
-  contextManifestSchema,
-  expectationResultSchema,
-  gradingSchema,
-  timingSchema,
-  traceSchema,
-} from '@skeval/schema';
+import { contextManifestSchema, gradingSchema, timingSchema, traceSchema } from '@skeval/schema';
+import { assertionResultSchema, expectationResultSchema } from '@skeval/schema/internal';
 import { describe, expect, it } from 'vitest';
 import { digestOf, type StoredCaseRun } from './read-case-run.js';
 

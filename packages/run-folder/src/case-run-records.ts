@@ -1,4 +1,5 @@
-import type { Configuration, ContextManifest, Grading, Timing, Trace } from '@skeval/schema';
+import type { ContextManifest, Grading, Timing, Trace } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 
 /** What a case run's `timing.json` is made from. */
 export interface TimingInput {

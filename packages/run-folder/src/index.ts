@@ -1,14 +1,6 @@
 export { type ArmRun, analyzeArms, runPassRate, runSucceeded } from './arms/analyze-arms.js';
 export { type BootstrapInterval, bootstrapMeanInterval, mean, verdictOf } from './arms/statistics.js';
 export { type BenchmarkCase, type BuildBenchmarkOptions, buildBenchmark } from './benchmark.js';
-export {
-  buildContextManifest,
-  buildTiming,
-  emptyTiming,
-  type ManifestHeader,
-  type ManifestObservations,
-  type TimingInput,
-} from './case-run-records.js';
 export type { SummaryCase } from './eval-metadata.js';
 export { feedbackFileName, readFeedback, reviewRunIdOf, writeFeedback } from './feedback.js';
 export {
@@ -31,7 +23,6 @@ export {
   type ReplayedCaseRun,
   readCaseRun,
   replayCaseRun,
-  type SharedStrings,
   type StoredCaseRun,
 } from './read-case-run.js';
 export {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { type Configuration, configurationSchema } from '@skeval/schema';
+import { type Configuration, configurationSchema } from '@skeval/schema/internal';
 
 /** Where one case run's artifacts are in a run folder. */
 export interface CaseRunFolder {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describeSchemaIssues } from '@skeval/schema';
+import { describeSchemaIssues } from '@skeval/schema/internal';
 import type * as z from 'zod';
 
 /** A file Skeval wrote earlier, read back: parsed, not there, or not what it should be (with why). */

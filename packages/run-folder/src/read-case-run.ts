@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import {
-  type Configuration,
   type ContextManifest,
   contextManifestSchema,
   type Grading,
@@ -9,9 +8,9 @@ import {
   type Timing,
   type Trace,
   timingSchema,
-  toolSummarySchema,
   traceSchema,
 } from '@skeval/schema';
+import { type Configuration, toolSummarySchema } from '@skeval/schema/internal';
 import type * as z from 'zod';
 import { type CaseRunFolder, caseRunFiles, labelOf } from './layout.js';
 import { type ArtifactRead, readJsonArtifact, readTextArtifact } from './read-artifact.js';

@@ -1,11 +1,6 @@
 import { join } from 'node:path';
-import {
-  type Benchmark,
-  type CostCapRecord,
-  type RunConfigRecord,
-  type RunSummary,
-  runSummarySchema,
-} from '@skeval/schema';
+import { type Benchmark, type RunSummary, runSummarySchema } from '@skeval/schema';
+import type { CostCapRecord, RunConfigRecord } from '@skeval/schema/internal';
 import { buildBenchmark } from './benchmark.js';
 import { describesCase, type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
 import { listCaseRunFolders, runFiles } from './layout.js';

@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ContextManifest, Grading, Timing, ToolSummary, Trace } from '@skeval/schema';
+import type { ContextManifest, Grading, Timing, Trace } from '@skeval/schema';
+import type { ToolSummary } from '@skeval/schema/internal';
 import { copyOutputs, type OutputLimits } from './copy-outputs.js';
 import { executionMetricsOf } from './execution-metrics.js';
 import { caseRunFiles } from './layout.js';

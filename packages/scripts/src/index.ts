@@ -1,45 +1,4 @@
-export { bundleGrader, graderCacheDir } from './custom/bundle-grader.js';
-export { defineScriptGrader, isScriptGrader, type ScriptGrader } from './custom/define-script-grader.js';
-export {
-  findGraderFile,
-  type GraderFile,
-  graderExtensions,
-  graderFolders,
-  listGraderFiles,
-  type ResolvedCustomGrader,
-  resolveCustomGrader,
-} from './custom/find-graders.js';
+export { defineScriptGrader, type ScriptGrader } from './custom/define-script-grader.js';
 export { buildGraderPayload, type GraderPayloadSource } from './custom/grader-payload.js';
-export { describeCustomGrader, type RunCustomGraderOptions, runCustomGrader } from './custom/run-custom-grader.js';
-export { defaultDeniedCommands } from './graders/denied-commands.js';
-export {
-  createRegexRunner,
-  type RegexJob,
-  type RegexOutcome,
-  type RegexRunner,
-  type RegexRunnerOptions,
-  sharedRegexRunner,
-} from './regex/regex-runner.js';
-export {
-  type BuiltInGrader,
-  defineBuiltInGrader,
-  type GraderContext,
-  type GraderInput,
-  verdict,
-} from './registry/grader.js';
-export { isBuiltInGraderName } from './registry/names.js';
-export { builtInGraders, getBuiltInGrader } from './registry/registry.js';
 export { type ResolvedGrader, resolveGrader } from './registry/resolve-grader.js';
-export { type RunGraderOptions, runGrader, snapshotGrader } from './registry/run-grader.js';
-export { providerKeyVariables } from './secrets/secret-values.js';
-export { type FileListing, type ListFilesOptions, listFiles } from './workspace/list-files.js';
-export {
-  createWorkspaceReader,
-  defaultMaxReadBytes,
-  explainUnsafeWorkspacePath,
-  formatSize,
-  type WorkspaceEntry,
-  type WorkspaceReader,
-  type WorkspaceReaderOptions,
-  type WorkspaceText,
-} from './workspace/workspace-reader.js';
+export { type RunGraderOptions, runGrader } from './registry/run-grader.js';

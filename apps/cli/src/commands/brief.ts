@@ -1,4 +1,5 @@
-import { buildBrief, renderBrief } from '@skeval/evals';
+import { buildBrief } from '@skeval/evals';
+import { renderBrief } from '@skeval/evals/internal';
 import type { Command } from 'commander';
 import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';

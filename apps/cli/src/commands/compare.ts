@@ -40,7 +40,7 @@ export function defineCompare(command: Command, { io, setExitCode }: CommandCont
       '\nExit codes: 0 no regression, 1 the pass rate dropped beyond the threshold,\n2 bad input, or the two runs share no case.',
     );
   addOptions(command, compareOptions).action(async (before: string, after: string, flags: CompareFlags) => {
-    const { compareReporter, compareRuns, resolveRunName } = await import('@skeval/core');
+    const { compareReporter, compareRuns, resolveRunName } = await import('@skeval/core/internal');
     const result = await compareRuns({
       before: await resolveRunName(before, { cwd: io.cwd }),
       after: await resolveRunName(after, { cwd: io.cwd }),

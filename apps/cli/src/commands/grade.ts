@@ -44,7 +44,7 @@ async function grade(
   { io, setExitCode }: CommandContext,
   given: (key: keyof GradeFlags) => boolean,
 ): Promise<void> {
-  const core = await import('@skeval/core');
+  const core = await import('@skeval/core/internal');
   const runDir = await core.resolveRunName(name, {
     cwd: io.cwd,
     ...(parsed.skillPath ? { skillPath: parsed.skillPath } : {}),

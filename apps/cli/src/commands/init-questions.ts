@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { InitTarget } from '@skeval/evals';
+import type { InitTarget } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 import type { CliIo } from '../io.js';
 

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { formatIssue, type InitEvalsResult, initEvals, inspectInitTarget } from '@skeval/evals';
+import { formatIssue, type InitEvalsResult, initEvals, inspectInitTarget } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
@@ -75,7 +75,7 @@ interface ConfigWritten {
 
 /** A starter skeval.config.mjs beside the skill's project, unless a config already applies to it. */
 async function writeConfig(skillDir: string, cwd: string): Promise<ConfigWritten> {
-  const { writeStarterConfig } = await import('@skeval/core');
+  const { writeStarterConfig } = await import('@skeval/core/internal');
   const result = await writeStarterConfig(skillDir, cwd);
   return { file: relative(cwd, result.file) || result.file, written: result.written };
 }

@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import type { MergeShardsResult } from '@skeval/core';
+import type { MergeShardsResult } from '@skeval/core/internal';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
@@ -52,7 +52,7 @@ export function defineMerge(command: Command, { io, setExitCode }: CommandContex
       });
     }
     const reporters = chooseReporters(flags.reporter, flags.json);
-    const core = await import('@skeval/core');
+    const core = await import('@skeval/core/internal');
     const result = await core.mergeShards({
       dirs,
       outDir: flags.output,

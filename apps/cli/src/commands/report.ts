@@ -28,8 +28,8 @@ const kilobytes = (text: string) => `${Math.round(Buffer.byteLength(text) / 1024
 
 async function report(given: string[], flags: ReportFlags, { io, signal }: CommandContext): Promise<void> {
   const [{ renderHtmlReport, serveReport }, { resolveRunName, writeFileAtomic }] = await Promise.all([
-    import('@skeval/report'),
-    import('@skeval/core'),
+    import('@skeval/report/internal'),
+    import('@skeval/core/internal'),
   ]);
   const paths = await Promise.all(given.map((path) => resolveRunName(path, { cwd: io.cwd })));
   const shown = (path: string) => {

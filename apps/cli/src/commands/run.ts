@@ -1,4 +1,5 @@
-import type { CostCapState, JudgeSetup, LoadedConfig, RunReport } from '@skeval/core';
+import type { JudgeSetup, RunReport } from '@skeval/core';
+import type { CostCapState, LoadedConfig } from '@skeval/core/internal';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
@@ -13,7 +14,7 @@ import { stderrOutput } from '../terminal.js';
 import { printDryRun } from './dry-run.js';
 import { type RunFlags, runOptions } from './run-options.js';
 
-type Core = typeof import('@skeval/core');
+type Core = typeof import('@skeval/core/internal');
 
 /** A run ready to start: every setting resolved, the judge made, the cases chosen. */
 export interface PreparedRun {
@@ -40,7 +41,7 @@ export function defineRun(command: Command, context: CommandContext): void {
 }
 
 async function run(path: string, parsed: RunFlags, context: CommandContext, given: GivenFlag): Promise<void> {
-  const core = await import('@skeval/core');
+  const core = await import('@skeval/core/internal');
   const prepared = await prepareRun({ core, path, parsed, given, io: context.io });
   if (prepared.flags.dryRun) {
     context.setExitCode(await printDryRun(prepared));

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { DecisionBudget, RunTriggersResult } from '@skeval/core';
+import type { RunTriggersResult } from '@skeval/core';
+import type { DecisionBudget } from '@skeval/core/internal';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
@@ -107,7 +108,7 @@ const triggersOptions = {
 } as const satisfies OptionTable;
 
 type TriggersFlags = OptionValues<typeof triggersOptions>;
-type Core = typeof import('@skeval/core');
+type Core = typeof import('@skeval/core/internal');
 
 /** `skeval triggers`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineTriggers(command: Command, context: CommandContext): void {
@@ -128,7 +129,7 @@ async function triggers(
   { io, setExitCode, signal }: CommandContext,
   given: (key: keyof TriggersFlags) => boolean,
 ): Promise<void> {
-  const core = await import('@skeval/core');
+  const core = await import('@skeval/core/internal');
   const loaded = await readConfigFile({ core, path, configFlag: parsed.config, io });
   const inputs = createSettingInputs({ flags: parsed, given, loaded, cwd: io.cwd });
   // The settings the config file shares with `skeval run`, read the same way: a flag, the file, the default.

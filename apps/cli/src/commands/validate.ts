@@ -1,3 +1,4 @@
+import { type ValidateEvalsResult, validateEvals } from '@skeval/evals';
 import {
   collapseIssues,
   describeMultiTurn,
@@ -5,9 +6,7 @@ import {
   formatCollapsedIssue,
   formatIssue,
   multiTurnCases,
-  type ValidateEvalsResult,
-  validateEvals,
-} from '@skeval/evals';
+} from '@skeval/evals/internal';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
-import type { LoadedConfig } from '@skeval/core';
-import type { RunConfigRecord } from '@skeval/schema';
+import type { LoadedConfig } from '@skeval/core/internal';
+import type { RunConfigRecord } from '@skeval/schema/internal';
 import type { CliIo } from '../io.js';
 
 /** Where a setting came from: a flag, the config file (a skill's entry of it), or the default. */
@@ -18,8 +18,8 @@ export const configOption = {
 
 /** What the commands that read the config file need of @skeval/core, loaded by the command. */
 interface ConfigReaders {
-  findConfigFile: typeof import('@skeval/core').findConfigFile;
-  loadConfigFile: typeof import('@skeval/core').loadConfigFile;
+  findConfigFile: typeof import('@skeval/core/internal').findConfigFile;
+  loadConfigFile: typeof import('@skeval/core/internal').loadConfigFile;
 }
 
 /**

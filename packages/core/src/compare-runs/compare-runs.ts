@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { bootstrapMeanInterval, mean, readJsonArtifact, runFiles } from '@skeval/run-folder';
-import { type Benchmark, benchmarkSchema, type Configuration, SkevalError } from '@skeval/schema';
+import { type Benchmark, benchmarkSchema, SkevalError } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 
 export interface CompareRunsOptions {
   /** The reference: a run folder or a benchmark.json (say, the last accepted run). */

@@ -1,13 +1,13 @@
+import { skevalConfigSchema } from '@skeval/schema';
 import {
   type ConfigKey,
   configKeyHelp,
   describeZodIssue,
   formatPointer,
   gatesSchema,
-  skevalConfigSchema,
   skillConfigSchema,
   valueAt,
-} from '@skeval/schema';
+} from '@skeval/schema/internal';
 import type * as z from 'zod';
 
 /** One problem of a config file: where (a JSON path) and what is wrong, with the fix. */

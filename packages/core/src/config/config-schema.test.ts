@@ -1,4 +1,5 @@
-import { configKeyHelp, gatesSchema, skevalConfigSchema, skillConfigSchema } from '@skeval/schema';
+import { skevalConfigSchema } from '@skeval/schema';
+import { configKeyHelp, gatesSchema, skillConfigSchema } from '@skeval/schema/internal';
 import { describe, expect, it } from 'vitest';
 import { agentNames } from '../runners/create-runner.js';
 

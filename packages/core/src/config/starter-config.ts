@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { type ConfigKey, configKeyHelp } from '@skeval/schema';
+import { type ConfigKey, configKeyHelp } from '@skeval/schema/internal';
 import { findConfigFile } from './find-config-file.js';
 
 /** Where the starter config takes `defineConfig` from (a string, not an import of this package). */

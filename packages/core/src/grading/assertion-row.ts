@@ -1,4 +1,5 @@
-import type { AssertionResult, NormalizedAssertion } from '@skeval/schema';
+import type { AssertionResult } from '@skeval/schema';
+import type { NormalizedAssertion } from '@skeval/schema/internal';
 
 /** An assertion's result row: its status, the evidence for it, and who decided it. */
 export function assertionRow(

@@ -1,6 +1,7 @@
 import type { JudgeClaim } from '@skeval/judge';
-import type { AssertionResult, GraderResult, NormalizedAssertion } from '@skeval/schema';
+import type { AssertionResult, GraderResult } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
+import type { NormalizedAssertion } from '@skeval/schema/internal';
 import { buildGraderPayload, resolveGrader, runGrader } from '@skeval/scripts';
 import { assertionRow } from './assertion-row.js';
 import { bounded, type SubjectGrading } from './subject-grading.js';

@@ -1,6 +1,6 @@
 import type { LoadedCase } from '@skeval/evals';
 import type { AssertionResult, Grading, Trace } from '@skeval/schema';
-import { passRateOf } from '@skeval/schema';
+import { passRateOf } from '@skeval/schema/internal';
 import type { ResolvedGrader } from '@skeval/scripts';
 import { assertionRow, gradedBy } from './assertion-row.js';
 import { gradeAssertion } from './grade-assertion.js';

@@ -1,5 +1,7 @@
-import { caseTurns, type LoadedCase } from '@skeval/evals';
-import type { ConversationTurn, NormalizedAssertion, Trace } from '@skeval/schema';
+import type { LoadedCase } from '@skeval/evals';
+import { caseTurns } from '@skeval/evals/internal';
+import type { Trace } from '@skeval/schema';
+import type { ConversationTurn, NormalizedAssertion } from '@skeval/schema/internal';
 
 /** What one group of assertions is graded on: one turn of a case, or the case's end state. */
 export interface GradingSubject {

@@ -1,6 +1,8 @@
-import { type JudgeCaseResult, type JudgeClaim, type JudgeFile, judgeCase, skipClaims } from '@skeval/judge';
-import type { AssertionResult, Grading, NormalizedAssertion } from '@skeval/schema';
-import type { WorkspaceReader } from '@skeval/scripts';
+import { type JudgeCaseResult, type JudgeClaim, judgeCase } from '@skeval/judge';
+import { type JudgeFile, skipClaims } from '@skeval/judge/internal';
+import type { AssertionResult, Grading } from '@skeval/schema';
+import type { NormalizedAssertion } from '@skeval/schema/internal';
+import type { WorkspaceReader } from '@skeval/scripts/internal';
 import { assertionRow } from './assertion-row.js';
 import { bounded, type SubjectGrading } from './subject-grading.js';
 

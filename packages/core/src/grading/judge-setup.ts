@@ -1,10 +1,5 @@
-import {
-  createModel,
-  createResponseCache,
-  type LanguageModel,
-  type ResponseCache,
-  resolveJudgeModel,
-} from '@skeval/judge';
+import { createModel, type LanguageModel } from '@skeval/judge';
+import { createResponseCache, type ResponseCache, resolveJudgeModel } from '@skeval/judge/internal';
 
 export interface JudgeSetup {
   /** The judge model, or undefined when none is configured (judged assertions are then `skipped`). */

@@ -1,5 +1,6 @@
 import type { LoadedCase } from '@skeval/evals';
-import { type ResolvedGrader, resolveGrader, snapshotGrader } from '@skeval/scripts';
+import { type ResolvedGrader, resolveGrader } from '@skeval/scripts';
+import { snapshotGrader } from '@skeval/scripts/internal';
 
 /**
  * Every grader the cases name, resolved from the skill folder and, for custom graders, compiled

@@ -1,4 +1,4 @@
-import { createWorkspaceReader, type WorkspaceReader } from '@skeval/scripts';
+import { createWorkspaceReader, type WorkspaceReader } from '@skeval/scripts/internal';
 import type { GradeCaseRunOptions } from './grade-case-run.js';
 import type { GradingSubject } from './grading-subjects.js';
 

@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type { CaseRunOutcome } from '@skeval/run-folder';
-import { type AssertionResult, passRateOf } from '@skeval/schema';
+import type { AssertionResult } from '@skeval/schema';
+import { passRateOf } from '@skeval/schema/internal';
 import type { RunTotals, SkillRun } from '../run/run-report.js';
 
 /** True when a skill's run has arms or trials, so a case run is named by arm and run number too. */

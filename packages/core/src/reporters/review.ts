@@ -1,5 +1,6 @@
 import { readFeedback, readRunFolder, reviewRunIdOf } from '@skeval/run-folder';
-import type { AssertionReview, VerdictStatus } from '@skeval/schema';
+import type { VerdictStatus } from '@skeval/schema';
+import type { AssertionReview } from '@skeval/schema/internal';
 
 const shownLabels = 10;
 

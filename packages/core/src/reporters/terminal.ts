@@ -1,4 +1,4 @@
-import { formatIssue } from '@skeval/evals';
+import { formatIssue } from '@skeval/evals/internal';
 import type { RunReport, SkillRun } from '../run/run-report.js';
 import { renderBenchmarkTerminal } from './benchmark-terminal.js';
 import {

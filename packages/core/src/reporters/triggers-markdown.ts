@@ -1,4 +1,5 @@
-import type { Rate, TriggersFile, TriggersHistory } from '@skeval/schema';
+import type { TriggersFile, TriggersHistory } from '@skeval/schema';
+import type { Rate } from '@skeval/schema/internal';
 
 /** A rate as `83% (67–93%, 10/12)`, or `–` when nothing was counted. */
 export function formatRate(rate: Rate): string {

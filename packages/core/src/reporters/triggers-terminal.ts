@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { formatIssue } from '@skeval/evals';
+import { formatIssue } from '@skeval/evals/internal';
 import type { TriggersFile, TriggersHistory } from '@skeval/schema';
 import type { TriggersProgressEvent } from '../triggers/evaluate-description.js';
 import type { RunTriggersResult } from '../triggers/run-triggers.js';

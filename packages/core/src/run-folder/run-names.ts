@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { discoverSkills, readSkillManifest } from '@skeval/evals';
+import { discoverSkills } from '@skeval/evals';
+import { readSkillManifest } from '@skeval/evals/internal';
 import { runFiles } from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
 

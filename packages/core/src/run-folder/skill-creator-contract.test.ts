@@ -3,7 +3,8 @@ import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { readRunFolder } from '@skeval/run-folder';
-import { evalMetadataSchema, executionMetricsSchema, feedbackSchema, gradingSchema } from '@skeval/schema';
+import { evalMetadataSchema, feedbackSchema, gradingSchema } from '@skeval/schema';
+import { executionMetricsSchema } from '@skeval/schema/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
 import { gradeRun } from '../run/grade-run.js';

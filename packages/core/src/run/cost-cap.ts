@@ -1,5 +1,5 @@
 import type { CaseRunOutcome } from '@skeval/run-folder';
-import type { CostCapRecord } from '@skeval/schema';
+import type { CostCapRecord } from '@skeval/schema/internal';
 
 /** A case run's cost: its agent's and its judge's, in US dollars; `unpriced` when either is unknown (counted as 0). */
 export function costOfCaseRun(outcome: CaseRunOutcome): { usd: number; unpriced: boolean } {

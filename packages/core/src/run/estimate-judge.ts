@@ -1,13 +1,6 @@
 import type { LoadedCase } from '@skeval/evals';
-import {
-  buildJudgePrompt,
-  estimateCost,
-  type JudgeCaseInput,
-  judgeLimits,
-  type LanguageModel,
-  maxTokensFor,
-  planBatches,
-} from '@skeval/judge';
+import type { JudgeCaseInput, LanguageModel } from '@skeval/judge';
+import { buildJudgePrompt, estimateCost, judgeLimits, maxTokensFor, planBatches } from '@skeval/judge/internal';
 import { resolveGrader } from '@skeval/scripts';
 
 /** The judge calls of some case runs, estimated from the prompt sizes and the price table. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { RunConfigRecord } from '@skeval/schema';
+import type { RunConfigRecord } from '@skeval/schema/internal';
 import { updateLatestRun } from '../run-folder/latest-run-link.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';

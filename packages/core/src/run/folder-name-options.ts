@@ -1,4 +1,4 @@
-import { explainUnsafeSkillName } from '@skeval/evals';
+import { explainUnsafeSkillName } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 
 /**

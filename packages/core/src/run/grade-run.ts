@@ -13,7 +13,7 @@ import {
   writeGrading,
 } from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
-import { listFiles } from '@skeval/scripts';
+import { listFiles } from '@skeval/scripts/internal';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { explainUnsafeSkillName, readSkillManifest, unsafeSkillNameMessage } from '@skeval/evals';
+import { explainUnsafeSkillName, readSkillManifest, unsafeSkillNameMessage } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 

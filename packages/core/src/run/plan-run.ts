@@ -1,5 +1,5 @@
 import type { EvalsIssue } from '@skeval/evals';
-import type { Configuration } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Shard } from '../shards/shard.js';

@@ -1,14 +1,10 @@
 import { rm } from 'node:fs/promises';
-import { caseTurns, type DiscoveredSkill, type LoadedCase } from '@skeval/evals';
-import {
-  buildContextManifest,
-  buildTiming,
-  type CaseRunOutcome,
-  emptyTiming,
-  type ManifestHeader,
-  writeCaseRun,
-} from '@skeval/run-folder';
-import type { Configuration, Grading } from '@skeval/schema';
+import type { DiscoveredSkill, LoadedCase } from '@skeval/evals';
+import { caseTurns } from '@skeval/evals/internal';
+import { type CaseRunOutcome, writeCaseRun } from '@skeval/run-folder';
+import { buildContextManifest, buildTiming, emptyTiming, type ManifestHeader } from '@skeval/run-folder/internal';
+import type { Grading } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 import type { ResolvedGrader } from '@skeval/scripts';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';

@@ -7,9 +7,9 @@ import {
   gradingSchema,
   runSummarySchema,
   timingSchema,
-  toolSummarySchema,
   traceSchema,
 } from '@skeval/schema';
+import { toolSummarySchema } from '@skeval/schema/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFixture, makeSkill } from '../__fixtures__/make-skill.js';
 import { createCommandRunner } from '../runners/command/runner.js';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunConfigRecord } from '@skeval/schema';
+import type { RunConfigRecord } from '@skeval/schema/internal';
 import type { ResolvedGrader } from '@skeval/scripts';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { snapshotCaseGraders } from '../grading/snapshot-graders.js';

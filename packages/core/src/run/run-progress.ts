@@ -1,5 +1,5 @@
 import type { CaseRunOutcome } from '@skeval/run-folder';
-import type { Configuration } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 
 /** What a run tells its reporters as it goes. */
 export type RunProgressEvent =

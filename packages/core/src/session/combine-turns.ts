@@ -1,4 +1,5 @@
-import type { ConversationTurn, Trace, TraceMessage } from '@skeval/schema';
+import type { Trace, TraceMessage } from '@skeval/schema';
+import type { ConversationTurn } from '@skeval/schema/internal';
 import type { RunResult } from '../runners/types.js';
 
 /** One turn of a multi-turn case as it ran: its prompt and the runner's result. */

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { defaultResponseCacheDir } from '@skeval/judge';
-import { type ContextManifest, createRedactor, type Redactor } from '@skeval/schema';
-import { graderCacheDir, graderFolders } from '@skeval/scripts';
+import { defaultResponseCacheDir } from '@skeval/judge/internal';
+import type { ContextManifest } from '@skeval/schema';
+import { createRedactor, type Redactor } from '@skeval/schema/internal';
+import { graderCacheDir, graderFolders } from '@skeval/scripts/internal';
 import type { Sandbox } from './sandbox.js';
 import { temporaryRoot } from './temporary-folders.js';
 

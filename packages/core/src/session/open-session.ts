@@ -3,7 +3,7 @@ import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
-import type { Configuration } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 import type { AgentRunner, InstalledSkill, RunResult } from '../runners/types.js';
 import { type CaseWorkspace, prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
 import { createCaseExec } from './case-exec.js';

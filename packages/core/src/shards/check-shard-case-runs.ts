@@ -7,8 +7,8 @@ import {
   labelOf,
   listCaseRunFolders,
   readCaseRun,
-  type SharedStrings,
 } from '@skeval/run-folder';
+import type { SharedStrings } from '@skeval/run-folder/internal';
 import { shardName } from './check-shards.js';
 import type { FoundShard } from './find-shards.js';
 

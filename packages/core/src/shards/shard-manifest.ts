@@ -3,13 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
 import { readJsonArtifact, writeJsonAtomic } from '@skeval/run-folder';
-import {
-  type Configuration,
-  type ShardManifest,
-  type ShardOptions,
-  SkevalError,
-  shardManifestSchema,
-} from '@skeval/schema';
+import { type ShardManifest, SkevalError, shardManifestSchema } from '@skeval/schema';
+import type { Configuration, ShardOptions } from '@skeval/schema/internal';
 import { casesOfShard, type Shard, shardAssignment } from './shard.js';
 
 /** The file in a shard's run folder that says what the shard owns. */

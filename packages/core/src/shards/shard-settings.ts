@@ -1,5 +1,6 @@
 import { readRunSummary } from '@skeval/run-folder';
-import type { CostCapRecord, Gates, RunConfigRecord } from '@skeval/schema';
+import type { Gates } from '@skeval/schema';
+import type { CostCapRecord, RunConfigRecord } from '@skeval/schema/internal';
 import * as z from 'zod';
 import { shardName } from './check-shards.js';
 import type { FoundShard } from './find-shards.js';

@@ -1,4 +1,5 @@
-import type { DescriptionComparison, TriggerQueryResult, TriggersFile, TriggersSkeval } from '@skeval/schema';
+import type { TriggerQueryResult, TriggersFile } from '@skeval/schema';
+import type { DescriptionComparison, TriggersSkeval } from '@skeval/schema/internal';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import type { DecisionBudget } from './run-trigger-query.js';
 import { dormancyOf, noSkill, routingBySkill, routingMatrix, runEvalResults } from './score-triggers.js';

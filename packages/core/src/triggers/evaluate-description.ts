@@ -1,4 +1,4 @@
-import type { TriggerQuery } from '@skeval/evals';
+import type { TriggerQuery } from '@skeval/evals/internal';
 import type { TriggerQueryResult, TriggerRun } from '@skeval/schema';
 import type pLimit from 'p-limit';
 import type { AgentRunner } from '../runners/types.js';

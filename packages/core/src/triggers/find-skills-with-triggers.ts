@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { TriggerQuery } from '@skeval/evals';
-import { findSkillFolders, loadSkillTriggers, readSkillManifest } from '@skeval/evals';
+import type { TriggerQuery } from '@skeval/evals/internal';
+import { findSkillFolders, loadSkillTriggers, readSkillManifest } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 import type { RunTriggersOptions, RunTriggersResult } from './run-triggers.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { explainUnsafeSkillName, findSkillFolders, readSkillManifest } from '@skeval/evals';
+import { explainUnsafeSkillName, findSkillFolders, readSkillManifest } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 

@@ -1,7 +1,8 @@
-import type { TriggerQuery } from '@skeval/evals';
-import { maxDescriptionChars } from '@skeval/evals';
+import type { TriggerQuery } from '@skeval/evals/internal';
+import { maxDescriptionChars } from '@skeval/evals/internal';
 import type { LanguageModel } from '@skeval/judge';
-import type { OptimizeRound, TriggerQueryResult, TriggersHistory } from '@skeval/schema';
+import type { TriggerQueryResult, TriggersHistory } from '@skeval/schema';
+import type { OptimizeRound } from '@skeval/schema/internal';
 import { blindedRoundOf, rejectedRound, testedRound } from './optimize-round.js';
 import { type BlindedRound, type ProposeDescriptionOptions, proposeDescription } from './propose-description.js';
 import { splitQueries } from './split-queries.js';

@@ -1,4 +1,5 @@
-import type { OptimizeRound, TriggerQueryResult } from '@skeval/schema';
+import type { TriggerQueryResult } from '@skeval/schema';
+import type { OptimizeRound } from '@skeval/schema/internal';
 import type { BlindedRound } from './propose-description.js';
 import { runEvalResults } from './score-triggers.js';
 

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSkillTriggers } from '@skeval/evals';
+import { loadSkillTriggers } from '@skeval/evals/internal';
 import { anthropicMessage, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
 import { createModel } from '@skeval/judge';
 import { triggersHistorySchema } from '@skeval/schema';

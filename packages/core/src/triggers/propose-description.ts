@@ -1,6 +1,6 @@
-import { maxDescriptionChars } from '@skeval/evals';
+import { maxDescriptionChars } from '@skeval/evals/internal';
 import type { LanguageModel } from '@skeval/judge';
-import type { RunEvalResult } from '@skeval/schema';
+import type { RunEvalResult } from '@skeval/schema/internal';
 
 /** What the model is shown of an earlier round: its description and train score only. */
 export interface BlindedRound {

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { maxDescriptionChars, setSkillDescription } from '@skeval/evals';
+import { maxDescriptionChars, setSkillDescription } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 
 /** A usage error unless the description is non-empty and within the limit; the description, trimmed. */

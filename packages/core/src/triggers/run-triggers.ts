@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type { EvalsIssue, TriggerQuery } from '@skeval/evals';
+import type { EvalsIssue } from '@skeval/evals';
+import type { TriggerQuery } from '@skeval/evals/internal';
 import type { LanguageModel } from '@skeval/judge';
 import { writeFileAtomic, writeJsonAtomic } from '@skeval/run-folder';
 import type { TriggerQueryResult, TriggersFile, TriggersHistory } from '@skeval/schema';

@@ -1,13 +1,12 @@
-import type { TriggerQuery } from '@skeval/evals';
+import type { TriggerQuery } from '@skeval/evals/internal';
+import type { TriggerQueryResult, TriggerRun } from '@skeval/schema';
 import type {
   DescriptionComparison,
   RoutingMatrix,
   RunEvalResult,
   SkillRouting,
-  TriggerQueryResult,
-  TriggerRun,
   TriggersSkeval,
-} from '@skeval/schema';
+} from '@skeval/schema/internal';
 import { exactMcNemar, wilsonRate } from './statistics.js';
 
 /** The matrix column (and row) of "no skill". */

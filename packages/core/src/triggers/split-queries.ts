@@ -1,4 +1,4 @@
-import type { TriggerQuery } from '@skeval/evals';
+import type { TriggerQuery } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 
 /** A small seeded generator (mulberry32): the same seed gives the same split on every machine. */

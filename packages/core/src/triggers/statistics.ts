@@ -1,4 +1,4 @@
-import type { Rate } from '@skeval/schema';
+import type { Rate } from '@skeval/schema/internal';
 
 /** z for a two-sided 95% interval. */
 const z95 = 1.959963984540054;

@@ -2,7 +2,8 @@ import { cp, mkdir, mkdtemp, realpath, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
-import { type Setup, SkevalError } from '@skeval/schema';
+import { SkevalError } from '@skeval/schema';
+import type { Setup } from '@skeval/schema/internal';
 import { copyFollowingLinks } from './copy-following-links.js';
 import { hashFiles, hashTree } from './tree.js';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { graderFolders } from '@skeval/scripts';
+import { graderFolders } from '@skeval/scripts/internal';
 import { signTree } from './tree.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { listFiles } from '@skeval/scripts';
+import { listFiles } from '@skeval/scripts/internal';
 
 /** Files larger than this are told apart by size and modification time, not read. */
 const maxHashedBytes = 64 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { NormalizedAssertion } from '@skeval/schema';
+import type { NormalizedAssertion } from '@skeval/schema/internal';
 import type { CaseGrader } from '../graders/case-graders.js';
 
 const pattern = (config: Record<string, unknown>, field = 'pattern') =>

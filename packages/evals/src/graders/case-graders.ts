@@ -1,4 +1,5 @@
-import { describeCustomGrader, type ResolvedGrader, resolveGrader } from '@skeval/scripts';
+import { type ResolvedGrader, resolveGrader } from '@skeval/scripts';
+import { describeCustomGrader } from '@skeval/scripts/internal';
 import { assertionsOfCase } from '../load/case-turns.js';
 import type { LoadedCase } from '../load/types.js';
 

@@ -1,5 +1,5 @@
-import type { NormalizedAssertion } from '@skeval/schema';
-import { formatPointer } from '@skeval/schema';
+import type { NormalizedAssertion } from '@skeval/schema/internal';
+import { formatPointer } from '@skeval/schema/internal';
 import { resolveGrader } from '@skeval/scripts';
 import type { LoadedCase, LoadedEvalsFile } from '../load/types.js';
 import { scriptableCheck, vagueness } from './claim-text.js';

@@ -4,7 +4,7 @@ import {
   intentSchemas,
   type NormalizedAssertion,
   proseFields,
-} from '@skeval/schema';
+} from '@skeval/schema/internal';
 import type { z } from 'zod';
 import { type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 

@@ -1,4 +1,4 @@
-import type { NormalizedAssertion } from '@skeval/schema';
+import type { NormalizedAssertion } from '@skeval/schema/internal';
 import type { CaseTurn, LoadedCase } from './types.js';
 
 /** A case's turns: what the loader read, or one turn of `prompt` for a case made by hand. */

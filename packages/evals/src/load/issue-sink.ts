@@ -1,4 +1,4 @@
-import { describeZodIssue, formatPointer, valueAt } from '@skeval/schema';
+import { describeZodIssue, formatPointer, valueAt } from '@skeval/schema/internal';
 import type { z } from 'zod';
 import type { EvalsIssue, EvalsIssueCode } from './issues.js';
 import type { JsonDocument } from './json-document.js';

@@ -1,4 +1,4 @@
-import { formatPointer } from '@skeval/schema';
+import { formatPointer } from '@skeval/schema/internal';
 import { createIssueSink, type IssueSink, type SkillPathProblem } from './issue-sink.js';
 import type { EvalsIssueCode } from './issues.js';
 import { type JsonDocument, parseJsonDocument } from './json-document.js';

@@ -1,4 +1,4 @@
-import { legacyScriptAssertionSchema, type NormalizedAssertion, proseFields } from '@skeval/schema';
+import { legacyScriptAssertionSchema, type NormalizedAssertion, proseFields } from '@skeval/schema/internal';
 import type { z } from 'zod';
 import type { AssertionAlias } from './assertion-aliases.js';
 import { build, configOf, intentSchemaOf, isProse, type Place, proseOf } from './assertion-parts.js';

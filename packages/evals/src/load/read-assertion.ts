@@ -5,7 +5,7 @@ import {
   legacyScriptAssertionSchema,
   legacyScriptSchemas,
   type NormalizedAssertion,
-} from '@skeval/schema';
+} from '@skeval/schema/internal';
 import { assertionAliases } from './assertion-aliases.js';
 import { build, configOf, type Place, proseOf, warnIgnoredKeys } from './assertion-parts.js';
 import { isPlainObject } from './issue-sink.js';

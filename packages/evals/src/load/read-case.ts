@@ -1,4 +1,5 @@
-import { evalCaseSchema, jsonTypeName, knownCaseKeys } from '@skeval/schema';
+import { evalCaseSchema } from '@skeval/schema';
+import { jsonTypeName, knownCaseKeys } from '@skeval/schema/internal';
 import { countErrors, type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { readFiles } from './read-files.js';
 import { readSetup } from './read-setup.js';

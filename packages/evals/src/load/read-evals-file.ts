@@ -1,4 +1,4 @@
-import { jsonTypeName, knownTopLevelKeys } from '@skeval/schema';
+import { jsonTypeName, knownTopLevelKeys } from '@skeval/schema/internal';
 import { assignIds } from './case-ids.js';
 import { countErrors, type IssueSink, isPlainObject, unknownKeys } from './issue-sink.js';
 import { explainUnsafeSkillName, splitPluginName, unsafeSkillNameMessage } from './names.js';

@@ -1,4 +1,4 @@
-import { jsonTypeName } from '@skeval/schema';
+import { jsonTypeName } from '@skeval/schema/internal';
 import { type IssueSink, isPlainObject, type JsonPath } from './issue-sink.js';
 import type { CaseFile } from './types.js';
 import { explainUnsafePath } from './unsafe-path.js';

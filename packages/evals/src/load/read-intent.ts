@@ -6,7 +6,7 @@ import {
   intentMethods,
   isIntentKind,
   type NormalizedAssertion,
-} from '@skeval/schema';
+} from '@skeval/schema/internal';
 import { build, configOf, intentSchemaOf, isProse, type Place, proseOf, warnIgnoredKeys } from './assertion-parts.js';
 import { isPlainObject } from './issue-sink.js';
 import { checkRegexFields } from './regex-fields.js';

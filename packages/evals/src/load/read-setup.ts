@@ -1,4 +1,4 @@
-import { isSetupKind, jsonTypeName, type Setup, setupKinds, setupSchemas } from '@skeval/schema';
+import { isSetupKind, jsonTypeName, type Setup, setupKinds, setupSchemas } from '@skeval/schema/internal';
 import { type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { checkSkillPath } from './read-files.js';
 import { setupPathBase } from './unsafe-path.js';

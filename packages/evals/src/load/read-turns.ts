@@ -1,4 +1,4 @@
-import { jsonTypeName, type NormalizedAssertion } from '@skeval/schema';
+import { jsonTypeName, type NormalizedAssertion } from '@skeval/schema/internal';
 import { type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { readAssertion } from './read-assertion.js';
 import type { CaseTurn } from './types.js';

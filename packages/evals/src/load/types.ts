@@ -1,4 +1,4 @@
-import type { NormalizedAssertion, Setup } from '@skeval/schema';
+import type { NormalizedAssertion, Setup } from '@skeval/schema/internal';
 import type { EvalsIssue } from './issues.js';
 
 /** A file the workspace starts with: copied from the skill folder, or written from inline content. */

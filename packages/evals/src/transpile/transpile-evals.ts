@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import type { NormalizedAssertion } from '@skeval/schema';
-import { formatPointer, SkevalError } from '@skeval/schema';
-import type { GraderInput } from '@skeval/scripts';
+import { SkevalError } from '@skeval/schema';
+import type { NormalizedAssertion } from '@skeval/schema/internal';
+import { formatPointer } from '@skeval/schema/internal';
+import type { GraderInput } from '@skeval/scripts/internal';
 import { quote } from 'shell-quote';
 import { describeAssertion } from '../brief/describe-assertion.js';
 import { type CaseGrader, resolveCaseGraders } from '../graders/case-graders.js';

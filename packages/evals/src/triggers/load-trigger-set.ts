@@ -1,4 +1,4 @@
-import { formatPointer, jsonTypeName } from '@skeval/schema';
+import { formatPointer, jsonTypeName } from '@skeval/schema/internal';
 import { createIssueSink, type IssueSink, isPlainObject, type JsonPath } from '../load/issue-sink.js';
 import { parseJsonDocument } from '../load/json-document.js';
 import { createLineIndex, decodeSource } from '../load/source-text.js';

@@ -1,4 +1,4 @@
-import { jsonTypeName } from '@skeval/schema';
+import { jsonTypeName } from '@skeval/schema/internal';
 import { type IssueSink, isPlainObject, type JsonPath } from '../load/issue-sink.js';
 import { splitPluginName } from '../load/names.js';
 import type { TriggerShape } from './types.js';

@@ -1,4 +1,4 @@
-import { createRedactor, type Redactor } from '@skeval/schema';
+import { createRedactor, type Redactor } from '@skeval/schema/internal';
 import type { GenerateResult } from './types.js';
 
 /** What a model adapter knows that must never reach a message, an artifact or the evidence. */

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { armSummarySchema, benchmarkSchema, passRateOf } from '@skeval/schema';
+import { benchmarkSchema } from '@skeval/schema';
+import { armSummarySchema, passRateOf } from '@skeval/schema/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFixtureRun } from '../__fixtures__/make-fixture-run.js';
 import type { ReportRun } from '../report-data.js';

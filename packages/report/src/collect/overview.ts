@@ -1,5 +1,6 @@
 import type { StoredCaseRun } from '@skeval/run-folder';
-import { type Benchmark, type Configuration, passRateOf } from '@skeval/schema';
+import type { Benchmark } from '@skeval/schema';
+import { type Configuration, passRateOf } from '@skeval/schema/internal';
 import type { ArmOverview, ReportComparison, ReportOverview } from '../report-data.js';
 
 const mean = (values: number[]) =>

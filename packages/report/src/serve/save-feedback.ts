@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { feedbackFileName, readFeedback, writeFeedback } from '@skeval/run-folder';
-import { assertionReviewSchema, feedbackSchema, runReviewSchema } from '@skeval/schema';
+import { feedbackSchema } from '@skeval/schema';
+import { assertionReviewSchema, runReviewSchema } from '@skeval/schema/internal';
 import * as z from 'zod';
 import type { CollectedReport } from '../collect/collect-report.js';
 import { readJsonBody, sendJson } from './local-request.js';

@@ -1,4 +1,4 @@
-import type { ReviewLabel } from '@skeval/schema';
+import type { ReviewLabel } from '@skeval/schema/internal';
 import type { ReportAssertion, ReportCase, ReportCaseRun } from '../report-data.js';
 import { CutNote } from './excerpt-text.js';
 import { labelKeyOf, type ReviewState } from './review-store.js';

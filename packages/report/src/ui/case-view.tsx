@@ -1,4 +1,4 @@
-import type { Configuration } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 import { useState } from 'preact/hooks';
 import type { ReportCase, ReportCaseRun, ReportRun } from '../report-data.js';
 import type { ReviewActions } from './assertion-rows.js';

@@ -1,4 +1,4 @@
-import type { Configuration } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 import type { ReportRun } from '../report-data.js';
 import { caseKeyOf } from './filters.js';
 import { armName, percent } from './format.js';

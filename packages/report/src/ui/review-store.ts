@@ -1,4 +1,5 @@
-import type { AssertionReview, Feedback, ReviewLabel } from '@skeval/schema';
+import type { Feedback } from '@skeval/schema';
+import type { AssertionReview, ReviewLabel } from '@skeval/schema/internal';
 import type { ReportAssertion, ReportCase, ReportCaseRun, ReportRun } from '../report-data.js';
 
 /** One run folder's review as the page holds it: notes by case run, labels by case run and assertion. */

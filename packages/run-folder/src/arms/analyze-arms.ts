@@ -1,4 +1,4 @@
-import type { ArmAnalysis, Configuration } from '@skeval/schema';
+import type { ArmAnalysis, Configuration } from '@skeval/schema/internal';
 import { type ArmRun, isGraded, runPassRate, runSucceeded } from './arm-run.js';
 import { type ArmRunIndex, createArmRunIndex } from './arm-run-index.js';
 import { assertionSummariesOf } from './assertion-summaries.js';

@@ -1,4 +1,4 @@
-import type { Configuration } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 import { type ArmRun, runPassRate } from './arm-run.js';
 import { mean } from './statistics.js';
 

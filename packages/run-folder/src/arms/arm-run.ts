@@ -1,4 +1,4 @@
-import { type Configuration, passRateOf } from '@skeval/schema';
+import { type Configuration, passRateOf } from '@skeval/schema/internal';
 
 /** One graded case run, as the analysis needs it. */
 export interface ArmRun {

@@ -1,4 +1,4 @@
-import type { ArmAnalysis, Configuration } from '@skeval/schema';
+import type { ArmAnalysis, Configuration } from '@skeval/schema/internal';
 import { isGraded } from './arm-run.js';
 import type { ArmRunIndex } from './arm-run-index.js';
 

@@ -1,4 +1,5 @@
-import type { GraderPayload, GraderResult, GraderResultV5 } from '@skeval/schema';
+import type { GraderPayload, GraderResult } from '@skeval/schema';
+import type { GraderResultV5 } from '@skeval/schema/internal';
 
 const marker = Symbol.for('skeval.script-grader');
 

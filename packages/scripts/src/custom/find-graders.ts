@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { graderNamePattern } from '@skeval/schema';
+import { graderNamePattern } from '@skeval/schema/internal';
 
 /** Folders searched for grader files, in order, in each folder from the current one up. */
 export const graderFolders = ['.skeval/graders', '.agentv/graders'];

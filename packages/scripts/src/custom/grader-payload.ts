@@ -1,4 +1,5 @@
-import type { GraderMessage, GraderPayload, Trace } from '@skeval/schema';
+import type { GraderPayload, Trace } from '@skeval/schema';
+import type { GraderMessage } from '@skeval/schema/internal';
 
 /** What a case run gives its graders, in Skeval's terms. */
 export interface GraderPayloadSource {

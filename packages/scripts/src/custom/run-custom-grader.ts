@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname } from 'node:path';
-import { type GraderPayload, type GraderResult, parseGraderResult, SkevalError } from '@skeval/schema';
+import { type GraderPayload, type GraderResult, SkevalError } from '@skeval/schema';
+import { parseGraderResult } from '@skeval/schema/internal';
 import { bundleGrader } from './bundle-grader.js';
 
 export interface RunCustomGraderOptions {

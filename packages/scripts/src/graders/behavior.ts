@@ -1,4 +1,5 @@
-import { behaviorIntentSchemas, SkevalError, type ToolCall } from '@skeval/schema';
+import { SkevalError, type ToolCall } from '@skeval/schema';
+import { behaviorIntentSchemas } from '@skeval/schema/internal';
 import { type RegexRunner, runRegexEach } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, requireTrace, verdict } from '../registry/grader.js';
 import { describePattern, quote, settle } from './evidence.js';

@@ -1,4 +1,5 @@
-import { SkevalError, safetyIntentSchemas } from '@skeval/schema';
+import { SkevalError } from '@skeval/schema';
+import { safetyIntentSchemas } from '@skeval/schema/internal';
 import { defineBuiltInGrader, verdict } from '../registry/grader.js';
 import { type ByteHit, createSecretFinder, type SecretFinder } from '../secrets/secret-finder.js';
 import { collectSecrets } from '../secrets/secret-values.js';

@@ -1,4 +1,5 @@
-import { type GraderResult, outputIntentSchemas } from '@skeval/schema';
+import type { GraderResult } from '@skeval/schema';
+import { outputIntentSchemas } from '@skeval/schema/internal';
 import { type RegexRunner, runRegex } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, verdict } from '../registry/grader.js';
 import { describePattern, describeSearched, inContext, messageOf, position, quote, settle } from './evidence.js';

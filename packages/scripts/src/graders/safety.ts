@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { SkevalError, safetyIntentSchemas } from '@skeval/schema';
+import { SkevalError } from '@skeval/schema';
+import { safetyIntentSchemas } from '@skeval/schema/internal';
 import { runRegexEach } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, requireTrace, verdict } from '../registry/grader.js';
 import { describeCall, shellCommands, tally } from './behavior.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { SkevalError, workspaceIntentSchemas } from '@skeval/schema';
+import { SkevalError } from '@skeval/schema';
+import { workspaceIntentSchemas } from '@skeval/schema/internal';
 import picomatch from 'picomatch';
 import { type RegexRunner, runRegexEach } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, requireWorkspace, verdict } from '../registry/grader.js';

@@ -1,4 +1,5 @@
-import { legacyScriptSchemas, SkevalError, workspaceIntentSchemas } from '@skeval/schema';
+import { SkevalError } from '@skeval/schema';
+import { legacyScriptSchemas, workspaceIntentSchemas } from '@skeval/schema/internal';
 import { runRegex } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, type GraderContext, requireWorkspace, verdict } from '../registry/grader.js';
 import { createWorkspaceReader, formatSize } from '../workspace/workspace-reader.js';

@@ -1,4 +1,4 @@
-import { isLegacyScriptType } from '@skeval/schema';
+import { isLegacyScriptType } from '@skeval/schema/internal';
 
 /**
  * Whether a name belongs to a built-in grader, without loading them: the three script types and

@@ -1,4 +1,5 @@
-import { type GraderResult, parseGraderResult, SkevalError, type Trace } from '@skeval/schema';
+import { type GraderResult, SkevalError, type Trace } from '@skeval/schema';
+import { parseGraderResult } from '@skeval/schema/internal';
 import { type RegexRunner, sharedRegexRunner } from '../regex/regex-runner.js';
 import { createWorkspaceReader, type WorkspaceReader } from '../workspace/workspace-reader.js';
 import type { BuiltInGrader } from './grader.js';

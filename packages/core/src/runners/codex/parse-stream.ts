@@ -1,4 +1,4 @@
-import { estimateCost } from '@skeval/judge';
+import { estimateCost } from '@skeval/judge/internal';
 import type { ParsedStream } from '../cli-runner.js';
 import { readStreamEvents } from '../stream-events.js';
 import { createTraceBuilder } from '../trace-builder.js';

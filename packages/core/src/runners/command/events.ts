@@ -1,4 +1,4 @@
-import { toolCallKinds } from '@skeval/schema';
+import { toolCallKinds } from '@skeval/schema/internal';
 import * as z from 'zod';
 
 // Skeval's JSON-lines trace format for `--agent command` programs (docs/agents.md): a program

@@ -1,4 +1,5 @@
-import { createModel, estimateCost, type LanguageModel, type ModelMessage } from '@skeval/judge';
+import { createModel, type LanguageModel, type ModelMessage } from '@skeval/judge';
+import { estimateCost } from '@skeval/judge/internal';
 import { createTraceBuilder } from '../trace-builder.js';
 import type { AgentRunner, RunnerContext, RunResult } from '../types.js';
 import { runToolLoop } from './tool-loop.js';

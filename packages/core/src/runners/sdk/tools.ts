@@ -1,7 +1,7 @@
 import { lstat, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { ModelTool } from '@skeval/judge';
-import { createWorkspaceReader, explainUnsafeWorkspacePath, listFiles } from '@skeval/scripts';
+import { createWorkspaceReader, explainUnsafeWorkspacePath, listFiles } from '@skeval/scripts/internal';
 import type { RunnerContext } from '../types.js';
 
 /** The tools of the built-in agent, every one confined to the workspace. */

@@ -1,0 +1,14 @@
+// Skeval's own entry (`@skeval/run-folder/internal`) for its other packages, its CLI, tests and benchmarks:
+// everything of the main entry and what they share beyond it. Not the documented API
+// (docs/library.md): it changes without notice.
+
+export {
+  buildContextManifest,
+  buildTiming,
+  emptyTiming,
+  type ManifestHeader,
+  type ManifestObservations,
+  type TimingInput,
+} from './case-run-records.js';
+export * from './index.js';
+export type { SharedStrings } from './read-case-run.js';
