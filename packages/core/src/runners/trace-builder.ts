@@ -1,4 +1,5 @@
 import type { ToolCall, Trace, TraceMessage } from '@skeval/schema';
+import { skillsReadIn } from './skill-reads.js';
 
 type ToolKind = ToolCall['kind'];
 
@@ -48,17 +49,22 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
   let model = configuredModel ?? null;
   const messages: TraceMessage[] = [];
   const calls = new Map<string, ToolCall>();
-  const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 };
+  const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0 };
   let cost: number | null | undefined;
   let turns = 0;
   let truncated = false;
   return {
     /** A message; one with no text and no tool calls says nothing and is left out. */
-    message(role: TraceMessage['role'], text: string, toolCallIds?: string[]) {
+    message(role: TraceMessage['role'], text: string, toolCallIds?: string[], parentToolCallId?: string) {
       if (text === '' && !toolCallIds?.length) return;
       const bounded = boundText(text);
       truncated ||= bounded.truncated;
-      messages.push({ role, text: bounded.text, ...(toolCallIds?.length ? { tool_call_ids: toolCallIds } : {}) });
+      messages.push({
+        role,
+        text: bounded.text,
+        ...(toolCallIds?.length ? { tool_call_ids: toolCallIds } : {}),
+        ...(parentToolCallId ? { parent_tool_call_id: parentToolCallId } : {}),
+      });
     },
     /** The model the agent's stream names; the first one named wins over the configured one. */
     model(name: string) {
@@ -77,6 +83,7 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
         ...(command === undefined ? {} : { command }),
         ...(paths.length ? { paths } : {}),
         ...(extra.started_at ? { started_at: extra.started_at } : {}),
+        ...(extra.parent_tool_call_id ? { parent_tool_call_id: extra.parent_tool_call_id } : {}),
       });
     },
     toolResult(
@@ -102,8 +109,13 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       usage.output_tokens += output;
       usage.cached_input_tokens += cached;
     },
-    setUsage(input: number, output: number, cached = 0) {
-      Object.assign(usage, { input_tokens: input, output_tokens: output, cached_input_tokens: cached });
+    setUsage(input: number, output: number, cached = 0, cacheWrite = 0) {
+      Object.assign(usage, {
+        input_tokens: input,
+        output_tokens: output,
+        cached_input_tokens: cached,
+        cache_write_input_tokens: cacheWrite,
+      });
     },
     cost(value: number | null) {
       cost = value;
@@ -122,7 +134,7 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       skills: Array<{ name: string; path: string }> = [],
     ): Trace {
       const toolCalls = [...calls.values()];
-      const skillsRead = skillsReadIn({ tool_calls: toolCalls }, skills);
+      const skillsRead = skillsReadIn(toolCalls, skills, workspaceDir);
       return {
         version: 1,
         agent,
@@ -130,7 +142,10 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
         messages,
         tool_calls: toolCalls,
         usage: {
-          ...usage,
+          input_tokens: usage.input_tokens,
+          output_tokens: usage.output_tokens,
+          cached_input_tokens: usage.cached_input_tokens,
+          ...(usage.cache_write_input_tokens ? { cache_write_input_tokens: usage.cache_write_input_tokens } : {}),
           total_tokens: usage.input_tokens + usage.output_tokens,
           ...(cost === undefined ? {} : { cost_usd: cost }),
         },
@@ -143,16 +158,4 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       };
     },
   };
-}
-
-/** Names of the installed skills whose SKILL.md some call read. */
-function skillsReadIn(trace: Pick<Trace, 'tool_calls'>, skills: Array<{ name: string; path: string }>): string[] {
-  return skills
-    .filter((skill) =>
-      trace.tool_calls.some((call) => {
-        const haystack = [...(call.paths ?? []), call.command ?? '', JSON.stringify(call.arguments)].join('\n');
-        return haystack.includes(`${skill.name}/SKILL.md`) || (call.kind === 'skill' && haystack.includes(skill.name));
-      }),
-    )
-    .map((skill) => skill.name);
 }

@@ -2,6 +2,7 @@ import { estimateCost } from '@skeval/judge';
 import type { ParsedStream } from '../cli-runner.js';
 import { readStreamEvents } from '../stream-events.js';
 import { createTraceBuilder } from '../trace-builder.js';
+import { createUsageTally, recordTokens } from '../usage-tally.js';
 import { type CodexItem, codexEventSchema } from './events.js';
 import { classifyShellCommand } from './shell-reads.js';
 
@@ -31,7 +32,8 @@ export function parseCodexStream(
   let lastRetry: string | undefined;
   let lastError: string | undefined;
   let threadId: string | undefined;
-  const reported: CodexUsage = { input: 0, output: 0, cached: 0 };
+  const perTurn = createUsageTally();
+  let completedTurns = 0;
   for (const event of readStreamEvents(stdout, codexEventSchema)) {
     switch (event.type) {
       case 'thread.started':
@@ -42,9 +44,13 @@ export function parseCodexStream(
         break;
       case 'turn.completed':
         failure = undefined;
-        reported.input += event.usage?.input_tokens ?? 0;
-        reported.output += event.usage?.output_tokens ?? 0;
-        reported.cached += event.usage?.cached_input_tokens ?? 0;
+        completedTurns += 1;
+        // Codex's `input_tokens` include the cached ones.
+        perTurn.call(`turn-${completedTurns}`, {
+          input: Math.max(0, (event.usage?.input_tokens ?? 0) - (event.usage?.cached_input_tokens ?? 0)),
+          output: event.usage?.output_tokens ?? 0,
+          cacheRead: event.usage?.cached_input_tokens ?? 0,
+        });
         break;
       case 'turn.failed':
         failure = `Codex failed: ${event.error?.message ?? lastError ?? 'the turn failed'}`;
@@ -96,8 +102,14 @@ export function parseCodexStream(
     }
   }
 
+  const summed = perTurn.total();
+  const reported: CodexUsage = {
+    input: summed.input + summed.cacheRead,
+    output: summed.output,
+    cached: summed.cacheRead,
+  };
   const own = ownUsage(reported, usageBefore);
-  trace.usage(own.input, own.output, own.cached);
+  recordTokens(trace, { input: own.input - own.cached, output: own.output, cacheRead: own.cached, cacheWrite: 0 });
   if (model)
     trace.cost(
       estimateCost(
