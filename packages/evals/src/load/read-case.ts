@@ -1,4 +1,5 @@
 import { evalCaseSchema, jsonTypeName, knownCaseKeys } from '@skeval/schema';
+import { caseSkillKeys, readCaseSkills } from './case-skills.js';
 import { countErrors, type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { readFiles } from './read-files.js';
 import { readSetup } from './read-setup.js';
@@ -54,7 +55,8 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
   const files = readFiles(value.files, [...path, 'files'], sink);
   const setup = readSetup(value.setup, [...path, 'setup'], sink);
   const assertions = readAssertionLists(value, path, sink);
-  const extraKeys = unknownKeys(value, knownCaseKeys);
+  const skills = readCaseSkills(value, path, sink);
+  const extraKeys = unknownKeys(value, [...knownCaseKeys, ...caseSkillKeys]);
   for (const key of extraKeys) {
     if (!nameKeys.includes(key) && !triggerKeys.includes(key))
       sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
@@ -79,6 +81,7 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
       metadata: fields.metadata ?? {},
       negativeControl: readNegativeControl(fields.metadata, [...path, 'metadata', 'negative_control'], sink),
       assertions,
+      ...(skills ? { skills } : {}),
       extra: Object.fromEntries(kept.map((key) => [key, value[key]])),
     },
   };
