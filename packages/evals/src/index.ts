@@ -1,5 +1,13 @@
 export { buildBrief, type CaseBrief, renderBrief } from './brief/build-brief.js';
 export { describeAssertion } from './brief/describe-assertion.js';
+export { detectForeignFormat } from './import/detect-format.js';
+export {
+  describeImport,
+  type ImportForeignFileOptions,
+  importForeignFile,
+  isForeignEvalsFileName,
+} from './import/import-file.js';
+export { type ForeignFormat, foreignFormats, type ImportedCase, type ImportResult } from './import/types.js';
 export {
   type InitEvalsOptions,
   type InitEvalsResult,

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import ignore from 'ignore';
 import { glob } from 'tinyglobby';
+import { importForeignFile, isForeignEvalsFileName } from '../import/import-file.js';
 import { caseSkillKeys } from '../load/case-skills.js';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import { splitPluginName } from '../load/names.js';
@@ -49,21 +50,24 @@ export async function scanSkillTree(
   unpaired: UnpairedEvalsFile[];
   skills: Array<{ dir: string; manifest: SkillManifest }>;
 }> {
-  const found = await glob(['**/SKILL.md', '**/evals.json'], {
+  const found = await glob(['**/SKILL.md', '**/evals.json', '**/*.yaml', '**/*.yml'], {
     cwd: root,
     dot: true,
     ignore: skipped,
     followSymbolicLinks: false,
   });
   const ignored = gitignoreOf(root);
-  const kept = found.filter((path) => !ignored.ignores(path)).sort();
+  const kept = found
+    .filter((path) => !ignored.ignores(path))
+    .filter((path) => !/\.ya?ml$/.test(path) || isForeignEvalsFileName(path))
+    .sort();
   const manifests = new Map<string, SkillManifest>();
   for (const path of kept.filter((path) => basename(path) === 'SKILL.md')) {
     const dir = join(root, dirname(path));
     manifests.set(dir, await readSkillManifest(dir));
   }
   const label = (path: string) => relative(cwd, path) || path;
-  const evalsFiles = kept.filter((path) => basename(path) === 'evals.json').map((path) => join(root, path));
+  const evalsFiles = kept.filter((path) => basename(path) !== 'SKILL.md').map((path) => join(root, path));
   const byDir = new Map<string, { evalsPath: string; rank: number }>();
   const unpaired: UnpairedEvalsFile[] = [];
   const loose: string[] = [];
@@ -197,6 +201,14 @@ function nearestTo(path: string, dirs: string[]): string | undefined {
 async function peekSkillNames(evalsPath: string): Promise<{ name?: string; caseSkills: string[] }> {
   try {
     if ((await stat(evalsPath)).size > defaultMaxEvalsFileBytes) return { caseSkills: [] };
+    if (isForeignEvalsFileName(evalsPath)) {
+      const imported = importForeignFile({ absolutePath: evalsPath, skillDir: dirname(evalsPath) });
+      return {
+        caseSkills: [
+          ...new Set(imported.evals.evals.flatMap((entry) => (entry.skill ? [skillNameOf(entry.skill)] : []))),
+        ],
+      };
+    }
     const value: unknown = JSON.parse((await readFile(evalsPath, 'utf8')).replace(/^\uFEFF/, ''));
     const cases = Array.isArray(value) ? value : isRecord(value) ? value.evals : undefined;
     const caseSkills = [...new Set((Array.isArray(cases) ? cases : []).flatMap(namesOfCase))];

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
+import { isForeignEvalsFileName } from '../import/import-file.js';
 import type { SkillPathProblem } from '../load/issue-sink.js';
 
 /** Where a skill keeps its evals file, relative to the skill folder, most usual first. */
@@ -25,6 +26,7 @@ export function skillFolderOf(
   evalsPath: string,
   isSkill: (dir: string) => boolean = (dir) => existsSync(join(dir, 'SKILL.md')),
 ): { dir: string; rank: number } | undefined {
+  if (isForeignEvalsFileName(evalsPath)) return foreignOwner(evalsPath, isSkill);
   if (basename(evalsPath) !== 'evals.json') return undefined;
   for (const [rank, location] of evalsLocations.entries()) {
     const depth = location.split('/').length - 1;
@@ -33,6 +35,24 @@ export function skillFolderOf(
     if (join(dir, location) === evalsPath && isSkill(dir)) return { dir, rank };
   }
   return undefined;
+}
+
+/**
+ * The skill another tool's eval file belongs to: the skill folder it sits in, or whose `evals/`,
+ * `eval/` or `tests/` it sits in (`evals/tests/<case>/eval.yaml` too). Ranked after every
+ * evals.json place, so a skill's own evals.json is the one run.
+ */
+function foreignOwner(path: string, isSkill: (dir: string) => boolean): { dir: string; rank: number } | undefined {
+  const own = dirname(path);
+  const parent = dirname(own);
+  const candidates = [
+    own,
+    ...(['evals', 'eval', 'tests'].includes(basename(own)) ? [parent] : []),
+    ...(basename(parent) === 'tests' && basename(dirname(parent)) === 'evals' ? [dirname(dirname(parent))] : []),
+  ];
+  const index = candidates.findIndex((dir) => isSkill(dir));
+  const dir = candidates[index];
+  return dir === undefined ? undefined : { dir, rank: evalsLocations.length + index };
 }
 
 /**
