@@ -63,10 +63,7 @@ describe('skeval import', () => {
     expect(await gradings(join(root, 'out-ydb/ydb-search'))).toEqual([
       {
         case_id: '1',
-        rows: [
-          'pass output-not-contains value=[provider erro',
-          'skipped Require fulltext_relevance for BM25 and ',
-        ],
+        rows: ['pass output-not-contains value=[provider erro', 'skipped Require fulltext_relevance for BM25 and '],
       },
     ]);
   });

@@ -41,6 +41,37 @@ function boundText(text: string, limit = maxToolOutputChars): { text: string; tr
   return { text: `${text.slice(0, limit)}\n[… ${text.length - limit} more characters cut by Skeval]`, truncated: true };
 }
 
+/** The trace's usage: cache writes only when there were some, the cost only when known or unknowable. */
+function traceUsage(
+  usage: { input_tokens: number; output_tokens: number; cached_input_tokens: number; cache_write_input_tokens: number },
+  cost: number | null | undefined,
+): Trace['usage'] {
+  const { cache_write_input_tokens: writes, ...counts } = usage;
+  return {
+    ...counts,
+    ...(writes ? { cache_write_input_tokens: writes } : {}),
+    total_tokens: usage.input_tokens + usage.output_tokens,
+    ...(cost === undefined ? {} : { cost_usd: cost }),
+  };
+}
+
+/** A tool call as the trace holds it: its kind, command and paths read from its arguments unless given. */
+function buildToolCall(id: string, name: string, args: Record<string, unknown>, extra: Partial<ToolCall>): ToolCall {
+  const kind = extra.kind ?? toolKind(name);
+  const command = extra.command ?? (kind === 'shell' && typeof args.command === 'string' ? args.command : undefined);
+  const paths = extra.paths ?? toolPaths(args);
+  return {
+    id,
+    name,
+    kind,
+    arguments: args,
+    ...(command === undefined ? {} : { command }),
+    ...(paths.length ? { paths } : {}),
+    ...(extra.started_at ? { started_at: extra.started_at } : {}),
+    ...(extra.parent_tool_call_id ? { parent_tool_call_id: extra.parent_tool_call_id } : {}),
+  };
+}
+
 /** What `createTraceBuilder` returns: a trace being built. */
 export type TraceBuilder = ReturnType<typeof createTraceBuilder>;
 
@@ -71,20 +102,7 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       if (name && (model === null || model === configuredModel)) model = name;
     },
     toolCall(id: string, name: string, args: Record<string, unknown>, extra: Partial<ToolCall> = {}) {
-      const kind = extra.kind ?? toolKind(name);
-      const command =
-        extra.command ?? (kind === 'shell' && typeof args.command === 'string' ? args.command : undefined);
-      const paths = extra.paths ?? toolPaths(args);
-      calls.set(id, {
-        id,
-        name,
-        kind,
-        arguments: args,
-        ...(command === undefined ? {} : { command }),
-        ...(paths.length ? { paths } : {}),
-        ...(extra.started_at ? { started_at: extra.started_at } : {}),
-        ...(extra.parent_tool_call_id ? { parent_tool_call_id: extra.parent_tool_call_id } : {}),
-      });
+      calls.set(id, buildToolCall(id, name, args, extra));
     },
     toolResult(
       id: string,
@@ -141,14 +159,7 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
         model,
         messages,
         tool_calls: toolCalls,
-        usage: {
-          input_tokens: usage.input_tokens,
-          output_tokens: usage.output_tokens,
-          cached_input_tokens: usage.cached_input_tokens,
-          ...(usage.cache_write_input_tokens ? { cache_write_input_tokens: usage.cache_write_input_tokens } : {}),
-          total_tokens: usage.input_tokens + usage.output_tokens,
-          ...(cost === undefined ? {} : { cost_usd: cost }),
-        },
+        usage: traceUsage(usage, cost),
         final_text: finalText,
         duration_ms: durationMs,
         workspace_dir: workspaceDir,

@@ -15,7 +15,8 @@ export function importAgentv(file: Record<string, unknown>, graderExists: (name:
   const mapped: string[] = [];
   const lost: string[] = [];
   const key = Array.isArray(file.tests) ? 'tests' : 'evalcases';
-  const cases = Array.isArray(file[key]) ? (file[key] as unknown[]) : [];
+  const listed = file[key];
+  const cases: unknown[] = Array.isArray(listed) ? listed : [];
   const evals: ImportedCase[] = [];
   for (const [index, entry] of cases.entries()) {
     const where = `${key}[${index}]`;

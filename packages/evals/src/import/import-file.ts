@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path
 import { globSync } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 import { importAgentv } from './agentv.js';
-import { detectForeignFormat } from './detect-format.js';
+import { detectForeignFormat, isRecord } from './detect-format.js';
 import { importPromptfoo } from './promptfoo.js';
 import type { ImportResult } from './types.js';
 
@@ -35,11 +35,11 @@ export function importForeignFile(options: ImportForeignFileOptions): ImportResu
   const skillDir = options.skillDir ?? fileDir;
   const value = parseFile(options.text ?? readFileSync(absolutePath, 'utf8'), absolutePath);
   const format = detectForeignFormat(value);
-  if (format === undefined || value === null || typeof value !== 'object' || Array.isArray(value))
+  if (format === undefined || !isRecord(value))
     throw new Error(
       `${basename(absolutePath)} is neither a promptfoo config (\`prompts\`, \`providers\`, \`tests\` with \`vars\`/\`assert\`) nor an agentv eval file (\`tests\` of cases with \`input\`, \`criteria\`, \`assertions\`)`,
     );
-  const record = value as Record<string, unknown>;
+  const record = value;
   const result =
     format === 'promptfoo'
       ? importPromptfoo(record, (pattern) =>
