@@ -79,6 +79,7 @@ export {
   skillConfigSchema,
 } from './config-file.js';
 export { describeSchemaIssues, describeZodIssue, formatPointer, jsonTypeName, valueAt } from './describe-issue.js';
+export { closestName, didYouMean } from './did-you-mean.js';
 export { type ErrorCode, errorCodes, SkevalError, type SkevalErrorOptions } from './errors.js';
 export {
   caseIdSchema,

@@ -1,4 +1,4 @@
-import { evalCaseSchema, jsonTypeName, knownCaseKeys } from '@skeval/schema';
+import { didYouMean, evalCaseSchema, jsonTypeName, knownCaseKeys } from '@skeval/schema';
 import { caseSkillKeys, readCaseSkills } from './case-skills.js';
 import { countErrors, type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { readFiles } from './read-files.js';
@@ -18,6 +18,8 @@ const caseFieldsSchema = evalCaseSchema.omit({
   expected_output: true,
 });
 const nameKeys = ['name', 'eval_name'];
+/** What a mistyped case key is compared with: the keys a case is read from. */
+const caseKeysToSuggest = [...knownCaseKeys, ...nameKeys, 'skill', 'target_skills'];
 /** Case keys of trigger queries, read by `skeval triggers` (see triggers/). */
 const triggerKeys = ['should_trigger', 'expected_skill', 'forbidden_skills'];
 
@@ -59,7 +61,12 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
   const extraKeys = unknownKeys(value, [...knownCaseKeys, ...caseSkillKeys]);
   for (const key of extraKeys) {
     if (!nameKeys.includes(key) && !triggerKeys.includes(key))
-      sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
+      sink.warning(
+        'unknown-key',
+        [...path, key],
+        `unknown case key \`${key}\`${didYouMean(key, caseKeysToSuggest)} is kept but not used`,
+        { key: true },
+      );
   }
   const identity = { index, ...(rawId === undefined ? {} : { rawId }) };
   if (countErrors(sink) > errorsBefore || !fields || !turns?.[0]) return identity;

@@ -7,7 +7,7 @@ import { explainUnsafeSkillName, splitPluginName } from './names.js';
 import { readCase } from './read-case.js';
 import type { LoadedCase, LoadedEvalsFile } from './types.js';
 
-const misplacedCaseKeys = ['cases', 'tests', 'test_cases', 'scenarios', 'suites'];
+const misplacedCaseKeys = ['cases', 'tests', 'test_cases', 'scenarios', 'suites', 'prompts', 'evaluations'];
 /** Top-level keys of trigger sets, read by `skeval triggers` (see triggers/). */
 const triggerKeys = ['trigger_evals', 'should_trigger', 'should_not_trigger'];
 

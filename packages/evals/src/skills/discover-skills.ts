@@ -6,7 +6,7 @@ import { triggerFilesOf } from '../triggers/skill-triggers.js';
 import { loadEvalsFileFromDisk, skillDirOf } from './load-from-disk.js';
 import { readSkillManifest } from './read-skill-manifest.js';
 import { type SkillPair, scanSkillTree, type UnpairedEvalsFile } from './scan-skill-tree.js';
-import { evalsFileOf } from './skill-folder.js';
+import { evalsFileOf, evalsFilesOf } from './skill-folder.js';
 
 /** A skill with an evals file, found under the given path. */
 export interface DiscoveredSkill {
@@ -92,8 +92,16 @@ async function pairsAt(root: string, cwd: string): Promise<{ pairs: SkillPair[];
     : existsSync(join(root, 'SKILL.md'))
       ? { dir: root, evalsPath: evalsFileOf(root) }
       : undefined;
-  if (!own?.evalsPath) return pairsBelow(root, cwd);
-  return { pairs: [{ ...own, evalsPath: own.evalsPath, manifest: await readSkillManifest(own.dir) }], unpaired: [] };
+  const evalsPath = own?.evalsPath;
+  if (!own || !evalsPath) return pairsBelow(root, cwd);
+  const label = (path: string) => relative(cwd, path) || path;
+  // The skill's other evals files are said, not dropped: one evals file runs per skill.
+  const others = evalsFilesOf(own.dir).filter((path) => path !== evalsPath);
+  const unpaired = others.map((other) => ({
+    evalsPath: other,
+    reason: `${label(other)} is not run: the skill in ${label(own.dir)} runs ${label(evalsPath)} (one evals file per skill)`,
+  }));
+  return { pairs: [{ dir: own.dir, evalsPath, manifest: await readSkillManifest(own.dir) }], unpaired };
 }
 
 /** The pairs of a tree; a folder without SKILL.md but with evals/evals.json, and no skill below, is itself the skill. */

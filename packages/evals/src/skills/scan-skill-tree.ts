@@ -8,7 +8,7 @@ import { caseSkillKeys } from '../load/case-skills.js';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import { splitPluginName } from '../load/names.js';
 import { readSkillManifest, type SkillManifest } from './read-skill-manifest.js';
-import { skillFolderOf } from './skill-folder.js';
+import { evalsFileNames, skillFolderOf } from './skill-folder.js';
 
 /** The dot folders agents keep skills in; every other dot folder is skipped. */
 const agentFolders = ['.claude', '.agents', '.codex', '.pi'] as const;
@@ -50,7 +50,7 @@ export async function scanSkillTree(
   unpaired: UnpairedEvalsFile[];
   skills: Array<{ dir: string; manifest: SkillManifest }>;
 }> {
-  const found = await glob(['**/SKILL.md', '**/evals.json', '**/*.yaml', '**/*.yml'], {
+  const found = await glob(['**/SKILL.md', ...evalsFileNames.map((name) => `**/${name}`), '**/*.yaml', '**/*.yml'], {
     cwd: root,
     dot: true,
     ignore: skipped,
