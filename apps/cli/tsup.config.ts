@@ -22,7 +22,7 @@ const commandsOutside: Plugin = {
   },
 };
 
-const quick = ['validate', 'brief', 'transpile'];
+const quick = ['validate', 'brief', 'transpile', 'import'];
 const engine = ['init', 'run', 'grade', 'compare', 'merge', 'report', 'triggers'];
 const entries = (names: string[]) =>
   Object.fromEntries(names.map((name) => [`commands/${name}`, `src/commands/${name}.ts`]));

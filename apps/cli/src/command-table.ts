@@ -79,6 +79,13 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./commands/transpile.js')).defineTranspile,
   },
   {
+    name: 'import',
+    arguments: '<file>',
+    description:
+      "write the evals.json equivalent of another tool's eval file (promptfoo, agentv), listing every mapping and every loss",
+    load: async () => (await import('./commands/import.js')).defineImport,
+  },
+  {
     name: 'triggers',
     arguments: '[path]',
     description: 'does the skill fire? run its trigger queries among its neighbours and measure the routing',

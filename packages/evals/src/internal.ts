@@ -50,3 +50,6 @@ export {
 export { type TriggerQuery, type TriggerSetLoad, type TriggerShape, triggerShapes } from './triggers/types.js';
 export type { TriggerCounts } from './triggers/validate-triggers.js';
 export { describeMultiTurn, multiTurnCases } from './validate/describe-turns.js';
+export { detectForeignFormat } from './import/detect-format.js';
+export { describeImport, type ImportForeignFileOptions, importForeignFile, isForeignEvalsFileName } from './import/import-file.js';
+export { type ForeignFormat, foreignFormats, type ImportedCase, type ImportResult } from './import/types.js';

@@ -23,6 +23,7 @@ export function buildTiming(input: TimingInput): Timing {
     input_tokens: usage.input_tokens,
     output_tokens: usage.output_tokens,
     cached_input_tokens: usage.cached_input_tokens ?? 0,
+    ...(usage.cache_write_input_tokens ? { cache_write_input_tokens: usage.cache_write_input_tokens } : {}),
     cost_usd: usage.cost_usd ?? null,
     ...(input.judge ? { judge: input.judge } : {}),
   };

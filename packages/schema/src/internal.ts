@@ -120,3 +120,4 @@ export {
   triggerRunStatuses,
   triggerStops,
 } from './triggers.js';
+export { closestName, didYouMean } from './did-you-mean.js';

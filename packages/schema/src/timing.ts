@@ -11,6 +11,7 @@ export const timingSchema = z.looseObject({
   input_tokens: z.number().int().nonnegative().optional(),
   output_tokens: z.number().int().nonnegative().optional(),
   cached_input_tokens: z.number().int().nonnegative().optional(),
+  cache_write_input_tokens: z.number().int().nonnegative().optional(),
   /** US dollars; `null` when the model's price is unknown. */
   cost_usd: z.number().nonnegative().nullable().optional(),
 });

@@ -4,7 +4,10 @@ import * as z from 'zod';
 export const usageSchema = z.object({
   input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
+  /** Of `input_tokens`, those read from the provider's prompt cache. */
   cached_input_tokens: z.number().int().nonnegative().optional(),
+  /** Of `input_tokens`, those written to the provider's prompt cache (Claude's cache creation). */
+  cache_write_input_tokens: z.number().int().nonnegative().optional(),
   total_tokens: z.number().int().nonnegative(),
   /** US dollars; `null` when the price of the model is unknown (never 0 by default). */
   cost_usd: z.number().nonnegative().nullable().optional(),
@@ -48,6 +51,8 @@ export const toolCallSchema = z.object({
   duration_ms: z.number().nonnegative().optional(),
   /** In a multi-turn case: the turn (from 1) the call was made in. */
   turn: z.number().int().positive().optional(),
+  /** Made by a sub-agent: the id of the tool call (Claude Code's `Task`/`Agent`) that started it. */
+  parent_tool_call_id: z.string().optional(),
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
@@ -59,6 +64,8 @@ export const traceMessageSchema = z.object({
   timestamp: z.string().optional(),
   /** In a multi-turn case: the turn (from 1) the message belongs to. */
   turn: z.number().int().positive().optional(),
+  /** Said by a sub-agent: the id of the tool call that started it. */
+  parent_tool_call_id: z.string().optional(),
 });
 export type TraceMessage = z.infer<typeof traceMessageSchema>;
 

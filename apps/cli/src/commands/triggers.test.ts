@@ -66,6 +66,41 @@ describe('skeval triggers', () => {
     expect(stderr).toMatch(message);
   });
 
+  it('runs a trigger file in the `cases` of { query, expected } shape', async () => {
+    await mkdir(join(root, 'labelled', 'evals'), { recursive: true });
+    await writeFile(
+      join(root, 'labelled', 'SKILL.md'),
+      '---\nname: labelled\ndescription: Commit staged changes\n---\n',
+    );
+    await writeFile(
+      join(root, 'labelled', 'evals', 'trigger-evals.json'),
+      JSON.stringify({
+        skill_name: 'labelled',
+        cases: [
+          { id: 'trigger-001', query: 'commit the staged work', expected: 'should_trigger', rationale: 'direct' },
+          {
+            id: 'no-trigger-001',
+            query: 'what is the weather',
+            expected: 'should_not_trigger',
+            rationale: 'unrelated',
+          },
+        ],
+      }),
+    );
+    const { code, stdout } = await run([
+      'triggers',
+      'labelled',
+      ...agentFlags,
+      '--runs',
+      '1',
+      '--no-neighbours',
+      '--json',
+    ]);
+    const [entry] = JSON.parse(stdout).runs;
+    expect(entry.triggers.summary).toEqual({ total: 2, passed: 2, failed: 0 });
+    expect(code).toBe(0);
+  });
+
   it('says where trigger queries go when a skill has none', async () => {
     await mkdir(join(root, 'empty'), { recursive: true });
     await writeFile(join(root, 'empty', 'SKILL.md'), '---\nname: empty\ndescription: x\n---\n');

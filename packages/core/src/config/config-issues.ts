@@ -3,6 +3,7 @@ import {
   type ConfigKey,
   configKeyHelp,
   describeZodIssue,
+  didYouMean,
   formatPointer,
   gatesSchema,
   skillConfigSchema,
@@ -72,35 +73,10 @@ function unknownKeyMessage(path: ReadonlyArray<string | number>, key: string): s
     if (topLevelKeys.includes(key)) {
       return `${where}: \`${key}\` cannot be set for one skill: one agent, judge and sandbox serve a whole run, so only ${skillKeys.join(' and ')} can differ by skill; set \`${key}\` at the top level, or run this skill with a config of its own (--config <file>)`;
     }
-    return `${where}: unknown key \`${key}\`${suggestion(key, skillKeys)}; a skill's entry takes ${skillKeys.join(' and ')}`;
+    return `${where}: unknown key \`${key}\`${didYouMean(key, skillKeys)}; a skill's entry takes ${skillKeys.join(' and ')}`;
   }
   const known = path[path.length - 1] === 'gates' ? gateKeys : topLevelKeys;
-  return `${where}: unknown key \`${key}\`${suggestion(key, known)}; the keys are ${known.join(', ')} (docs/config.md)`;
-}
-
-/** ` (did you mean `concurrency`?)` for a near miss, else nothing. */
-function suggestion(key: string, known: readonly string[]): string {
-  const lower = key.toLowerCase().replace(/[-_]/g, '');
-  const scored = known
-    .map((candidate) => ({ candidate, distance: editDistance(lower, candidate.toLowerCase()) }))
-    .sort((a, b) => a.distance - b.distance);
-  const best = scored[0];
-  return best && best.distance <= Math.max(2, Math.floor(key.length / 4))
-    ? ` (did you mean \`${best.candidate}\`?)`
-    : '';
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= a.length; row += 1) {
-    const current = [row];
-    for (let column = 1; column <= b.length; column += 1) {
-      const substitution = (previous[column - 1] ?? 0) + (a[row - 1] === b[column - 1] ? 0 : 1);
-      current.push(Math.min((previous[column] ?? 0) + 1, (current[column - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
+  return `${where}: unknown key \`${key}\`${didYouMean(key, known)}; the keys are ${known.join(', ')} (docs/config.md)`;
 }
 
 function exampleOf(key: ConfigKey, syntax: ConfigSyntax): string {

@@ -1,4 +1,5 @@
 import type { ToolCall, Trace, TraceMessage } from '@skeval/schema';
+import { skillsReadIn } from './skill-reads.js';
 
 type ToolKind = ToolCall['kind'];
 
@@ -40,6 +41,37 @@ function boundText(text: string, limit = maxToolOutputChars): { text: string; tr
   return { text: `${text.slice(0, limit)}\n[… ${text.length - limit} more characters cut by Skeval]`, truncated: true };
 }
 
+/** The trace's usage: cache writes only when there were some, the cost only when known or unknowable. */
+function traceUsage(
+  usage: { input_tokens: number; output_tokens: number; cached_input_tokens: number; cache_write_input_tokens: number },
+  cost: number | null | undefined,
+): Trace['usage'] {
+  const { cache_write_input_tokens: writes, ...counts } = usage;
+  return {
+    ...counts,
+    ...(writes ? { cache_write_input_tokens: writes } : {}),
+    total_tokens: usage.input_tokens + usage.output_tokens,
+    ...(cost === undefined ? {} : { cost_usd: cost }),
+  };
+}
+
+/** A tool call as the trace holds it: its kind, command and paths read from its arguments unless given. */
+function buildToolCall(id: string, name: string, args: Record<string, unknown>, extra: Partial<ToolCall>): ToolCall {
+  const kind = extra.kind ?? toolKind(name);
+  const command = extra.command ?? (kind === 'shell' && typeof args.command === 'string' ? args.command : undefined);
+  const paths = extra.paths ?? toolPaths(args);
+  return {
+    id,
+    name,
+    kind,
+    arguments: args,
+    ...(command === undefined ? {} : { command }),
+    ...(paths.length ? { paths } : {}),
+    ...(extra.started_at ? { started_at: extra.started_at } : {}),
+    ...(extra.parent_tool_call_id ? { parent_tool_call_id: extra.parent_tool_call_id } : {}),
+  };
+}
+
 /** What `createTraceBuilder` returns: a trace being built. */
 export type TraceBuilder = ReturnType<typeof createTraceBuilder>;
 
@@ -48,36 +80,29 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
   let model = configuredModel ?? null;
   const messages: TraceMessage[] = [];
   const calls = new Map<string, ToolCall>();
-  const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 };
+  const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0 };
   let cost: number | null | undefined;
   let turns = 0;
   let truncated = false;
   return {
     /** A message; one with no text and no tool calls says nothing and is left out. */
-    message(role: TraceMessage['role'], text: string, toolCallIds?: string[]) {
+    message(role: TraceMessage['role'], text: string, toolCallIds?: string[], parentToolCallId?: string) {
       if (text === '' && !toolCallIds?.length) return;
       const bounded = boundText(text);
       truncated ||= bounded.truncated;
-      messages.push({ role, text: bounded.text, ...(toolCallIds?.length ? { tool_call_ids: toolCallIds } : {}) });
+      messages.push({
+        role,
+        text: bounded.text,
+        ...(toolCallIds?.length ? { tool_call_ids: toolCallIds } : {}),
+        ...(parentToolCallId ? { parent_tool_call_id: parentToolCallId } : {}),
+      });
     },
     /** The model the agent's stream names; the first one named wins over the configured one. */
     model(name: string) {
       if (name && (model === null || model === configuredModel)) model = name;
     },
     toolCall(id: string, name: string, args: Record<string, unknown>, extra: Partial<ToolCall> = {}) {
-      const kind = extra.kind ?? toolKind(name);
-      const command =
-        extra.command ?? (kind === 'shell' && typeof args.command === 'string' ? args.command : undefined);
-      const paths = extra.paths ?? toolPaths(args);
-      calls.set(id, {
-        id,
-        name,
-        kind,
-        arguments: args,
-        ...(command === undefined ? {} : { command }),
-        ...(paths.length ? { paths } : {}),
-        ...(extra.started_at ? { started_at: extra.started_at } : {}),
-      });
+      calls.set(id, buildToolCall(id, name, args, extra));
     },
     toolResult(
       id: string,
@@ -102,8 +127,13 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       usage.output_tokens += output;
       usage.cached_input_tokens += cached;
     },
-    setUsage(input: number, output: number, cached = 0) {
-      Object.assign(usage, { input_tokens: input, output_tokens: output, cached_input_tokens: cached });
+    setUsage(input: number, output: number, cached = 0, cacheWrite = 0) {
+      Object.assign(usage, {
+        input_tokens: input,
+        output_tokens: output,
+        cached_input_tokens: cached,
+        cache_write_input_tokens: cacheWrite,
+      });
     },
     cost(value: number | null) {
       cost = value;
@@ -122,18 +152,14 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       skills: Array<{ name: string; path: string }> = [],
     ): Trace {
       const toolCalls = [...calls.values()];
-      const skillsRead = skillsReadIn({ tool_calls: toolCalls }, skills);
+      const skillsRead = skillsReadIn(toolCalls, skills, workspaceDir);
       return {
         version: 1,
         agent,
         model,
         messages,
         tool_calls: toolCalls,
-        usage: {
-          ...usage,
-          total_tokens: usage.input_tokens + usage.output_tokens,
-          ...(cost === undefined ? {} : { cost_usd: cost }),
-        },
+        usage: traceUsage(usage, cost),
         final_text: finalText,
         duration_ms: durationMs,
         workspace_dir: workspaceDir,
@@ -143,16 +169,4 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       };
     },
   };
-}
-
-/** Names of the installed skills whose SKILL.md some call read. */
-function skillsReadIn(trace: Pick<Trace, 'tool_calls'>, skills: Array<{ name: string; path: string }>): string[] {
-  return skills
-    .filter((skill) =>
-      trace.tool_calls.some((call) => {
-        const haystack = [...(call.paths ?? []), call.command ?? '', JSON.stringify(call.arguments)].join('\n');
-        return haystack.includes(`${skill.name}/SKILL.md`) || (call.kind === 'skill' && haystack.includes(skill.name));
-      }),
-    )
-    .map((skill) => skill.name);
 }

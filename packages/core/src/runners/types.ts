@@ -2,6 +2,7 @@ import type { ModelMessage } from '@skeval/judge';
 import type { Trace } from '@skeval/schema';
 import type { ProcessOutcome } from '../session/run-process.js';
 import type { SandboxKind } from '../session/sandbox.js';
+import type { TokenCounts } from './usage-tally.js';
 
 export interface InstalledSkill {
   name: string;
@@ -33,6 +34,8 @@ export interface RunnerSession {
   usage?: { input: number; output: number; cached: number };
   /** Claude Code: the session's cost so far (a resumed session reports its running total). */
   costUsd?: number;
+  /** Claude Code: the session's `modelUsage` totals so far (running totals too, when resumed). */
+  modelTokens?: TokenCounts;
 }
 
 /** What a runner gets for one case run (for a multi-turn case, for one of its turns). */

@@ -48,6 +48,9 @@ export function combineTurns(turns: readonly [TurnRun, ...TurnRun[]], count: num
       input_tokens: sum((entry) => entry.usage.input_tokens),
       output_tokens: sum((entry) => entry.usage.output_tokens),
       cached_input_tokens: sum((entry) => entry.usage.cached_input_tokens),
+      ...(traces.some((entry) => entry.usage.cache_write_input_tokens)
+        ? { cache_write_input_tokens: sum((entry) => entry.usage.cache_write_input_tokens) }
+        : {}),
       total_tokens: sum((entry) => entry.usage.total_tokens),
       ...(cost === undefined ? {} : { cost_usd: cost }),
     },

@@ -29,10 +29,15 @@ export interface IssueSink {
   ): z.infer<Schema> | undefined;
 }
 
-/** Why a path in the skill folder cannot be copied into the workspace. */
+/**
+ * Why a path in the skill folder cannot be copied into the workspace; or (`read-as`) the path in
+ * the skill folder it was found at, written relative to the repository root instead.
+ */
 export interface SkillPathProblem {
-  code: 'missing-file' | 'path-escape';
+  code: 'missing-file' | 'path-escape' | 'read-as';
   message: string;
+  /** With `read-as`: the path relative to the skill folder. */
+  path?: string;
 }
 
 /** A sink that locates each issue in `document` (at the top of the file without one). */

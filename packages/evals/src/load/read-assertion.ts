@@ -1,9 +1,11 @@
 import {
+  closestName,
   graderNamePattern,
   isLegacyScriptType,
   jsonTypeName,
   legacyScriptAssertionSchema,
   legacyScriptSchemas,
+  legacyScriptTypes,
   type NormalizedAssertion,
 } from '@skeval/schema/internal';
 import { assertionAliases } from './assertion-aliases.js';
@@ -74,6 +76,16 @@ function readTyped(value: Record<string, unknown>, place: Place): NormalizedAsse
       'invalid-value',
       [...path, 'type'],
       `\`type: ${JSON.stringify(type)}\` is not a grader name; grader names use only letters, digits, \`_\` and \`-\``,
+    );
+    return undefined;
+  }
+  // A near miss of a built-in or of another tool's name (`file_contians`) is a typo: an error now.
+  const typo = closestName(type, [...legacyScriptTypes, ...Object.keys(assertionAliases)]);
+  if (typo && sink.graderExists?.(type) !== true) {
+    sink.error(
+      'unknown-assertion-type',
+      [...path, 'type'],
+      `\`type: "${type}"\` is not a built-in check (did you mean \`${typo}\`?) and no custom grader has that name; correct it, or add a custom grader \`${type}\` in .skeval/graders/`,
     );
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { evalCaseSchema } from '@skeval/schema';
-import { jsonTypeName, knownCaseKeys } from '@skeval/schema/internal';
+import { didYouMean, jsonTypeName, knownCaseKeys } from '@skeval/schema/internal';
+import { caseSkillKeys, readCaseSkills } from './case-skills.js';
 import { countErrors, type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { readFiles } from './read-files.js';
 import { readSetup } from './read-setup.js';
@@ -18,6 +19,8 @@ const caseFieldsSchema = evalCaseSchema.omit({
   expected_output: true,
 });
 const nameKeys = ['name', 'eval_name'];
+/** What a mistyped case key is compared with: the keys a case is read from. */
+const caseKeysToSuggest = [...knownCaseKeys, ...nameKeys, 'skill', 'target_skills'];
 /** Case keys of trigger queries, read by `skeval triggers` (see triggers/). */
 const triggerKeys = ['should_trigger', 'expected_skill', 'forbidden_skills'];
 
@@ -55,10 +58,16 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
   const files = readFiles(value.files, [...path, 'files'], sink);
   const setup = readSetup(value.setup, [...path, 'setup'], sink);
   const assertions = readAssertionLists(value, path, sink);
-  const extraKeys = unknownKeys(value, knownCaseKeys);
+  const skills = readCaseSkills(value, path, sink);
+  const extraKeys = unknownKeys(value, [...knownCaseKeys, ...caseSkillKeys]);
   for (const key of extraKeys) {
     if (!nameKeys.includes(key) && !triggerKeys.includes(key))
-      sink.warning('unknown-key', [...path, key], `unknown case key \`${key}\` is kept but not used`, { key: true });
+      sink.warning(
+        'unknown-key',
+        [...path, key],
+        `unknown case key \`${key}\`${didYouMean(key, caseKeysToSuggest)} is kept but not used`,
+        { key: true },
+      );
   }
   const identity = { index, ...(rawId === undefined ? {} : { rawId }) };
   if (countErrors(sink) > errorsBefore || !fields || !turns?.[0]) return identity;
@@ -80,6 +89,7 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
       metadata: fields.metadata ?? {},
       negativeControl: readNegativeControl(fields.metadata, [...path, 'metadata', 'negative_control'], sink),
       assertions,
+      ...(skills ? { skills } : {}),
       extra: Object.fromEntries(kept.map((key) => [key, value[key]])),
     },
   };

@@ -1,11 +1,13 @@
 import { jsonTypeName, knownTopLevelKeys } from '@skeval/schema/internal';
+import { isQueryList } from '../triggers/load-trigger-set.js';
 import { assignIds } from './case-ids.js';
+import { readSkillReference, routesCases } from './case-skills.js';
 import { countErrors, type IssueSink, isPlainObject, unknownKeys } from './issue-sink.js';
-import { explainUnsafeSkillName, splitPluginName, unsafeSkillNameMessage } from './names.js';
+import { explainUnsafeSkillName, splitPluginName } from './names.js';
 import { readCase } from './read-case.js';
 import type { LoadedCase, LoadedEvalsFile } from './types.js';
 
-const misplacedCaseKeys = ['cases', 'tests', 'test_cases', 'scenarios', 'suites'];
+const misplacedCaseKeys = ['cases', 'tests', 'test_cases', 'scenarios', 'suites', 'prompts', 'evaluations'];
 /** Top-level keys of trigger sets, read by `skeval triggers` (see triggers/). */
 const triggerKeys = ['trigger_evals', 'should_trigger', 'should_not_trigger'];
 
@@ -24,7 +26,8 @@ export function readEvalsFile(value: unknown, fileName: string, sink: IssueSink)
     );
     return undefined;
   }
-  const name = readSkillName(value, sink);
+  const routed = routesCases(value.evals);
+  const name = readSkillName(value, sink, routed);
   if (value.version !== undefined && typeof value.version !== 'string' && typeof value.version !== 'number') {
     sink.error(
       'invalid-value',
@@ -40,6 +43,11 @@ export function readEvalsFile(value: unknown, fileName: string, sink: IssueSink)
   for (const key of extraKeys.filter((key) => key !== elsewhere))
     sink.warning('unknown-key', [key], `unknown top-level key \`${key}\` is kept but not used`, { key: true });
   // A file of trigger sets only has no cases to run, and nothing wrong with it.
+  const queryLists = ['queries', 'cases', 'evals'].filter(
+    (key) => Array.isArray(value[key]) && isQueryList(value[key]),
+  );
+  if (queryLists.length > 0 && (cases === undefined || queryLists.includes('evals')))
+    return { fileName, ...(name.value ? { skillName: name.value } : {}), cases: [], extra: {} };
   if (cases === undefined && triggerKeys.some((key) => value[key] !== undefined))
     return { fileName, ...(name.value ? { skillName: name.value } : {}), cases: [], extra: {} };
   if (cases === undefined) {
@@ -55,9 +63,17 @@ export function readEvalsFile(value: unknown, fileName: string, sink: IssueSink)
   }
   const loaded = readCases(cases, sink);
   if (!loaded) return undefined;
+  if (routed && name.value && !loaded.some((entry) => entry.skills?.includes(name.value ?? ''))) {
+    sink.warning(
+      'read-as',
+      [name.field ?? 'skill_name'],
+      `\`${name.field ?? 'skill_name'}\` ${JSON.stringify(name.value)} is no case's skill: read as the file's name; each case runs with the skills it names (\`skill\`, \`target_skill\`, \`target_skills\`)`,
+    );
+  }
   return {
     fileName,
     ...(name.value ? { skillName: name.value } : {}),
+    ...(routed ? { routed } : {}),
     ...(typeof value.version === 'string' || typeof value.version === 'number' ? { version: value.version } : {}),
     cases: loaded,
     extra: Object.fromEntries(extraKeys.map((key) => [key, value[key]])),
@@ -78,15 +94,17 @@ function readCaseArray(value: unknown[], fileName: string, sink: IssueSink): Loa
     );
     return undefined;
   }
-  // skill-creator's trigger eval set ({ query, should_trigger } items): no cases, read by `skeval triggers`.
-  if (value.every((item) => 'should_trigger' in item && !('prompt' in item))) return { fileName, cases: [], extra: {} };
+  // skill-creator's trigger eval set ({ query, should_trigger } items) or a list of { query, expected }:
+  // no cases, read by `skeval triggers`.
+  if (value.every((item) => 'should_trigger' in item && !('prompt' in item)) || isQueryList(value))
+    return { fileName, cases: [], extra: {} };
   sink.warning(
     'read-as',
     [],
     `the top level is an array: read as the \`evals\` list, and the skill's name is taken from its SKILL.md; ${wrap} so that other tools read it too`,
   );
   const cases = readCases(value, sink);
-  return cases ? { fileName, cases, extra: {} } : undefined;
+  return cases ? { fileName, cases, ...(routesCases(value) ? { routed: true } : {}), extra: {} } : undefined;
 }
 
 /** Reads every case, then their ids; undefined when anything in the file so far is an error. */
@@ -102,9 +120,15 @@ function readCases(cases: unknown[], sink: IssueSink): LoadedCase[] | undefined 
 
 /**
  * The skill's name from `skill_name` (or `skill`, with a warning). It becomes a folder, so it
- * must be one safe path segment; a plugin-qualified `plugin:skill` is read as `skill`.
+ * must be one safe path segment; `plugin:skill` and `group/skill` are read as `skill`. In a file
+ * whose cases name their own skills, a collective name (`"opencode + opencode-build"`) or none
+ * is fine: each case runs with the skills it names.
  */
-function readSkillName(value: Record<string, unknown>, sink: IssueSink): { value?: string; field?: string } {
+function readSkillName(
+  value: Record<string, unknown>,
+  sink: IssueSink,
+  routed: boolean,
+): { value?: string; field?: string } {
   const field =
     value.skill_name !== undefined
       ? 'skill_name'
@@ -113,6 +137,7 @@ function readSkillName(value: Record<string, unknown>, sink: IssueSink): { value
         : undefined;
   const raw = field === undefined ? undefined : value[field];
   if (field === undefined) {
+    if (routed) return {};
     sink.warning('no-skill-name', [], "no `skill_name`; the skill's name is taken from its SKILL.md");
     return {};
   }
@@ -121,17 +146,14 @@ function readSkillName(value: Record<string, unknown>, sink: IssueSink): { value
     return { field };
   }
   if (field === 'skill') sink.warning('read-as', ['skill'], '`skill` read as `skill_name`');
-  const problem = explainUnsafeSkillName(raw);
-  if (!problem) return { value: raw, field };
-  const plugin = splitPluginName(raw);
-  if (plugin) {
+  if (routed && explainUnsafeSkillName(raw.trim()) && !splitPluginName(raw.trim()) && !raw.includes('/')) {
     sink.warning(
       'read-as',
       [field],
-      `\`${field}\` ${JSON.stringify(raw)} is a plugin's name for the skill (\`plugin:skill\`); read as ${JSON.stringify(plugin.skill)}, the skill's own name, since a folder name cannot hold \`:\``,
+      `\`${field}\` ${JSON.stringify(raw)} names no one skill; the cases name their own (\`skill\`, \`target_skill\`, \`target_skills\`), and each runs with the skills it names`,
     );
-    return { value: plugin.skill, field };
+    return { field };
   }
-  sink.error('unsafe-name', [field], unsafeSkillNameMessage(`\`${field}\``, raw, problem));
-  return { field };
+  const name = readSkillReference(raw, [field], `\`${field}\``, sink);
+  return name === undefined ? { field } : { value: name, field };
 }

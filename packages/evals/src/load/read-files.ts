@@ -44,18 +44,24 @@ function readFileEntry(entry: unknown, path: JsonPath, sink: IssueSink): CaseFil
     sink.error('path-escape', pathAt, problem);
     return undefined;
   }
-  if (content === undefined) checkSkillPath(filePath, pathAt, sink);
+  const found = content === undefined ? checkSkillPath(filePath, pathAt, sink) : undefined;
   if (!ok) return undefined;
-  return typeof content === 'string' ? { path: filePath, content } : { path: filePath };
+  return typeof content === 'string' ? { path: filePath, content } : { path: found ?? filePath };
 }
 
 /**
  * Looks for a path in the skill folder when the loader can see the disk (`sink.checkSkillPath`),
- * and reports it, located, when it is missing or resolves outside the folder. Paths that are
+ * and reports it, located, when it is missing or resolves outside the folder; a path written
+ * relative to the repository root that lands in the skill folder is returned as the skill's. Paths that are
  * not strings or that leave the folder are reported by the schema, so they are skipped here.
  */
-export function checkSkillPath(value: unknown, path: JsonPath, sink: IssueSink): void {
-  if (!sink.checkSkillPath || typeof value !== 'string' || explainUnsafePath(value, 'skill')) return;
+export function checkSkillPath(value: unknown, path: JsonPath, sink: IssueSink): string | undefined {
+  if (!sink.checkSkillPath || typeof value !== 'string' || explainUnsafePath(value, 'skill')) return undefined;
   const problem = sink.checkSkillPath(value);
+  if (problem?.code === 'read-as') {
+    sink.warning('read-as', path, problem.message);
+    return problem.path;
+  }
   if (problem) sink.error(problem.code, path, problem.message);
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import {
+  closestName,
   graderNamePattern,
   type IntentKind,
   intentGraderName,
@@ -44,11 +45,17 @@ export function readIntent(value: Record<string, unknown>, place: Place): Normal
     return undefined;
   }
   if (!methods.includes(method)) {
-    if (!graderNamePattern.test(method)) {
+    // A near miss of a method (`file-contians`) is a typo, not a custom grader: an error now, not
+    // an `error` verdict at run time. So is a name no grader has and no prose to judge instead.
+    const typo = closestName(method, methods);
+    const noGrader = sink.graderExists?.(method) === false && !proseOf(value);
+    if (!graderNamePattern.test(method) || (typo && sink.graderExists?.(method) !== true) || noGrader) {
+      const meant = typo ? ` (did you mean \`${typo}\`?)` : '';
+      const grader = graderNamePattern.test(method) ? `, or add a custom grader \`${method}\` in .skeval/graders/` : '';
       sink.error(
         'unknown-intent',
         [...path, 'method'],
-        `unknown \`method\` ${JSON.stringify(method)} for kind \`${kind}\`; use one of ${methods.join(', ')}`,
+        `unknown \`method\` ${JSON.stringify(method)} for kind \`${kind}\`${meant}; use one of ${methods.join(', ')}${grader}`,
       );
       return undefined;
     }

@@ -20,7 +20,6 @@ describe('loadEvalsFile: names that become folders', () => {
   });
 
   it.each([
-    ['a path', 'skills/demo'],
     ['a Windows path', 'skills\\demo'],
     ['the parent folder', '..'],
     ['the folder itself', '.'],
@@ -29,6 +28,14 @@ describe('loadEvalsFile: names that become folders', () => {
     ['a space', 'my skill'],
   ])('rejects a skill_name that is %s', (_form, name) => {
     expect(load({ skill_name: name }).errors.map((issue) => issue.code)).toEqual(['unsafe-name']);
+  });
+
+  it("reads a namespaced group/skill as the skill's own name, with a warning", () => {
+    const result = load({ skill_name: 'skills/demo' });
+    expect(result.evals?.skillName).toBe('demo');
+    expect(result.warnings.map((issue) => issue.message)).toEqual([
+      '`skill_name` "skills/demo" is a namespaced name (`group/skill`); read as "demo", the skill\'s own name, since a folder name cannot hold `/`',
+    ]);
   });
 
   it('checks `skill` the same way when it stands for skill_name', () => {

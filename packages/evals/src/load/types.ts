@@ -48,6 +48,11 @@ export interface LoadedCase {
    * case these grade the end state (the last response and the workspace); each turn has its own.
    */
   assertions: NormalizedAssertion[];
+  /**
+   * In a file for several skills: the skills this case is for (`skill`, `target_skill`,
+   * `target_skills`). Absent when the case names none: it runs for every skill the file is for.
+   */
+  skills?: string[];
   /** Keys Skeval does not use, kept as written. */
   extra: Record<string, unknown>;
 }
@@ -56,6 +61,8 @@ export interface LoadedCase {
 export interface LoadedEvalsFile {
   fileName: string;
   skillName?: string;
+  /** True when its cases name their own skills (a file for several skills). */
+  routed?: boolean;
   version?: string | number;
   cases: LoadedCase[];
   /** Top-level keys Skeval does not use, kept as written. */

@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
 import type { LoadResult } from '../load/types.js';
+import { triggerFilesOf } from '../triggers/skill-triggers.js';
 import { loadEvalsFileFromDisk, skillDirOf } from './load-from-disk.js';
 import { readSkillManifest } from './read-skill-manifest.js';
 import { type SkillPair, scanSkillTree, type UnpairedEvalsFile } from './scan-skill-tree.js';
-import { evalsFileOf } from './skill-folder.js';
+import { evalsFileOf, evalsFilesOf } from './skill-folder.js';
 
 /** A skill with an evals file, found under the given path. */
 export interface DiscoveredSkill {
@@ -59,9 +60,10 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
   }
   const found: DiscoveredSkill[] = [];
   for (const { dir, evalsPath, manifest } of pairs) {
-    const load = await loadEvalsFileFromDisk(evalsPath, relative(cwd, evalsPath) || evalsPath, { skillDir: dir });
+    const loaded = await loadEvalsFileFromDisk(evalsPath, relative(cwd, evalsPath) || evalsPath, { skillDir: dir });
+    const load = casesFor(loaded, manifest.name, dir);
     found.push({
-      name: load.evals?.skillName ?? manifest.name,
+      name: load.evals?.routed ? manifest.name : (load.evals?.skillName ?? manifest.name),
       description: manifest.description,
       dir,
       evalsPath,
@@ -71,6 +73,18 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
   return Object.assign(select(found, options), { unpaired });
 }
 
+/**
+ * A file for several skills, as one of them runs it: the cases that name this skill (by its
+ * SKILL.md name or its folder's), and those that name none.
+ */
+function casesFor(load: LoadResult, name: string, dir: string): LoadResult {
+  const { evals } = load;
+  if (!evals?.routed) return load;
+  const names = [name, basename(dir)];
+  const cases = evals.cases.filter((entry) => !entry.skills || entry.skills.some((skill) => names.includes(skill)));
+  return { ...load, evals: { ...evals, cases } };
+}
+
 /** An evals file given directly belongs to the skill it sits in; a skill folder runs its own evals file; a tree, what is below. */
 async function pairsAt(root: string, cwd: string): Promise<{ pairs: SkillPair[]; unpaired: UnpairedEvalsFile[] }> {
   const own = statSync(root).isFile()
@@ -78,19 +92,49 @@ async function pairsAt(root: string, cwd: string): Promise<{ pairs: SkillPair[];
     : existsSync(join(root, 'SKILL.md'))
       ? { dir: root, evalsPath: evalsFileOf(root) }
       : undefined;
-  if (!own?.evalsPath) return pairsBelow(root, cwd);
-  return { pairs: [{ ...own, evalsPath: own.evalsPath, manifest: await readSkillManifest(own.dir) }], unpaired: [] };
+  const evalsPath = own?.evalsPath;
+  if (!own || !evalsPath) return pairsBelow(root, cwd);
+  const label = (path: string) => relative(cwd, path) || path;
+  // The skill's other evals files are said, not dropped: one evals file runs per skill.
+  const others = evalsFilesOf(own.dir).filter((path) => path !== evalsPath);
+  const unpaired = others.map((other) => ({
+    evalsPath: other,
+    reason: `${label(other)} is not run: the skill in ${label(own.dir)} runs ${label(evalsPath)} (one evals file per skill)`,
+  }));
+  return { pairs: [{ dir: own.dir, evalsPath, manifest: await readSkillManifest(own.dir) }], unpaired };
 }
 
 /** The pairs of a tree; a folder without SKILL.md but with evals/evals.json, and no skill below, is itself the skill. */
 async function pairsBelow(root: string, cwd: string): Promise<{ pairs: SkillPair[]; unpaired: UnpairedEvalsFile[] }> {
-  const scanned = await scanSkillTree(root, cwd);
+  const tree = await scanSkillTree(root, cwd);
+  const scanned = { pairs: tree.pairs, unpaired: [...tree.unpaired, ...triggerOnlyNotes(tree, cwd)] };
   const legacy = join(root, 'evals', 'evals.json');
   if (scanned.pairs.length > 0 || !existsSync(legacy)) return scanned;
   return {
     pairs: [{ dir: root, evalsPath: legacy, manifest: await readSkillManifest(root) }],
     unpaired: scanned.unpaired.filter((entry) => entry.evalsPath !== legacy),
   };
+}
+
+/**
+ * The skills of a tree that have trigger queries but no evals file: `run` has no case of theirs
+ * to run, so each is listed, pointing at `skeval triggers`, which runs them.
+ */
+function triggerOnlyNotes(tree: Awaited<ReturnType<typeof scanSkillTree>>, cwd: string): UnpairedEvalsFile[] {
+  const label = (path: string) => relative(cwd, path) || '.';
+  return tree.skills
+    .filter(({ dir }) => !tree.pairs.some((pair) => pair.dir === dir))
+    .flatMap(({ dir, manifest }) => {
+      const [first, ...more] = triggerFilesOf(dir);
+      if (first === undefined) return [];
+      const files = [first, ...more].map(label).join(', ');
+      return [
+        {
+          evalsPath: first,
+          reason: `${manifest.name} (${label(dir)}) has trigger queries only (${files}) and no evals.json: \`skeval run\` has no case of it to run; run them with \`skeval triggers ${label(dir)}\``,
+        },
+      ];
+    });
 }
 
 function select(skills: DiscoveredSkill[], options: DiscoverSkillsOptions): DiscoveredSkill[] {

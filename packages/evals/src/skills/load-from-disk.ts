@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { resolveGrader } from '@skeval/scripts';
+import { describeImport, importForeignFile, isForeignEvalsFileName } from '../import/import-file.js';
 import { defaultMaxEvalsFileBytes, fileProblem, loadEvalsFile, tooLargeResult } from '../load/load-evals-file.js';
 import { explainUnsafeSkillName, unsafeSkillNameMessage } from '../load/names.js';
 import type { LoadResult } from '../load/types.js';
@@ -39,6 +40,8 @@ export async function loadEvalsFileFromDisk(
       return fileProblem(fileName, 'invalid-value', 'not a regular file; give the path of an evals.json file');
     if (stats.size > maxBytes) return tooLargeResult(fileName, stats.size, maxBytes);
     const graderRoot = skillDir ?? skillDirOf(absolutePath);
+    const graderExists = (name: string) => resolveGrader(name, { from: graderRoot }).kind !== 'missing';
+    if (isForeignEvalsFileName(absolutePath)) return await loadForeign(absolutePath, fileName, skillDir, graderExists);
     const result = loadEvalsFile({
       source: await readFile(absolutePath),
       fileName,
@@ -54,6 +57,53 @@ export async function loadEvalsFileFromDisk(
       `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/**
+ * Another tool's eval file, read in place: imported as the evals.json `skeval import` writes,
+ * then loaded as that file is (every issue placed at the imported case it is in), with a note of
+ * each mapping and of everything not imported.
+ */
+async function loadForeign(
+  absolutePath: string,
+  fileName: string,
+  skillDir: string | undefined,
+  graderExists: (name: string) => boolean,
+): Promise<LoadResult> {
+  let imported: ReturnType<typeof importForeignFile>;
+  try {
+    imported = importForeignFile({
+      absolutePath,
+      text: await readFile(absolutePath, 'utf8'),
+      ...(skillDir ? { skillDir } : {}),
+      graderExists,
+    });
+  } catch (error) {
+    return fileProblem(fileName, 'invalid-value', error instanceof Error ? error.message : String(error));
+  }
+  const result = loadEvalsFile({
+    source: JSON.stringify(imported.evals, null, 2),
+    fileName,
+    graderExists,
+    ...(skillDir ? { checkSkillPath: createSkillPathCheck(skillDir) } : {}),
+  });
+  const atTop = (issue: LoadResult['errors'][number]) => ({ ...issue, line: 1, column: 1 });
+  const notes = describeImport(imported).map((message) => ({
+    severity: 'warning' as const,
+    code: 'read-as' as const,
+    message,
+    path: [],
+    pointer: '',
+    line: 1,
+    column: 1,
+  }));
+  const { locate: _locate, ...rest } = result;
+  const loaded: LoadResult = {
+    ...rest,
+    errors: result.errors.map(atTop),
+    warnings: [...notes, ...result.warnings.map(atTop)],
+  };
+  return skillDir ? await checkManifestName(loaded, skillDir) : loaded;
 }
 
 /**

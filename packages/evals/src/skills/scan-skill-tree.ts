@@ -3,10 +3,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import ignore from 'ignore';
 import { glob } from 'tinyglobby';
+import { importForeignFile, isForeignEvalsFileName } from '../import/import-file.js';
+import { caseSkillKeys } from '../load/case-skills.js';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import { splitPluginName } from '../load/names.js';
 import { readSkillManifest, type SkillManifest } from './read-skill-manifest.js';
-import { skillFolderOf } from './skill-folder.js';
+import { evalsFileNames, skillFolderOf } from './skill-folder.js';
 
 /** The dot folders agents keep skills in; every other dot folder is skipped. */
 const agentFolders = ['.claude', '.agents', '.codex', '.pi'] as const;
@@ -43,22 +45,29 @@ const caseFolders = new Set(['eval', 'evals', 'tests']);
 export async function scanSkillTree(
   root: string,
   cwd: string,
-): Promise<{ pairs: SkillPair[]; unpaired: UnpairedEvalsFile[] }> {
-  const found = await glob(['**/SKILL.md', '**/evals.json'], {
+): Promise<{
+  pairs: SkillPair[];
+  unpaired: UnpairedEvalsFile[];
+  skills: Array<{ dir: string; manifest: SkillManifest }>;
+}> {
+  const found = await glob(['**/SKILL.md', ...evalsFileNames.map((name) => `**/${name}`), '**/*.yaml', '**/*.yml'], {
     cwd: root,
     dot: true,
     ignore: skipped,
     followSymbolicLinks: false,
   });
   const ignored = gitignoreOf(root);
-  const kept = found.filter((path) => !ignored.ignores(path)).sort();
+  const kept = found
+    .filter((path) => !ignored.ignores(path))
+    .filter((path) => !/\.ya?ml$/.test(path) || isForeignEvalsFileName(path))
+    .sort();
   const manifests = new Map<string, SkillManifest>();
   for (const path of kept.filter((path) => basename(path) === 'SKILL.md')) {
     const dir = join(root, dirname(path));
     manifests.set(dir, await readSkillManifest(dir));
   }
   const label = (path: string) => relative(cwd, path) || path;
-  const evalsFiles = kept.filter((path) => basename(path) === 'evals.json').map((path) => join(root, path));
+  const evalsFiles = kept.filter((path) => basename(path) !== 'SKILL.md').map((path) => join(root, path));
   const byDir = new Map<string, { evalsPath: string; rank: number }>();
   const unpaired: UnpairedEvalsFile[] = [];
   const loose: string[] = [];
@@ -80,7 +89,14 @@ export async function scanSkillTree(
       });
   }
   for (const evalsPath of loose) {
-    const paired = await pairByName(evalsPath, manifests, byDir, label);
+    const peeked = await peekSkillNames(evalsPath);
+    if (peeked.caseSkills.length > 0) {
+      const routed = pairEachNamed(evalsPath, peeked.caseSkills, manifests, byDir, label);
+      for (const dir of routed.dirs) byDir.set(dir, { evalsPath, rank: Number.POSITIVE_INFINITY });
+      if (routed.reason) unpaired.push({ evalsPath, reason: routed.reason });
+      continue;
+    }
+    const paired = pairByName(evalsPath, peeked.name, manifests, byDir, label);
     if ('dir' in paired) byDir.set(paired.dir, { evalsPath, rank: Number.POSITIVE_INFINITY });
     else unpaired.push({ evalsPath, reason: paired.reason });
   }
@@ -90,18 +106,53 @@ export async function scanSkillTree(
       return manifest ? [{ dir, evalsPath, manifest }] : [];
     })
     .sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
-  return { pairs, unpaired: unpaired.sort((a, b) => (a.evalsPath < b.evalsPath ? -1 : 1)) };
+  const skills = [...manifests.entries()].map(([dir, manifest]) => ({ dir, manifest }));
+  return { pairs, unpaired: unpaired.sort((a, b) => (a.evalsPath < b.evalsPath ? -1 : 1)), skills };
 }
 
-/** The skill an evals file outside any skill names, or why it names none that can take it. */
-async function pairByName(
+/**
+ * The skills a file for several skills is paired with: every skill one of its cases names (the
+ * nearest, when several SKILL.md share the name) that has no evals file of its own; with the
+ * reason for the names that found no skill to run with.
+ */
+function pairEachNamed(
   evalsPath: string,
+  names: string[],
   manifests: ReadonlyMap<string, SkillManifest>,
   byDir: ReadonlyMap<string, { evalsPath: string }>,
   label: (path: string) => string,
-): Promise<{ dir: string } | { reason: string }> {
+): { dirs: string[]; reason?: string } {
+  const dirs: string[] = [];
+  const missing: string[] = [];
+  const taken: string[] = [];
+  for (const name of names) {
+    const matches = [...manifests.entries()]
+      .filter(([dir, manifest]) => manifest.name === name || basename(dir) === name)
+      .map(([dir]) => dir);
+    const free = matches.filter((dir) => !byDir.has(dir));
+    const dir = free.length === 1 ? free[0] : nearestTo(evalsPath, free);
+    if (dir !== undefined) dirs.push(dir);
+    else if (matches.length > 0) taken.push(name);
+    else missing.push(name);
+  }
+  const problems = [
+    ...(missing.length ? [`no SKILL.md is named ${missing.map((name) => `"${name}"`).join(', ')}`] : []),
+    ...(taken.length ? [`${taken.map((name) => `"${name}"`).join(', ')} run their own evals file`] : []),
+  ];
+  if (problems.length === 0) return { dirs };
+  const reason = `${label(evalsPath)}: the cases for ${[...missing, ...taken].map((name) => `"${name}"`).join(', ')} are not run: ${problems.join('; ')}; name the skill as its SKILL.md does`;
+  return { dirs, reason };
+}
+
+/** The skill an evals file outside any skill names, or why it names none that can take it. */
+function pairByName(
+  evalsPath: string,
+  written: string | undefined,
+  manifests: ReadonlyMap<string, SkillManifest>,
+  byDir: ReadonlyMap<string, { evalsPath: string }>,
+  label: (path: string) => string,
+): { dir: string } | { reason: string } {
   const folder = basename(dirname(evalsPath));
-  const written = await peekSkillName(evalsPath);
   const name = written ?? (caseFolders.has(folder) ? undefined : folder);
   if (name === undefined)
     return {
@@ -143,18 +194,52 @@ function nearestTo(path: string, dirs: string[]): string | undefined {
   return best && (!next || next.score < best.score) ? best.dir : undefined;
 }
 
-/** The `skill_name` (or `skill`) of an evals file, read leniently: undefined when it has none or does not parse. */
-async function peekSkillName(evalsPath: string): Promise<string | undefined> {
+/**
+ * The `skill_name` (or `skill`) of an evals file and the skills its cases name (`skill`,
+ * `target_skill`, `target_skills`), read leniently: nothing when the file does not parse.
+ */
+async function peekSkillNames(evalsPath: string): Promise<{ name?: string; caseSkills: string[] }> {
   try {
-    if ((await stat(evalsPath)).size > defaultMaxEvalsFileBytes) return undefined;
+    if ((await stat(evalsPath)).size > defaultMaxEvalsFileBytes) return { caseSkills: [] };
+    if (isForeignEvalsFileName(evalsPath)) {
+      const imported = importForeignFile({ absolutePath: evalsPath, skillDir: dirname(evalsPath) });
+      return {
+        caseSkills: [
+          ...new Set(imported.evals.evals.flatMap((entry) => (entry.skill ? [skillNameOf(entry.skill)] : []))),
+        ],
+      };
+    }
     const value: unknown = JSON.parse((await readFile(evalsPath, 'utf8')).replace(/^\uFEFF/, ''));
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    const name: unknown = Reflect.get(value, 'skill_name') ?? Reflect.get(value, 'skill');
-    if (typeof name !== 'string' || name.trim() === '') return undefined;
-    return splitPluginName(name)?.skill ?? name;
+    const cases = Array.isArray(value) ? value : isRecord(value) ? value.evals : undefined;
+    const caseSkills = [...new Set((Array.isArray(cases) ? cases : []).flatMap(namesOfCase))];
+    if (!isRecord(value)) return { caseSkills };
+    const name: unknown = value.skill_name ?? value.skill;
+    if (typeof name !== 'string' || name.trim() === '') return { caseSkills };
+    return { name: skillNameOf(name), caseSkills };
   } catch {
-    return undefined;
+    return { caseSkills: [] };
   }
+}
+
+function namesOfCase(entry: unknown): string[] {
+  if (!isRecord(entry)) return [];
+  return caseSkillKeys
+    .flatMap((key) => {
+      const raw = entry[key];
+      return Array.isArray(raw) ? raw : [raw];
+    })
+    .filter((name): name is string => typeof name === 'string' && name.trim() !== '')
+    .map(skillNameOf);
+}
+
+/** `plugin:skill` and `group/skill` name `skill`. */
+function skillNameOf(name: string): string {
+  const trimmed = name.trim();
+  return splitPluginName(trimmed)?.skill ?? trimmed.split('/').filter(Boolean).at(-1) ?? trimmed;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function gitignoreOf(root: string) {

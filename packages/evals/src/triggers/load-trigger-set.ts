@@ -64,12 +64,17 @@ function readTriggerSets(value: unknown, sink: IssueSink, skillName: string | un
     const isEvalSet =
       value.length > 0 && value.every((item) => isPlainObject(item) && 'should_trigger' in item && !('prompt' in item));
     if (isEvalSet) return readList(value, [], 'eval-set', context);
+    if (isQueryList(value)) return readList(value, [], 'query-list', context);
     // A top-level array of cases: those that say `should_trigger` are trigger queries.
     return readCases(value, [], context);
   }
   if (!isPlainObject(value)) return [];
   const items: ReadTriggerItem[] = [];
-  if (Array.isArray(value.evals)) items.push(...readCases(value.evals, ['evals'], context));
+  for (const key of ['queries', 'cases', 'evals']) {
+    const list = value[key];
+    if (Array.isArray(list) && isQueryList(list)) items.push(...readList(list, [key], 'query-list', context));
+    else if (key === 'evals' && Array.isArray(list)) items.push(...readCases(list, ['evals'], context));
+  }
   const nested = value.trigger_evals;
   if (Array.isArray(nested)) items.push(...readList(nested, ['trigger_evals'], 'trigger-evals-array', context));
   else if (isPlainObject(nested)) items.push(...readLists(nested, ['trigger_evals'], 'trigger-evals-lists', context));
@@ -84,6 +89,22 @@ function readTriggerSets(value: unknown, sink: IssueSink, skillName: string | un
 }
 
 type ReadContext = { sink: IssueSink; skillName?: string };
+
+/** Keys that say whether a query should trigger the skill. */
+const labelKeys = ['should_trigger', 'expected', 'expected_skill', 'should_activate'];
+
+/**
+ * A list of trigger queries rather than of cases: every item is an object with a `query` (and
+ * no `prompt`) and a label saying whether it should trigger.
+ */
+export function isQueryList(list: unknown[]): boolean {
+  return (
+    list.length > 0 &&
+    list.every(
+      (item) => isPlainObject(item) && 'query' in item && !('prompt' in item) && labelKeys.some((key) => key in item),
+    )
+  );
+}
 
 /** The cases of an `evals` list that carry `should_trigger`; their prompt is the query. */
 function readCases(cases: unknown[], path: JsonPath, context: ReadContext): ReadTriggerItem[] {

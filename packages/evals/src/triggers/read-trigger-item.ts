@@ -31,6 +31,11 @@ const noteKeys = new Set([
   'tags',
   'name',
   'assertions',
+  'complexity',
+  'type',
+  'case_id',
+  'difficulty',
+  'split',
 ]);
 
 export interface ReadItemOptions {
@@ -82,7 +87,7 @@ export function readTriggerItem(value: unknown, options: ReadItemOptions): ReadT
       if (
         textKeys.includes(key) ||
         noteKeys.has(key) ||
-        ['should_trigger', 'expected_skill', 'forbidden_skills'].includes(key)
+        ['should_trigger', 'expected_skill', 'forbidden_skills', 'expected', 'should_activate'].includes(key)
       )
         continue;
       sink.warning('unknown-key', [...path, key], `\`${key}\` is kept but not used by trigger evals`, { key: true });
@@ -130,9 +135,11 @@ function readShouldTrigger(
   options: ReadItemOptions,
 ): { shouldTrigger: boolean; expectedSkill?: string | null } | undefined {
   const { path, sink, listSays, skillName } = options;
-  const written = value.should_trigger;
+  const written = 'should_trigger' in value ? value.should_trigger : value.should_activate;
   if (written === undefined) {
     if (listSays !== undefined) return { shouldTrigger: listSays };
+    const label = readLabel(value, options);
+    if (label !== 'absent') return label;
     sink.error(
       'invalid-value',
       path,
@@ -162,6 +169,40 @@ function readShouldTrigger(
   return undefined;
 }
 
+/**
+ * The label of a query written without `should_trigger`: `expected` as a boolean, as
+ * `should_trigger`/`should_not_trigger`, as a skill's name or null; or `expected_skill` (a
+ * skill's name: it should trigger that skill, null: none). `'absent'` when there is neither.
+ */
+function readLabel(
+  value: Record<string, unknown>,
+  options: ReadItemOptions,
+): { shouldTrigger: boolean; expectedSkill?: string | null } | undefined | 'absent' {
+  const { path, sink, skillName } = options;
+  const key = value.expected !== undefined ? 'expected' : 'expected_skill' in value ? 'expected_skill' : undefined;
+  if (key === undefined) return 'absent';
+  const written = value[key];
+  if (typeof written === 'boolean') return { shouldTrigger: written };
+  if (written === null) return { shouldTrigger: false, expectedSkill: null };
+  if (typeof written === 'string' && written.trim() !== '') {
+    const word = written
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_');
+    if (word === 'should_trigger' || word === 'trigger' || word === 'true') return { shouldTrigger: true };
+    if (['should_not_trigger', 'no_trigger', 'not_trigger', 'false', 'none'].includes(word))
+      return { shouldTrigger: false };
+    const name = skillNameOf(written);
+    return { shouldTrigger: skillName === undefined || name === skillName, expectedSkill: name };
+  }
+  sink.error(
+    'invalid-value',
+    [...path, key],
+    `\`${key}\` must be true, false, "should_trigger", "should_not_trigger", null or the name of the skill that should load, got ${jsonTypeName(written)}`,
+  );
+  return undefined;
+}
+
 function readExpectedSkill(value: Record<string, unknown>, path: JsonPath, sink: IssueSink): string | null | undefined {
   const written = value.expected_skill;
   if (written === undefined || written === null) return written;
@@ -182,8 +223,8 @@ function readForbidden(value: unknown, path: JsonPath, sink: IssueSink): string[
   return [];
 }
 
-/** `plugin:skill` names the skill `skill`. */
+/** `plugin:skill`, `group/skill` and `skill/SKILL.md` name the skill `skill`. */
 function skillNameOf(name: string): string {
-  const trimmed = name.trim();
-  return splitPluginName(trimmed)?.skill ?? trimmed;
+  const trimmed = name.trim().replace(/\/SKILL\.md$/i, '');
+  return splitPluginName(trimmed)?.skill ?? trimmed.split('/').filter(Boolean).at(-1) ?? trimmed;
 }

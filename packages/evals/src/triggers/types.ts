@@ -12,6 +12,11 @@ export const triggerShapes = [
   'top-level-lists',
   /** skill-creator's eval set: a top-level array of `{ "query", "should_trigger" }`. */
   'eval-set',
+  /**
+   * A list under `queries`, `cases` or `evals` (or a top-level array) of `{ "query", "expected" }`:
+   * `expected` (or `expected_skill`) a boolean, a skill's name, `should_trigger`/`should_not_trigger`, or null.
+   */
+  'query-list',
 ] as const;
 export type TriggerShape = (typeof triggerShapes)[number];
 

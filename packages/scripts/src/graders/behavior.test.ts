@@ -77,6 +77,25 @@ describe('behavior graders', () => {
     expect((await grade('behavior-skill-read', { skill: 'other' })).score).toBe(0);
   });
 
+  it('skill-read counts no write, listing, or skill whose name contains it', async () => {
+    const notReads = makeTrace([
+      { name: 'Write', kind: 'write', arguments: {}, paths: ['.claude/skills/greeting/SKILL.md'] },
+      { name: 'Bash', kind: 'list', arguments: {}, command: 'ls greeting/SKILL.md', paths: ['greeting/SKILL.md'] },
+      { name: 'Read', kind: 'read', arguments: {}, paths: ['.claude/skills/mygreeting/SKILL.md'] },
+      { name: 'Skill', kind: 'skill', arguments: { skill: 'greeting-pro' } },
+    ]);
+    expect((await grade('behavior-skill-read', {}, notReads)).score).toBe(0);
+    const skillTool = makeTrace([{ name: 'Skill', kind: 'skill', arguments: { skill: 'greeting' } }]);
+    expect((await grade('behavior-skill-read', {}, skillTool)).score).toBe(1);
+    const byShell = {
+      ...makeTrace([{ name: 'Bash', kind: 'shell', arguments: {}, command: 'cd x && cat SKILL.md' }]),
+      skills_read: ['greeting'],
+    };
+    expect((await grade('behavior-skill-read', {}, byShell)).assertions[0]?.evidence).toBe(
+      "the agent read the skill `greeting` (the trace's `skills_read`)",
+    );
+  });
+
   it('command-ran and command-not-run match shell commands', async () => {
     expect((await grade('behavior-command-ran', { pattern: '^cat ' })).score).toBe(1);
     expect((await grade('behavior-command-ran', { pattern: 'npm test' })).assertions[0]?.evidence).toBe(

@@ -167,16 +167,14 @@ export const behaviorSkillRead = defineBuiltInGrader({
     if (!skill)
       throw new SkevalError({ code: 'usage', message: '`behavior-skill-read` needs the skill name (config `skill`)' });
     const text = `read the SKILL.md of \`${skill}\``;
-    const mentions = (value: string) => value.includes(`${skill}/SKILL.md`) || value.includes(`${skill}\\SKILL.md`);
-    const index = trace.tool_calls.findIndex(
-      (call) =>
-        (call.kind === 'skill' && JSON.stringify(call.arguments).includes(skill)) ||
-        [...(call.paths ?? []), call.command ?? '', JSON.stringify(call.arguments)].some(mentions),
-    );
+    // The runner decides what a read is (a read tool, a shell command that prints the file, the
+    // Skill tool): `skills_read`. A trace without it (a replay) counts a read tool of exactly
+    // `<skill>/SKILL.md` or the Skill tool naming exactly the skill; never a write or a listing.
+    const index = trace.tool_calls.findIndex((call) => readsSkillFile(call, skill));
     const reading = trace.tool_calls[index];
     if (reading) return verdict(text, true, `read at ${describeCall(reading, index)}`);
     if (trace.skills_read?.includes(skill))
-      return verdict(text, true, `the agent reported reading the skill \`${skill}\``);
+      return verdict(text, true, `the agent read the skill \`${skill}\` (the trace's \`skills_read\`)`);
     return verdict(
       text,
       false,
@@ -184,6 +182,19 @@ export const behaviorSkillRead = defineBuiltInGrader({
     );
   },
 });
+
+/** A read tool of exactly `<skill>/SKILL.md` (not `my<skill>/SKILL.md`), or the Skill tool naming exactly the skill. */
+function readsSkillFile(call: ToolCall, skill: string): boolean {
+  if (call.kind === 'skill') {
+    const named = call.arguments.skill ?? call.arguments.command;
+    return typeof named === 'string' && (named === skill || named.endsWith(`:${skill}`));
+  }
+  if (call.kind !== 'read') return false;
+  return (call.paths ?? []).some((path) => {
+    const segments = path.split(/[/\\]/);
+    return segments.at(-1) === 'SKILL.md' && segments.at(-2) === skill;
+  });
+}
 
 function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run', mustRun: boolean) {
   const method = mustRun ? 'command-ran' : 'command-not-run';

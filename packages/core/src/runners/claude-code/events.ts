@@ -17,15 +17,40 @@ const contentBlockSchema = z.looseObject({
   is_error: z.boolean().optional().catch(undefined),
 });
 
+const count = z.number().nonnegative().optional().catch(undefined);
+
+/** A model call's usage, as the Messages API reports it. */
+const messageUsageSchema = z
+  .looseObject({
+    input_tokens: count,
+    output_tokens: count,
+    cache_read_input_tokens: count,
+    cache_creation_input_tokens: count,
+  })
+  .optional()
+  .catch(undefined);
+
 const messageEventSchema = z.looseObject({
   type: z.enum(['assistant', 'user']),
+  /** Set on the lines of a sub-agent: the id of the `Task`/`Agent` call that started it. */
+  parent_tool_use_id: z.string().nullable().optional().catch(undefined),
   message: z.looseObject({
+    /** One model call; its lines (one per content block) repeat the same id and usage. */
+    id: z.string().optional().catch(undefined),
     content: z.array(contentBlockSchema).catch([]),
     model: z.string().optional().catch(undefined),
+    usage: messageUsageSchema,
   }),
 });
 
-const count = z.number().nonnegative().optional().catch(undefined);
+/** The run's tokens and cost for one model (`modelUsage` of the `result` line). */
+const modelUsageSchema = z.looseObject({
+  inputTokens: count,
+  outputTokens: count,
+  cacheReadInputTokens: count,
+  cacheCreationInputTokens: count,
+  costUSD: count,
+});
 
 /** The session a line belongs to: what `--resume` takes to continue it. */
 const sessionId = z.string().optional().catch(undefined);
@@ -44,15 +69,9 @@ const resultEventSchema = z.looseObject({
     .array(z.looseObject({ tool_name: z.string().optional().catch(undefined) }))
     .optional()
     .catch(undefined),
-  usage: z
-    .looseObject({
-      input_tokens: count,
-      output_tokens: count,
-      cache_read_input_tokens: count,
-      cache_creation_input_tokens: count,
-    })
-    .optional()
-    .catch(undefined),
+  usage: messageUsageSchema,
+  /** Every model the run used (WebFetch and sub-agents may run a second one), each with its tokens. */
+  modelUsage: z.record(z.string(), modelUsageSchema).optional().catch(undefined),
 });
 
 /** `init` (the model), `api_retry` (a request being retried) and `permission_denied` among others. */

@@ -113,6 +113,6 @@ export function createClaudeCodeRunner(options: ClaudeCodeRunnerOptions = {}): A
       };
     },
     parse: (stdout, context, durationMs) =>
-      parseClaudeCodeStream(stdout, context.workspaceDir, durationMs, context.skills, context.session?.costUsd),
+      parseClaudeCodeStream(stdout, context.workspaceDir, durationMs, context.skills, context.session),
   });
 }

@@ -1,7 +1,8 @@
 import { estimateCost } from '@skeval/judge/internal';
 import type { ParsedStream } from '../cli-runner.js';
 import { readStreamEvents } from '../stream-events.js';
-import { createTraceBuilder } from '../trace-builder.js';
+import { createTraceBuilder, type TraceBuilder } from '../trace-builder.js';
+import { createUsageTally, recordTokens } from '../usage-tally.js';
 import { type CodexItem, codexEventSchema } from './events.js';
 import { classifyShellCommand } from './shell-reads.js';
 
@@ -31,7 +32,8 @@ export function parseCodexStream(
   let lastRetry: string | undefined;
   let lastError: string | undefined;
   let threadId: string | undefined;
-  const reported: CodexUsage = { input: 0, output: 0, cached: 0 };
+  const perTurn = createUsageTally();
+  let completedTurns = 0;
   for (const event of readStreamEvents(stdout, codexEventSchema)) {
     switch (event.type) {
       case 'thread.started':
@@ -42,9 +44,13 @@ export function parseCodexStream(
         break;
       case 'turn.completed':
         failure = undefined;
-        reported.input += event.usage?.input_tokens ?? 0;
-        reported.output += event.usage?.output_tokens ?? 0;
-        reported.cached += event.usage?.cached_input_tokens ?? 0;
+        completedTurns += 1;
+        // Codex's `input_tokens` include the cached ones.
+        perTurn.call(`turn-${completedTurns}`, {
+          input: Math.max(0, (event.usage?.input_tokens ?? 0) - (event.usage?.cached_input_tokens ?? 0)),
+          output: event.usage?.output_tokens ?? 0,
+          cacheRead: event.usage?.cached_input_tokens ?? 0,
+        });
         break;
       case 'turn.failed':
         failure = `Codex failed: ${event.error?.message ?? lastError ?? 'the turn failed'}`;
@@ -56,48 +62,21 @@ export function parseCodexStream(
       case 'item.started':
       case 'item.updated':
       case 'item.completed':
-        readItem(event.item, event.type === 'item.completed');
+        finalText = readItem(event.item, event.type === 'item.completed', trace) ?? finalText;
         break;
       default:
         break;
     }
   }
 
-  function readItem(item: CodexItem, completed: boolean) {
-    const id = item.id ?? '';
-    if (item.type === 'agent_message' && completed) {
-      finalText = item.text ?? '';
-      trace.message('assistant', finalText);
-    } else if (item.type === 'command_execution') {
-      const command = item.command ?? '';
-      // Codex reads files through its shell; it counts `cat`, `sed -n`, `head`, `nl` of a file as
-      // reads, and so does Skeval, so `read` means the same for every agent.
-      const action = classifyShellCommand(command);
-      const kind = action.kind === 'shell' ? 'shell' : action.kind;
-      const paths = action.kind === 'shell' ? [] : action.paths;
-      trace.toolCall(id, 'command_execution', { command }, { kind, command, ...(paths.length ? { paths } : {}) });
-      if (completed) {
-        const failed = item.status === 'failed' || (item.exit_code ?? 0) !== 0;
-        trace.toolResult(id, item.aggregated_output ?? '', failed, { exitCode: item.exit_code ?? null });
-      }
-    } else if (item.type === 'file_change') {
-      const changes = item.changes ?? [];
-      const paths = changes.map((change) => change.path ?? '').filter(Boolean);
-      // A change that only adds files is a write; anything else edits.
-      const kind = changes.length > 0 && changes.every((change) => change.kind === 'add') ? 'write' : 'edit';
-      trace.toolCall(id, 'file_change', { changes }, { kind, paths });
-      if (completed) trace.toolResult(id, item.status ?? '', item.status === 'failed');
-    } else if (item.type === 'mcp_tool_call') {
-      const name = `mcp__${item.server ?? 'server'}__${item.tool ?? 'tool'}`;
-      trace.toolCall(id, name, item.arguments ?? {}, { kind: 'mcp' });
-      if (completed) trace.toolResult(id, JSON.stringify(item.result ?? item.error ?? ''), item.status === 'failed');
-    } else if (item.type === 'reasoning' && completed && item.text) {
-      trace.message('assistant', `[reasoning] ${item.text}`);
-    }
-  }
-
+  const summed = perTurn.total();
+  const reported: CodexUsage = {
+    input: summed.input + summed.cacheRead,
+    output: summed.output,
+    cached: summed.cacheRead,
+  };
   const own = ownUsage(reported, usageBefore);
-  trace.usage(own.input, own.output, own.cached);
+  recordTokens(trace, { input: own.input - own.cached, output: own.output, cacheRead: own.cached, cacheWrite: 0 });
   if (model)
     trace.cost(
       estimateCost(
@@ -129,4 +108,40 @@ function ownUsage(reported: CodexUsage, before: CodexUsage | undefined): CodexUs
     output: reported.output - before.output,
     cached: reported.cached - before.cached,
   };
+}
+
+/** One item into the trace; an agent message's text is returned (the last one is the final text). */
+function readItem(item: CodexItem, completed: boolean, trace: TraceBuilder): string | undefined {
+  const id = item.id ?? '';
+  if (item.type === 'agent_message' && completed) {
+    trace.message('assistant', item.text ?? '');
+    return item.text ?? '';
+  }
+  if (item.type === 'command_execution') {
+    const command = item.command ?? '';
+    // Codex reads files through its shell; it counts `cat`, `sed -n`, `head`, `nl` of a file as
+    // reads, and so does Skeval, so `read` means the same for every agent.
+    const action = classifyShellCommand(command);
+    const kind = action.kind === 'shell' ? 'shell' : action.kind;
+    const paths = action.kind === 'shell' ? [] : action.paths;
+    trace.toolCall(id, 'command_execution', { command }, { kind, command, ...(paths.length ? { paths } : {}) });
+    if (completed) {
+      const failed = item.status === 'failed' || (item.exit_code ?? 0) !== 0;
+      trace.toolResult(id, item.aggregated_output ?? '', failed, { exitCode: item.exit_code ?? null });
+    }
+  } else if (item.type === 'file_change') {
+    const changes = item.changes ?? [];
+    const paths = changes.map((change) => change.path ?? '').filter(Boolean);
+    // A change that only adds files is a write; anything else edits.
+    const kind = changes.length > 0 && changes.every((change) => change.kind === 'add') ? 'write' : 'edit';
+    trace.toolCall(id, 'file_change', { changes }, { kind, paths });
+    if (completed) trace.toolResult(id, item.status ?? '', item.status === 'failed');
+  } else if (item.type === 'mcp_tool_call') {
+    const name = `mcp__${item.server ?? 'server'}__${item.tool ?? 'tool'}`;
+    trace.toolCall(id, name, item.arguments ?? {}, { kind: 'mcp' });
+    if (completed) trace.toolResult(id, JSON.stringify(item.result ?? item.error ?? ''), item.status === 'failed');
+  } else if (item.type === 'reasoning' && completed && item.text) {
+    trace.message('assistant', `[reasoning] ${item.text}`);
+  }
+  return undefined;
 }

@@ -4,8 +4,10 @@
 // `tool-called read` means the same thing for Codex as for agents with a real Read tool.
 
 import type { CommandSummary } from './shell/command-summary.js';
+import { fileReaders } from './shell/file-readers.js';
 import { isFormattingHelper } from './shell/is-formatting-helper.js';
 import { mayChangeFiles } from './shell/may-change-files.js';
+import { positionalOperands } from './shell/positional-operands.js';
 import { splitScript } from './shell/split-script.js';
 import { summariseCommand } from './shell/summarise-command.js';
 
@@ -47,6 +49,32 @@ export function classifyShellCommand(command: string): ShellAction {
   if (commands.some(mayChangeFiles)) return { kind: 'shell' };
   const summaries = summariseWithDirectory(commands.filter((words) => !isFormattingHelper(words)));
   return combine(dropNoise(summaries));
+}
+
+/**
+ * Every file some command of a script prints, whatever else the script does: `cat` of any number
+ * of files, `head`, `tail`, `sed -n`, `nl`, `less`, … with the directory of a preceding `cd` put
+ * in front. Paths are as written (a glob stays a glob: the shell expands it). A command that may
+ * change files reads nothing here, and a script Skeval cannot split (redirects, substitutions)
+ * reads nothing either.
+ */
+export function shellReadPaths(command: string): string[] {
+  const commands = splitScript(unwrapShell(command));
+  if (commands === undefined) return [];
+  const paths: string[] = [];
+  let directory: string | undefined;
+  for (const words of commands) {
+    const [name = '', ...rest] = words;
+    if (name === 'cd') {
+      const target = cdTarget(rest);
+      if (target !== undefined) directory = directory === undefined ? target : joinPath(directory, target);
+      continue;
+    }
+    if (mayChangeFiles(words)) continue;
+    const read = name === 'cat' ? positionalOperands(rest, []) : fileReaders.get(name)?.(rest);
+    for (const path of read ?? []) paths.push(directory === undefined ? path : joinPath(directory, path));
+  }
+  return paths;
 }
 
 function unwrapShell(command: string): string {

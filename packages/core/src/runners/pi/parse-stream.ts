@@ -1,6 +1,7 @@
 import type { ParsedStream } from '../cli-runner.js';
 import { readStreamEvents } from '../stream-events.js';
 import { createTraceBuilder } from '../trace-builder.js';
+import { createUsageTally, recordTokens } from '../usage-tally.js';
 import { piEventSchema } from './events.js';
 
 /**
@@ -24,6 +25,8 @@ export function parsePiStream(
   let costKnown = false;
   // A turn counts once its model call succeeded: a retried attempt starts a turn that never does.
   let turnOpen = false;
+  const perMessage = createUsageTally();
+  let messages = 0;
   for (const event of readStreamEvents(stdout, piEventSchema)) {
     if (event.type === 'turn_start') turnOpen = true;
     else if (event.type === 'message_end') {
@@ -44,11 +47,13 @@ export function parsePiStream(
       );
       const { usage } = message;
       if (usage) {
-        trace.usage(
-          (usage.input ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0),
-          usage.output ?? 0,
-          usage.cacheRead ?? 0,
-        );
+        messages += 1;
+        perMessage.call(`message-${messages}`, {
+          input: usage.input ?? 0,
+          output: usage.output ?? 0,
+          cacheRead: usage.cacheRead ?? 0,
+          cacheWrite: usage.cacheWrite ?? 0,
+        });
         if (usage.cost?.total !== undefined) {
           cost += usage.cost.total;
           costKnown = true;
@@ -79,6 +84,7 @@ export function parsePiStream(
       trace.toolResult(String(event.toolCallId ?? ''), output, event.isError === true);
     }
   }
+  recordTokens(trace, perMessage.total());
   if (costKnown) trace.cost(Math.round(cost * 1e8) / 1e8);
   return {
     trace: trace.finish(finalText, durationMs, workspaceDir, skills),

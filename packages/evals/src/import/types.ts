@@ -1,0 +1,29 @@
+/** The other tools whose eval files Skeval reads and imports. */
+export const foreignFormats = ['promptfoo', 'agentv'] as const;
+export type ForeignFormat = (typeof foreignFormats)[number];
+
+/** One case of an imported file, in evals.json's own words. */
+export interface ImportedCase {
+  id: string | number;
+  /** A readable name (promptfoo's `description`). */
+  name?: string;
+  prompt: string;
+  expected_output?: string;
+  files?: string[];
+  /** The skill the case is for, when the file says (a promptfoo test under `tests/<skill>/`, agentv's `skill-trigger`). */
+  skill?: string;
+  assertions: Array<string | Record<string, unknown>>;
+}
+
+/** An evals.json made from another tool's file, with what was mapped and what could not be. */
+export interface ImportResult {
+  format: ForeignFormat;
+  evals: { skill_name?: string; evals: ImportedCase[] };
+  /** One line per mapping: `tests[0].assert[1]: llm-rubric → a judged claim`. */
+  mapped: string[];
+  /** One line per thing not imported, with the reason and the fix. */
+  lost: string[];
+}
+
+/** A file a foreign config points at (`file://tests/*.yaml`), read by the caller. */
+export type ReadReferenced = (pattern: string) => Array<{ path: string; value: unknown }>;
