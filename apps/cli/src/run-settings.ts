@@ -29,6 +29,8 @@ export type SettingFlags = Pick<
   | 'timeout'
   | 'sandbox'
   | 'network'
+  | 'allowHost'
+  | 'sandboxMount'
   | 'passEnv'
   | 'reporter'
   | 'minPassRate'

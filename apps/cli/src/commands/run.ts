@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { CostCapState, JudgeSetup, LoadedConfig, RunReport } from '@skeval/core';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
@@ -111,6 +112,8 @@ export async function plannedOptions(prepared: PreparedRun) {
     env: io.env,
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
     network: flags.network,
+    allowHosts: flags.allowHost,
+    sandboxMounts: flags.sandboxMount.map((path) => resolve(io.cwd, path)),
     passEnv: flags.passEnv,
   };
 }

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedCodexConfig } from '../runners/codex/runner.js';
 import { bubblewrapArgs } from './bubblewrap.js';
-import { programPaths } from './case-exec.js';
 import { hostSocketPaths } from './host-sockets.js';
+import { programPaths } from './program-paths.js';
 
 let root: string;
 beforeAll(async () => {
