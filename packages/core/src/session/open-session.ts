@@ -124,7 +124,9 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     ...(options.onStdout ? { onStdout: options.onStdout } : {}),
     ...(gated ? { egress: { dir: join(caseRoot, 'n'), allowHosts } } : {}),
   });
-  const sweep = () => sweepProcesses(markerVariable, marker).length;
+  // bubblewrap's PID namespace ends every process the agent started when its program ends, so
+  // only an uncontained agent needs the sweep (which reads every process's environment).
+  const sweep = () => (containment.sandbox.kind === 'none' ? sweepProcesses(markerVariable, marker).length : 0);
   const context = {
     workspaceDir: workspace.dir,
     homeDir,
