@@ -41,6 +41,14 @@ export { defineConfig } from './config/define-config.js';
 export { configFileNames, type FindConfigFileOptions, findConfigFile } from './config/find-config-file.js';
 export { type LoadConfigFileOptions, type LoadedConfig, loadConfigFile } from './config/load-config-file.js';
 export { type WriteStarterConfigResult, writeStarterConfig } from './config/starter-config.js';
+export {
+  type DoctorAgent,
+  type DoctorReport,
+  doctorPassed,
+  doctorSummary,
+  renderDoctor,
+  runDoctor,
+} from './doctor/doctor.js';
 export { checkGates, errorsOf, type GateCheck, type GateName, withSkillPassRate } from './gates/check-gates.js';
 export { type GradeCaseRunOptions, gradeCaseRun } from './grading/grade-case-run.js';
 export { type JudgeSetup, resolveJudgeSetup } from './grading/judge-setup.js';
