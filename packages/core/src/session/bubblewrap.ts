@@ -72,7 +72,7 @@ export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions
     } else args.push('--ro-bind', '/dev/null', path);
   }
   const readable = readableBinds(plan.readable, [...fresh, ...hiddenFolders]);
-  for (const { from, to } of readable) args.push('--ro-bind', from, to);
+  for (const { from, to, link } of readable) args.push(...(link ? ['--symlink', from, to] : ['--ro-bind', from, to]));
   const writable = [plan.workspaceDir, plan.homeDir, plan.tmpDir];
   for (const path of writable) args.push('--bind', path, path);
   if (plan.egress) args.push('--ro-bind', plan.egress.dir, egressMountPoint);
@@ -94,11 +94,16 @@ export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions
 /**
  * Where each readable path is bound. bubblewrap makes a mount point by following the path's
  * symbolic links from its own root, so a link to an absolute path (`installed ->
- * /opt/agents/installed`) fails it: the real path is bound, and the path as given is bound
- * too only where what led to it is hidden (on the visible host its links still lead there).
+ * /opt/agents/installed`) fails it: the real path is bound. Where what led to a path is hidden
+ * (on the visible host its links still lead there), the path as given becomes a link to the
+ * real one (`link`): a program started by its link (`~/.npm-global/bin/codex ->
+ * ../lib/node_modules/@openai/codex/bin/codex.js`) is one Node finds its packages from.
  */
-function readableBinds(paths: readonly string[], covered: readonly string[]): Array<{ from: string; to: string }> {
-  const binds = new Map<string, string>();
+function readableBinds(
+  paths: readonly string[],
+  covered: readonly string[],
+): Array<{ from: string; to: string; link?: true }> {
+  const binds = new Map<string, { from: string; link?: true }>();
   for (const path of paths) {
     let real: string;
     try {
@@ -106,10 +111,10 @@ function readableBinds(paths: readonly string[], covered: readonly string[]): Ar
     } catch {
       continue;
     }
-    binds.set(real, real);
-    if (real !== path && isWithin(path, covered)) binds.set(path, real);
+    if (!binds.has(real)) binds.set(real, { from: real });
+    if (real !== path && isWithin(path, covered)) binds.set(path, { from: real, link: true });
   }
-  return [...binds].map(([to, from]) => ({ from, to }));
+  return [...binds].map(([to, bind]) => ({ to, ...bind }));
 }
 
 /** The folders among these that exist, by their real paths (`/var/run` is `/run` on most systems). */

@@ -5,12 +5,20 @@ const within = (path: string, folder: string) => path === folder || path.startsW
 
 /**
  * An agent that could not start in the sandbox says which path it could not reach, and how to
- * pass it: the first absolute path its error names that lies in a hidden folder.
+ * pass it: the first absolute path its error names that lies in a hidden folder and not in one
+ * of the case run's own (its workspace, home, temporary folder) or another kept readable.
  */
-export function hiddenPathHint(run: RunResult, hidden: readonly string[]): RunResult {
+export function hiddenPathHint(
+  run: RunResult,
+  places: { hidden: readonly string[]; visible: readonly string[] },
+): RunResult {
   if (run.status !== 'error' || !run.error) return run;
   const paths = run.error.message.match(/\/[\w.@+~-]+(?:\/[\w.@+~-]+)*/g) ?? [];
-  const path = paths.find((candidate) => hidden.some((folder) => within(candidate, folder)));
+  const path = paths.find(
+    (candidate) =>
+      places.hidden.some((folder) => within(candidate, folder)) &&
+      !places.visible.some((folder) => within(candidate, folder)),
+  );
   if (!path) return run;
   const message = `${run.error.message} (the sandbox hides ${path}; if the agent needs it, pass --sandbox-mount ${path}, or the folder it is in)`;
   return { ...run, error: { ...run.error, message } };

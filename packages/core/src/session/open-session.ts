@@ -151,7 +151,9 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       // Processes the agent started in sessions of their own outlive its process group.
       run: (prompts) =>
         runTurns({ runner, prompts, context, sweep }).then(({ run, leftBehind }) => {
-          const hinted = containment.sandbox.kind === 'none' ? run : hiddenPathHint(run, options.hidden);
+          const visible = [workspace.dir, homeDir, tmpDir, ...containment.mounts];
+          const hinted =
+            containment.sandbox.kind === 'none' ? run : hiddenPathHint(run, { hidden: options.hidden, visible });
           const offline = containment.network === 'none' ? offlineHint(hinted, network().endpoints) : hinted;
           return { run: offline, leftBehind };
         }),
