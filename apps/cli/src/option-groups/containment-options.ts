@@ -58,7 +58,7 @@ export function containmentSettings(inputs: SettingInputs<ContainmentFlags>): Co
     sandbox: pick(inputs, 'sandbox', asIs),
     network: pick(inputs, 'network', asIs),
     allowHost: allowedHosts(inputs),
-    sandboxMount: inputs.flags.sandboxMount,
+    sandboxMount: sandboxMounts(inputs),
     passEnv: pick(inputs, 'passEnv', asIs),
     contextMode: pick(inputs, 'contextMode', asIs),
   };
@@ -70,4 +70,10 @@ function allowedHosts(inputs: SettingInputs<ContainmentFlags>): string[] {
   const given = inputs.given('allowHost');
   inputs.sources.allowHost = given ? 'flag' : fromFile.length > 0 ? 'file' : 'default';
   return [...new Set([...fromFile, ...(given ? inputs.flags.allowHost : [])])];
+}
+
+/** `--sandbox-mount`, a flag only: which paths stay readable is this machine's, not the project's. */
+function sandboxMounts(inputs: SettingInputs<ContainmentFlags>): string[] {
+  inputs.sources.sandboxMount = inputs.given('sandboxMount') ? 'flag' : 'default';
+  return inputs.flags.sandboxMount;
 }

@@ -50,10 +50,7 @@ const modelsFileSchema = z.looseObject({
 });
 
 /** Where Pi sends its requests: the provider's `baseUrl` in models.json, else the built-in provider's API. */
-function piEndpoints(
-  provider: string | undefined,
-  models: z.infer<typeof modelsFileSchema> | undefined,
-): string[] {
+function piEndpoints(provider: string | undefined, models: z.infer<typeof modelsFileSchema> | undefined): string[] {
   if (!provider) return [];
   const url = models?.providers[provider]?.baseUrl ?? builtInBaseUrls[provider];
   return url ? [url] : [];
