@@ -16,7 +16,7 @@ export function defineDoctor(command: Command, { io, setExitCode }: CommandConte
   addOptions(command, doctorOptions).action(async (flags: DoctorFlags) => {
     const { doctorPassed, doctorSummary, renderDoctor, runDoctor } = await import('@skeval/core');
     const report = await runDoctor({ env: io.env });
-    io.stdout(flags.json ? jsonOutput(report) : `${renderDoctor(report)}${doctorSummary(report)}`);
+    io.stdout(flags.json ? jsonOutput({ ...report }) : `${renderDoctor(report)}${doctorSummary(report)}`);
     setExitCode(doctorPassed(report) ? exitCodes.ok : exitCodes.failed);
   });
 }

@@ -222,7 +222,9 @@ describe.skipIf(skipReason !== undefined)(`the real agent CLIs behind the allowl
             }),
           ]),
         );
-        expect(ran.output).toContain(`the sandbox blocked 127.0.0.1:${servicePort}`);
+        const report = ran.output.replace(/\n\s+/g, ' ');
+        expect(report).toContain('fetch: the sandbox blocked ');
+        expect(report).toMatch(new RegExp(`127\\.0\\.0\\.1:${servicePort} \\(#\\d+ \\S+ .*curl`));
       });
 
       it('with --allow-host 127.0.0.1:<port>: the service answers', { timeout: 180_000 }, async () => {

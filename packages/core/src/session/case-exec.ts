@@ -59,7 +59,9 @@ export function createCaseExec(options: {
       gate = await openEgressGate({ dir: join(options.egress.dir, String(gates++)), allowed });
       forwarder ??= findForwarder();
       const proxyPort = pickProxyPort(gate.loopbackPorts);
-      egress = { dir: gate.dir, proxyPort, loopbackPorts: gate.loopbackPorts, forwarder };
+      // A port below 1024 cannot be listened on without a capability: those go through the proxy only.
+      const loopbackPorts = gate.loopbackPorts.filter((port) => port >= 1024);
+      egress = { dir: gate.dir, proxyPort, loopbackPorts, forwarder };
       const proxies = proxyEnvironment(proxyPort);
       for (const name of Object.keys(proxies)) names.add(name);
       env = { ...env, ...proxies };
