@@ -66,6 +66,13 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./commands/report.js')).defineReport,
   },
   {
+    name: 'doctor',
+    arguments: '',
+    description:
+      'check this machine: the sandbox in force, the network allowlist (a probe), each agent CLI found and whether it starts in the sandbox',
+    load: async () => (await import('./commands/doctor.js')).defineDoctor,
+  },
+  {
     name: 'brief',
     arguments: '<skill-or-evals-file>',
     description: 'print what each case gives the agent and what will be checked: the grading brief',

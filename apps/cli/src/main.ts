@@ -44,7 +44,7 @@ export async function main(argv: string[], io: CliIo, signal?: AbortSignal): Pro
     if (entry.name === invoked) {
       const define = await entry.load();
       define(program.command(entry.name).description(entry.description), context);
-    } else program.command(`${entry.name} ${entry.arguments}`).description(entry.description);
+    } else program.command(`${entry.name} ${entry.arguments}`.trim()).description(entry.description);
   }
   program
     .command('assert <grader>')

@@ -30,6 +30,8 @@ export type SettingFlags = Pick<
   | 'timeout'
   | 'sandbox'
   | 'network'
+  | 'allowHost'
+  | 'sandboxMount'
   | 'passEnv'
   | 'reporter'
   | 'minPassRate'

@@ -48,3 +48,7 @@ export type { TriggersProgressEvent } from './triggers/evaluate-description.js';
 export { checkDescription } from './triggers/rewrite-description.js';
 export type { DecisionBudget } from './triggers/run-trigger-query.js';
 export type { SkillToInstall } from './workspace/prepare-workspace.js';
+// The benchmarks time the process sweep and the macOS profile is shown in docs/agents.md.
+export { type SeatbeltPlan, seatbeltProfile } from './session/seatbelt-profile.js';
+export { sweepProcesses } from './session/sweep-processes.js';
+export { type DoctorAgent, type DoctorReport, doctorPassed, doctorSummary, renderDoctor, runDoctor } from './doctor/doctor.js';

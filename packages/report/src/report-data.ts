@@ -172,4 +172,6 @@ export interface ReportCaseRun {
   };
   judge: { model: string; calls: number; tokens: number; costUsd: number | null } | null;
   skillEdited: boolean;
+  /** What the agent could reach (`model`, `on`, `none`), and what the allowlist refused: `host:port (tool call)`. */
+  network: { mode: string; blocked: string[] } | null;
 }

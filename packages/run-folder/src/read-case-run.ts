@@ -33,6 +33,8 @@ export interface CaseRunOutcome {
   error?: { code: string; message: string };
   /** What the agent's run cost in US dollars, as timing.json has it: null when its price is unknown. */
   agentCostUsd?: number | null;
+  /** Connections the sandbox's allowlist refused (`host:port`, and the tool call that tried it), as context-manifest.json records them. */
+  blockedConnections?: string[];
 }
 
 /** A finished case run, every artifact read back and checked against its schema. */

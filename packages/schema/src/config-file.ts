@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { allowHostError, allowHostPattern } from './allow-host.js';
 
 /**
  * What each key of a config file holds, in words and with an example: the JSON Schema's
@@ -19,7 +20,11 @@ export const configKeyHelp = {
   concurrency: { expected: 'the case runs at a time, a whole number above 0', example: '4' },
   timeout: { expected: "each case run's time limit in seconds, above 0", example: '600' },
   sandbox: { expected: 'bwrap or none', example: '"bwrap"' },
-  network: { expected: 'on or none', example: '"on"' },
+  network: { expected: 'model (the agent reaches its model only), on or none', example: '"model"' },
+  allowHosts: {
+    expected: 'a list of host or host:port the agent may reach besides its model',
+    example: '["pypi.org", "127.0.0.1:5432"]',
+  },
   passEnv: { expected: 'a list of environment variable names', example: '["ANTHROPIC_API_KEY"]' },
   reporters: {
     expected: 'a list of reporters: terminal, json, junit, github, markdown, each optionally name:file',
@@ -86,7 +91,11 @@ export const skevalConfigSchema = z
     concurrency: described(wholeAboveZero, 'concurrency').optional(),
     timeout: described(positiveSeconds, 'timeout').optional(),
     sandbox: described(z.enum(['bwrap', 'none']), 'sandbox').optional(),
-    network: described(z.enum(['on', 'none']), 'network').optional(),
+    network: described(z.enum(['model', 'on', 'none']), 'network').optional(),
+    allowHosts: described(
+      z.array(z.string().regex(allowHostPattern, { error: allowHostError })),
+      'allowHosts',
+    ).optional(),
     passEnv: described(z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)), 'passEnv').optional(),
     reporters: described(z.array(text), 'reporters').optional(),
     gates: described(gatesSchema, 'gates').optional(),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { allowHostError, allowHostPattern } from './allow-host.js';
 import { assertionSchema } from './assertions/assertion.js';
 import { relativePathSchema } from './relative-path.js';
 
@@ -102,6 +103,13 @@ export const evalCaseSchema = z
     description: z.string().optional(),
     files: z.array(fileInputSchema).optional(),
     setup: setupSchema.optional(),
+    allow_hosts: z
+      .array(z.string().regex(allowHostPattern, { error: allowHostError }))
+      .optional()
+      .meta({
+        description:
+          'Hosts (host or host:port) the agent may reach in this case besides its model, with the default --network model.',
+      }),
     metadata: z.record(z.string(), z.unknown()).optional(),
     assertions: z
       .array(listedAssertionSchema)

@@ -1,3 +1,4 @@
+export { type AllowedHost, allowHostPattern, formatAllowedHost, parseAllowHost } from './allow-host.js';
 export {
   type AssertInputFile,
   assertInputFileSchema,

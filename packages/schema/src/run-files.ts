@@ -125,7 +125,21 @@ export const contextManifestSchema = z.looseObject({
     .looseObject({
       kind: z.enum(['bwrap', 'none']),
       reason: z.string(),
-      network: z.enum(['on', 'none']),
+      /** `model`: the model endpoint(s) and `allowed_hosts` only; `on`: everything; `none`: nothing. */
+      network: z.enum(['model', 'on', 'none']),
+      /** With `--network model`: the hosts (`host` or `host:port`) the agent could reach. */
+      allowed_hosts: z.array(z.string()).optional(),
+      /** Connections the allowlist refused: where to, when, and the tool call that tried it where it can be told. */
+      blocked_connections: z
+        .array(
+          z.object({
+            host: z.string(),
+            port: z.number().int().nonnegative(),
+            at: z.string(),
+            tool_call: z.string().optional(),
+          }),
+        )
+        .optional(),
       /** Folders the agent could not see (empty without a sandbox). */
       hidden: z.array(z.string()),
       /** `none`: every capability dropped, whatever user Skeval ran as; `unchanged`: the user's (no sandbox). */

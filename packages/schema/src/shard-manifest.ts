@@ -15,7 +15,7 @@ export const shardOptionsSchema = z.object({
   judge: z.string().nullable(),
   context_mode: z.enum(['isolated', 'ambient']),
   sandbox: z.enum(['bwrap', 'none']),
-  network: z.enum(['on', 'none']),
+  network: z.enum(['model', 'on', 'none']),
   timeout_ms: z.number().positive(),
   /** The `--case` selection, or `null` for every case. */
   case_filter: z.array(z.string()).nullable(),

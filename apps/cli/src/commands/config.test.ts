@@ -93,7 +93,9 @@ describe('finding the config file', () => {
         concurrency: 2,
         timeout: 600,
         sandbox: 'none',
-        network: 'on',
+        network: 'model',
+        allow_host: [],
+        sandbox_mount: [],
         pass_env: [],
         reporters: null,
         min_pass_rate: null,
@@ -118,6 +120,8 @@ describe('finding the config file', () => {
         timeout: 'default',
         sandbox: 'file',
         network: 'default',
+        allow_host: 'default',
+        sandbox_mount: 'default',
         pass_env: 'default',
         reporters: 'default',
         min_pass_rate: 'default',
@@ -145,7 +149,7 @@ describe('finding the config file', () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     const { config } = await summaryIn('flagged/greet');
-    expect(config.values).toMatchObject({ concurrency: 1, timeout: 30, sandbox: 'none', network: 'on' });
+    expect(config.values).toMatchObject({ concurrency: 1, timeout: 30, sandbox: 'none', network: 'model' });
     expect(config.from).toMatchObject({ concurrency: 'flag', timeout: 'flag', sandbox: 'file', network: 'default' });
     expect(config.values.output_dir).toBe('flagged');
   });
@@ -217,7 +221,7 @@ describe('a config file with mistakes', () => {
     expect(result.stderr).toBe(
       [
         'skeval: bad-json/skeval.config.json:3:18: error: concurrency: expected the case runs at a time, a whole number above 0, got the string "four"; for example "concurrency": 4',
-        'bad-json/skeval.config.json:4:3: error: concurency: unknown key `concurency` (did you mean `concurrency`?); the keys are agent, agentCommand, agentBin, model, permissionMode, judge, judgeTimeout, judgeRetries, concurrency, timeout, sandbox, network, passEnv, reporters, gates, maxCostUsd, outputDir, cache, contextMode, runs, skills (docs/config.md)',
+        'bad-json/skeval.config.json:4:3: error: concurency: unknown key `concurency` (did you mean `concurrency`?); the keys are agent, agentCommand, agentBin, model, permissionMode, judge, judgeTimeout, judgeRetries, concurrency, timeout, sandbox, network, allowHosts, passEnv, reporters, gates, maxCostUsd, outputDir, cache, contextMode, runs, skills (docs/config.md)',
         `bad-json/skeval.config.json:5:29: error: gates.minPassRate: expected the with_skill arm's lowest pass rate, from 0 to 1, got 80; for example "minPassRate": 0.8`,
         '',
       ].join('\n'),

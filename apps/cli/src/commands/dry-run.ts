@@ -69,6 +69,7 @@ function renderPlan(
         : 'judge cost: unknown (the model is not in the price table)',
     );
   } else if (!plan.judge && judgeSkipReason) lines.push(`judged assertions would be skipped: ${judgeSkipReason}`);
+  if (plan.containment) lines.push(`containment: ${plan.containment}`);
   lines.push("agent cost: not estimated (it depends on the agent's work); nothing was run");
   if (maxCostUsd !== undefined) {
     const judgeHigh = plan.judgeCostUsd?.high;

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { JudgeSetup, RunReport } from '@skeval/core';
 import type { CostCapState, LoadedConfig } from '@skeval/core/internal';
 import { SkevalError } from '@skeval/schema';
@@ -112,6 +113,8 @@ export async function plannedOptions(prepared: PreparedRun) {
     env: io.env,
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
     network: flags.network,
+    allowHosts: flags.allowHost,
+    sandboxMounts: flags.sandboxMount.map((path) => resolve(io.cwd, path)),
     passEnv: flags.passEnv,
   };
 }

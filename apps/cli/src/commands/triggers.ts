@@ -165,6 +165,8 @@ async function triggers(
     passEnv: flags.passEnv,
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
     network: flags.network,
+    allowHosts: flags.allowHost,
+    sandboxMounts: flags.sandboxMount.map((path) => resolve(io.cwd, path)),
     ...(signal ? { signal } : {}),
     onProgress: core.triggersReporter.live(stderrOutput(io)),
   });

@@ -1,4 +1,5 @@
-import { collect, type OptionTable, type OptionValues } from '../options.js';
+import { parseAllowHost } from '@skeval/schema';
+import { collect, invalid, type OptionTable, type OptionValues } from '../options.js';
 import { asIs, pick, type SettingInputs } from './config-file.js';
 
 /**
@@ -13,9 +14,27 @@ export const containmentOptions = {
   },
   network: {
     flags: '--network <mode>',
-    description: 'on (agents call their model) or none (no network in the sandbox)',
-    choices: ['on', 'none'],
-    default: 'on',
+    description:
+      'model (each agent reaches its model and the --allow-host hosts only), on (everything) or none (nothing)',
+    choices: ['model', 'on', 'none'],
+    default: 'model',
+  },
+  allowHost: {
+    flags: '--allow-host <host[:port]>',
+    description: 'let agents reach this host (every port, or the one named) besides their model (repeatable)',
+    parse: (value: string, previous: string[]) => {
+      const parsed = parseAllowHost(value);
+      if ('problem' in parsed) invalid(parsed.problem);
+      return collect(value, previous);
+    },
+    default: [],
+  },
+  sandboxMount: {
+    flags: '--sandbox-mount <path>',
+    description:
+      'keep this path readable in the sandbox (repeatable): a folder an agent CLI needs that the sandbox hides',
+    parse: collect,
+    default: [],
   },
   passEnv: {
     flags: '--pass-env <name>',
@@ -38,7 +57,23 @@ export function containmentSettings(inputs: SettingInputs<ContainmentFlags>): Co
   return {
     sandbox: pick(inputs, 'sandbox', asIs),
     network: pick(inputs, 'network', asIs),
+    allowHost: allowedHosts(inputs),
+    sandboxMount: sandboxMounts(inputs),
     passEnv: pick(inputs, 'passEnv', asIs),
     contextMode: pick(inputs, 'contextMode', asIs),
   };
+}
+
+/** The config file's `allowHosts` and every `--allow-host` given: the flag adds to the file's list. */
+function allowedHosts(inputs: SettingInputs<ContainmentFlags>): string[] {
+  const fromFile = inputs.config.allowHosts ?? [];
+  const given = inputs.given('allowHost');
+  inputs.sources.allowHost = given ? 'flag' : fromFile.length > 0 ? 'file' : 'default';
+  return [...new Set([...fromFile, ...(given ? inputs.flags.allowHost : [])])];
+}
+
+/** `--sandbox-mount`, a flag only: which paths stay readable is this machine's, not the project's. */
+function sandboxMounts(inputs: SettingInputs<ContainmentFlags>): string[] {
+  inputs.sources.sandboxMount = inputs.given('sandboxMount') ? 'flag' : 'default';
+  return inputs.flags.sandboxMount;
 }

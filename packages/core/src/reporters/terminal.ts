@@ -112,6 +112,12 @@ function skillSection(run: SkillRun, { width, style, shown, maxProblems }: Secti
     const name = `${printable(outcome.caseId)}${nested ? ` ${armAndRun(outcome)}` : ''}`;
     lines.push(...hanging(`${name}: the run edited the skill`, width, '  ', '    ').map(style.error));
   }
+  for (const outcome of run.outcomes.filter((entry) => entry.blockedConnections?.length)) {
+    const name = `${printable(outcome.caseId)}${nested ? ` ${armAndRun(outcome)}` : ''}`;
+    const blocked = outcome.blockedConnections ?? [];
+    const text = `${name}: the sandbox blocked ${blocked.slice(0, 5).join('; ')}${blocked.length > 5 ? ` and ${blocked.length - 5} more` : ''} (--allow-host lets a host through)`;
+    lines.push(...hanging(text, width, '  ', '    ').map(style.dim));
+  }
   lines.push(...problemLines(run, { width, style, shown, maxProblems }));
   return lines;
 }

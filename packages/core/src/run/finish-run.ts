@@ -3,7 +3,7 @@ import type { RunConfigRecord } from '@skeval/schema/internal';
 import { updateLatestRun } from '../run-folder/latest-run-link.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
-import type { Sandbox } from '../session/sandbox.js';
+import type { NetworkMode, Sandbox } from '../session/sandbox.js';
 import { buildShardManifest, writeShardManifest } from '../shards/shard-manifest.js';
 import type { ExecutionPlan, PlannedSkill } from './build-plan.js';
 import { type CostCap, costCapRecord } from './cost-cap.js';
@@ -19,7 +19,7 @@ export interface FinishRunOptions {
   /** `provider:model` of the judge, or `null`. */
   judge: string | null;
   sandbox: Sandbox;
-  network: 'on' | 'none';
+  network: NetworkMode;
   timeoutMs: number;
   /** The case filter the run was given. */
   cases: readonly string[] | undefined;

@@ -1,5 +1,6 @@
 import type { EvalsIssue } from '@skeval/evals';
 import type { Configuration } from '@skeval/schema/internal';
+import { containmentSummary } from '../doctor/doctor.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Shard } from '../shards/shard.js';
@@ -50,6 +51,8 @@ export interface RunPlan {
   /** The agent and the sandbox it would run in. */
   agent: string | null;
   sandbox: string | null;
+  /** The containment a run would have, in one line: the backend, the network, the agent found. */
+  containment: string | null;
   agentRuns: number;
   judgeCalls: number;
   judge: string | null;
@@ -115,6 +118,14 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
     notes: [...plan.notes, ...checked.notes],
     agent: options.runner?.name ?? null,
     sandbox: checked.sandbox?.reason ?? null,
+    containment:
+      checked.sandbox && checked.containment
+        ? containmentSummary({
+            sandbox: checked.sandbox,
+            network: checked.containment.network,
+            ...(options.runner ? { agent: { name: options.runner.name, version: checked.agentVersion } } : {}),
+          })
+        : null,
     agentRuns: caseRuns.length,
     judgeCalls: judged.calls,
     judge: model ? `${model.provider}:${model.model}` : null,

@@ -11,6 +11,7 @@ import type { JudgeSetup } from '../grading/judge-setup.js';
 import { createTraceBuilder } from '../runners/trace-builder.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
 import { type Containment, sandboxRecord } from '../session/containment.js';
+import { attributeBlocked, describeBlocked } from '../session/egress/blocked-calls.js';
 import { type AgentSession, openSession } from '../session/open-session.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
 import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
@@ -102,12 +103,13 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       ...(grading.judge ? { judge: grading.judge } : {}),
     });
     const { workspace } = session;
+    const blocked = attributeBlocked(session.network().blocked, run.trace.tool_calls);
     const contextManifest = buildContextManifest(manifestHeader(options, model), {
       skills: session.skills,
       skillsRead: run.trace.skills_read ?? [],
       environment: session.environmentNames(),
       tools: [...new Set(run.trace.tool_calls.map((call) => call.name))],
-      sandbox: sandboxRecord(containment, options.hidden),
+      sandbox: sandboxRecord(containment, options.hidden, { allowed: session.network().allowed, blocked }),
       userContext: contextMode === 'isolated' ? { kept_out: options.ambient } : { copied: session.copiedContext },
       permissionDenials: run.permissionDenials ?? [],
       processesEndedAfter: leftBehind,
@@ -138,6 +140,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       skillEdited,
       ...(run.error ? { error: redactor.redactDeep(run.error) } : {}),
       agentCostUsd: timing.cost_usd ?? null,
+      ...(blocked.length ? { blockedConnections: blocked.map(describeBlocked) } : {}),
     };
   } finally {
     const removal = session.close({ keep: options.keepWorkspace });

@@ -25,7 +25,10 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as unknown;
 
 describe('runEvals on the bundled example', () => {
-  it('runs every case, grades it and writes artifacts that validate against @skeval/schema', async () => {
+  // Every case run starts the sandbox and its network gate: seconds on a busy machine.
+  it('runs every case, grades it and writes artifacts that validate against @skeval/schema', {
+    timeout: 60_000,
+  }, async () => {
     const runner = createCommandRunner({
       command: `node ${join(repoRoot, 'examples/agents/greeting-agent.mjs')} {prompt_file}`,
     });

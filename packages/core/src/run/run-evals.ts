@@ -123,7 +123,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     runner: options.runner,
     judge: judgeModel ? `${judgeModel.provider}:${judgeModel.model}` : null,
     sandbox,
-    network: options.network ?? 'on',
+    network: containment.network,
     timeoutMs,
     cases: options.cases,
     costCap,

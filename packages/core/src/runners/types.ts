@@ -19,6 +19,12 @@ export interface AgentCommand {
   env?: NodeJS.ProcessEnv;
   /** Files outside the workspace the program must read (a prompt file): left visible in the sandbox. */
   readable?: string[];
+  /**
+   * The model endpoint(s) the program is configured for (URLs: `https://api.anthropic.com`,
+   * `http://127.0.0.1:8080/v1`): with `--network model` the only places it reaches, with the
+   * allowed hosts.
+   */
+  endpoints?: string[];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { type BubblewrapPrivilegeLevel, bubblewrapPrivilegeLevels } from './bubblewrap-privileges.js';
+import { egressMountPoint, forwardedCommand } from './egress/forwarder.js';
 import { hostSocketPaths } from './host-sockets.js';
 import type { Sandbox, SandboxPlan } from './sandbox.js';
 
@@ -22,33 +23,38 @@ export function createBubblewrapSandbox(
     kind: 'bwrap',
     reason: 'bubblewrap',
     ...(level ? { privileges: level.privileges } : {}),
-    wrap: (command, plan) => ({
-      file: executable,
-      args: [
-        ...bubblewrapArgs(plan, level ? { privilegeFlags: level.flags } : {}),
-        '--',
-        command.file,
-        ...command.args,
-      ],
-    }),
+    wrap: (command, plan) => {
+      const inside = plan.egress ? forwardedCommand(command, plan.egress) : command;
+      return {
+        file: executable,
+        args: [
+          ...bubblewrapArgs(plan, level ? { privilegeFlags: level.flags } : {}),
+          '--',
+          inside.file,
+          ...inside.args,
+        ],
+      };
+    },
   };
 }
 
 /** The host's temporary places: empty and writable in the sandbox, as a fresh machine's are. */
 const temporaryPlaces = ['/tmp', '/var/tmp'];
-/** Where services keep their sockets (Docker's, the system bus, each user's runtime folder): empty without the network. */
+/** Where services keep their sockets (Docker's, the system bus, each user's runtime folder): empty unless the network is open. */
 const socketPlaces = ['/run', '/var/run'];
 
 export interface BubblewrapArgsOptions {
   /** How bubblewrap drops the user's privileges. @default the best level (`--unshare-user --disable-userns --cap-drop ALL`) */
   privilegeFlags?: readonly string[];
-  /** The host's unix sockets, covered with `--network none`. @default those `/proc/net/unix` lists */
+  /** The host's unix sockets, covered unless the network is open. @default those `/proc/net/unix` lists */
   hostSockets?: readonly string[];
 }
 
 /** bubblewrap's arguments for a plan; later mounts shadow earlier ones, so the order matters. */
 export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions = {}): string[] {
-  const offline = plan.network === 'none';
+  // `model` and `none` both get a network namespace of their own: only its loopback, no host
+  // service, no abstract socket; `model` reaches out through the gate's sockets alone.
+  const offline = plan.network !== 'on';
   const args = ['--die-with-parent', '--unshare-pid', ...(options.privilegeFlags ?? bestLevel?.flags ?? [])];
   args.push('--new-session', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   const fresh = outermost(realFolders([...temporaryPlaces, ...(offline ? socketPlaces : [])]));
@@ -66,9 +72,10 @@ export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions
     } else args.push('--ro-bind', '/dev/null', path);
   }
   const readable = readableBinds(plan.readable, [...fresh, ...hiddenFolders]);
-  for (const { from, to } of readable) args.push('--ro-bind', from, to);
+  for (const { from, to, link } of readable) args.push(...(link ? ['--symlink', from, to] : ['--ro-bind', from, to]));
   const writable = [plan.workspaceDir, plan.homeDir, plan.tmpDir];
   for (const path of writable) args.push('--bind', path, path);
+  if (plan.egress) args.push('--ro-bind', plan.egress.dir, egressMountPoint);
   // Read-only last, once the mount points inside them exist: writes there fail rather than vanish.
   for (const folder of hiddenFolders) args.push('--remount-ro', folder);
   if (offline) {
@@ -87,11 +94,16 @@ export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions
 /**
  * Where each readable path is bound. bubblewrap makes a mount point by following the path's
  * symbolic links from its own root, so a link to an absolute path (`installed ->
- * /opt/agents/installed`) fails it: the real path is bound, and the path as given is bound
- * too only where what led to it is hidden (on the visible host its links still lead there).
+ * /opt/agents/installed`) fails it: the real path is bound. Where what led to a path is hidden
+ * (on the visible host its links still lead there), the path as given becomes a link to the
+ * real one (`link`): a program started by its link (`~/.npm-global/bin/codex ->
+ * ../lib/node_modules/@openai/codex/bin/codex.js`) is one Node finds its packages from.
  */
-function readableBinds(paths: readonly string[], covered: readonly string[]): Array<{ from: string; to: string }> {
-  const binds = new Map<string, string>();
+function readableBinds(
+  paths: readonly string[],
+  covered: readonly string[],
+): Array<{ from: string; to: string; link?: true }> {
+  const binds = new Map<string, { from: string; link?: true }>();
   for (const path of paths) {
     let real: string;
     try {
@@ -99,10 +111,10 @@ function readableBinds(paths: readonly string[], covered: readonly string[]): Ar
     } catch {
       continue;
     }
-    binds.set(real, real);
-    if (real !== path && isWithin(path, covered)) binds.set(path, real);
+    if (!binds.has(real)) binds.set(real, { from: real });
+    if (real !== path && isWithin(path, covered)) binds.set(path, { from: real, link: true });
   }
-  return [...binds].map(([to, from]) => ({ from, to }));
+  return [...binds].map(([to, bind]) => ({ to, ...bind }));
 }
 
 /** The folders among these that exist, by their real paths (`/var/run` is `/run` on most systems). */

@@ -1,55 +1,30 @@
-import { realpathSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, sep } from 'node:path';
+import { join } from 'node:path';
+import { type AllowedHost, formatAllowedHost } from '@skeval/schema';
 import type { AgentCommand, RunnerContext } from '../runners/types.js';
+import { endpointOf } from './egress/allowlist.js';
+import { type BlockedConnection, type EgressGate, openEgressGate } from './egress/egress-gate.js';
+import { type EgressPlan, findForwarder, pickProxyPort, proxyEnvironment } from './egress/forwarder.js';
+import { programPaths } from './program-paths.js';
 import { type ProcessOutcome, runProcess } from './run-process.js';
 import type { Sandbox, SandboxPlan } from './sandbox.js';
 
-/** Where a program named on the command line is, as `PATH` finds it. */
-function locateProgram(file: string, path: string | undefined): string | undefined {
-  if (file.includes('/')) return file;
-  for (const folder of (path ?? '').split(delimiter)) {
-    if (!folder) continue;
-    const candidate = join(folder, file);
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not in this folder
-    }
-  }
-  return undefined;
-}
+let forwarder: EgressPlan['forwarder'] | undefined;
 
-/**
- * What must stay readable for a program to run when it lies under a hidden folder: the outermost
- * `node_modules` on its real path (an npm-installed CLI needs its package and dependencies), else
- * the program itself; and the Node binary running Skeval (scripts start with `env node`).
- */
-export function programPaths(file: string, path: string | undefined): string[] {
-  // The Node binary may sit where the user running Skeval cannot list (a root-owned 0700 folder
-  // reached through setpriv): its path as given is bound, and bubblewrap names what it cannot reach.
-  const paths = [dirname(safeRealpath(process.execPath) ?? process.execPath)];
-  const located = locateProgram(file, path);
-  if (!located) return paths;
-  for (const candidate of [located, safeRealpath(located)]) {
-    if (!candidate || !isAbsolute(candidate)) continue;
-    const at = candidate.indexOf(`${sep}node_modules${sep}`);
-    paths.push(at === -1 ? candidate : candidate.slice(0, at + `${sep}node_modules`.length));
-  }
-  return [...new Set(paths)];
-}
-
-function safeRealpath(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
+/** What a case run's agent could reach and what it was refused, for `context-manifest.json`. */
+export interface CaseNetwork {
+  /** The allowlist (`host` or `host:port`): its model endpoints and the allowed hosts. */
+  allowed: string[];
+  blocked: BlockedConnection[];
+  /** The model endpoints the agent's programs were configured for, whatever the network. */
+  endpoints: string[];
 }
 
 /**
  * The `exec` of one case run: every program runs in the workspace, inside the sandbox under the
  * plan, with the case run's environment, time limit and abort signal, and a marker variable by
- * which the processes it leaves behind are found afterwards.
+ * which the processes it leaves behind are found afterwards. With `egress` (`--network model`),
+ * each program gets a gate of its own that lets through its model endpoints (`endpoints`) and
+ * the allowed hosts, and records what it refused.
  */
 export function createCaseExec(options: {
   sandbox: Sandbox;
@@ -59,16 +34,40 @@ export function createCaseExec(options: {
   signal?: AbortSignal;
   /** Sees every program's stdout as it arrives. */
   onStdout?: (chunk: string) => void;
-}): { exec: RunnerContext['exec']; environmentNames: () => string[] } {
+  /** `--network model` in a sandbox: where the gates' sockets go, and the hosts allowed besides each program's model. */
+  egress?: { dir: string; allowHosts: readonly AllowedHost[] };
+}): { exec: RunnerContext['exec']; environmentNames: () => string[]; network: () => CaseNetwork } {
   const names = new Set(Object.keys(options.env));
-  const exec = (
+  const allowedSeen = new Set((options.egress?.allowHosts ?? []).map(formatAllowedHost));
+  const blocked: BlockedConnection[] = [];
+  const endpointsSeen = new Set<string>();
+  let gates = 0;
+  const exec = async (
     command: AgentCommand,
     overrides: { timeoutMs?: number; maxOutputBytes?: number } = {},
   ): Promise<ProcessOutcome> => {
-    const env = { ...options.env, ...command.env };
+    let env: NodeJS.ProcessEnv = { ...options.env, ...command.env };
     for (const name of Object.keys(command.env ?? {})) names.add(name);
     const readable = [...options.plan.readable, ...(command.readable ?? []), ...programPaths(command.file, env.PATH)];
-    const wrapped = options.sandbox.wrap({ file: command.file, args: command.args }, { ...options.plan, readable });
+    for (const url of command.endpoints ?? []) endpointsSeen.add(url);
+    let gate: EgressGate | undefined;
+    let egress: EgressPlan | undefined;
+    if (options.egress) {
+      const endpoints = (command.endpoints ?? []).flatMap((url) => endpointOf(url) ?? []);
+      const allowed = [...options.egress.allowHosts, ...endpoints];
+      for (const entry of allowed) allowedSeen.add(formatAllowedHost(entry));
+      gate = await openEgressGate({ dir: join(options.egress.dir, String(gates++)), allowed });
+      forwarder ??= findForwarder();
+      const proxyPort = pickProxyPort(gate.loopbackPorts);
+      // A port below 1024 cannot be listened on without a capability: those go through the proxy only.
+      const loopbackPorts = gate.loopbackPorts.filter((port) => port >= 1024);
+      egress = { dir: gate.dir, proxyPort, loopbackPorts, forwarder };
+      const proxies = proxyEnvironment(proxyPort);
+      for (const name of Object.keys(proxies)) names.add(name);
+      env = { ...env, ...proxies };
+    }
+    const plan = { ...options.plan, readable, ...(egress ? { egress } : {}) };
+    const wrapped = options.sandbox.wrap({ file: command.file, args: command.args }, plan);
     return runProcess({
       file: wrapped.file,
       args: wrapped.args,
@@ -78,8 +77,16 @@ export function createCaseExec(options: {
       ...(overrides.maxOutputBytes === undefined ? {} : { maxOutputBytes: overrides.maxOutputBytes }),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onStdout ? { onStdout: options.onStdout } : {}),
+    }).finally(async () => {
+      if (!gate) return;
+      blocked.push(...gate.blocked);
+      await gate.close();
     });
   };
-  /** Every variable name the agent's programs got (never the values). */
-  return { exec, environmentNames: () => [...names].sort() };
+  return {
+    exec,
+    /** Every variable name the agent's programs got (never the values). */
+    environmentNames: () => [...names].sort(),
+    network: () => ({ allowed: [...allowedSeen], blocked: [...blocked], endpoints: [...endpointsSeen] }),
+  };
 }

@@ -1,13 +1,20 @@
 import { chooseSandbox } from './choose-sandbox.js';
 import { type Containment, createContainment } from './containment.js';
-import type { Sandbox, SandboxKind } from './sandbox.js';
+import type { NetworkMode, Sandbox, SandboxKind } from './sandbox.js';
 
 /** How the agents of a run are contained: the options `run` and `triggers` share. */
 export interface ContainmentOptions {
   /** `bwrap` insists on bubblewrap; `none` runs agents uncontained. @default bwrap where it works, else none with a note */
   sandbox?: SandboxKind;
-  /** `none` cuts agents off the network (in the bwrap sandbox). @default "on" */
-  network?: 'on' | 'none';
+  /**
+   * `model`: each agent reaches its model endpoint(s) and `allowHosts` only; `on`: everything;
+   * `none`: nothing, its model included. Enforced in the bwrap sandbox. @default "model"
+   */
+  network?: NetworkMode;
+  /** Hosts (`host` or `host:port`) every agent may reach besides its model (`--allow-host`). */
+  allowHosts?: string[];
+  /** Paths kept readable in the sandbox though a hidden folder holds them (`--sandbox-mount`): what an agent CLI needs. */
+  sandboxMounts?: string[];
   /** Variables passed to every agent as they are (`--pass-env`); values that look like keys are redacted. */
   passEnv?: string[];
   /**
@@ -31,6 +38,8 @@ export function containAgents(options: ContainmentOptions): {
   const containment = createContainment({
     sandbox,
     ...(options.network ? { network: options.network } : {}),
+    ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
+    ...(options.sandboxMounts ? { mounts: options.sandboxMounts } : {}),
     userEnv: options.env ?? process.env,
     ...(options.passEnv ? { passEnv: options.passEnv } : {}),
   });

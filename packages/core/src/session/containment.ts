@@ -5,13 +5,18 @@ import { defaultResponseCacheDir } from '@skeval/judge/internal';
 import type { ContextManifest } from '@skeval/schema';
 import { createRedactor, type Redactor } from '@skeval/schema/internal';
 import { graderCacheDir, graderFolders } from '@skeval/scripts/internal';
-import type { Sandbox } from './sandbox.js';
+import type { NetworkMode, Sandbox } from './sandbox.js';
 import { temporaryRoot } from './temporary-folders.js';
 
 /** What every case run of a run is contained by. */
 export interface Containment {
   sandbox: Sandbox;
-  network: 'on' | 'none';
+  /** What agents may reach; without a sandbox nothing restricts it, so it is `on`. */
+  network: NetworkMode;
+  /** Hosts every agent may reach besides its model, as written (`--allow-host`, the config's `allowHosts`). */
+  allowHosts: string[];
+  /** Paths kept readable in the sandbox though a hidden folder holds them (`--sandbox-mount`). */
+  mounts: string[];
   /** Skeval's own environment: where agents' configuration and provider keys are read from. */
   userEnv: NodeJS.ProcessEnv;
   /** What every agent gets besides its own `HOME` and `TMPDIR`: the basics and what `--pass-env` names. */
@@ -25,7 +30,9 @@ const basicVariables = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'USE
 
 export function createContainment(options: {
   sandbox: Sandbox;
-  network?: 'on' | 'none';
+  network?: NetworkMode;
+  allowHosts?: readonly string[];
+  mounts?: readonly string[];
   userEnv: NodeJS.ProcessEnv;
   /** Variables passed to every agent as they are (`--pass-env`). */
   passEnv?: readonly string[];
@@ -36,7 +43,9 @@ export function createContainment(options: {
   );
   return {
     sandbox: options.sandbox,
-    network: options.network ?? 'on',
+    network: options.sandbox.kind === 'none' ? 'on' : (options.network ?? 'model'),
+    allowHosts: [...new Set(options.allowHosts ?? [])],
+    mounts: [...new Set((options.mounts ?? []).map((path) => resolve(path)))],
     userEnv: options.userEnv,
     baseEnv,
     redactor: createRedactor(options.userEnv, { byShape: options.passEnv ?? [] }),
@@ -112,13 +121,21 @@ export async function makeOwnFolders(outputBases: readonly string[]): Promise<vo
   );
 }
 
+type ContextManifestBlocked = NonNullable<NonNullable<ContextManifest['sandbox']>['blocked_connections']>;
+
 /** How a case run's agent was contained, as `context-manifest.json` records it. */
-export function sandboxRecord(containment: Containment, hidden: readonly string[]): ContextManifest['sandbox'] {
+export function sandboxRecord(
+  containment: Containment,
+  hidden: readonly string[],
+  network: { allowed?: readonly string[]; blocked?: ContextManifestBlocked } = {},
+): ContextManifest['sandbox'] {
   const { sandbox } = containment;
   return {
     kind: sandbox.kind,
     reason: sandbox.reason,
     network: containment.network,
+    ...(containment.network === 'model' ? { allowed_hosts: [...(network.allowed ?? [])] } : {}),
+    ...(network.blocked?.length ? { blocked_connections: [...network.blocked] } : {}),
     hidden: sandbox.kind === 'none' ? [] : [...hidden],
     ...(sandbox.privileges
       ? { capabilities: sandbox.privileges.capabilities, user_namespace: sandbox.privileges.userNamespace }

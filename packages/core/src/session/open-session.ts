@@ -6,8 +6,10 @@ import type { LoadedCase } from '@skeval/evals';
 import type { Configuration } from '@skeval/schema/internal';
 import type { AgentRunner, InstalledSkill, RunResult } from '../runners/types.js';
 import { type CaseWorkspace, prepareWorkspace, type SkillToInstall } from '../workspace/prepare-workspace.js';
-import { createCaseExec } from './case-exec.js';
+import { type CaseNetwork, createCaseExec } from './case-exec.js';
 import type { Containment } from './containment.js';
+import { readAllowHosts } from './egress/allowlist.js';
+import { hiddenPathHint, offlineHint } from './failure-hints.js';
 import { runTurns } from './run-turns.js';
 import { sweepProcesses } from './sweep-processes.js';
 import { trackTemporaryFolder } from './temporary-folders.js';
@@ -49,6 +51,8 @@ export interface AgentSession {
   run(prompts: readonly [string, ...string[]]): Promise<{ run: RunResult; leftBehind: number }>;
   /** Every variable name the agent's programs got (never the values). */
   environmentNames(): string[];
+  /** What the agent could reach and what it was refused (`--network model`). */
+  network(): CaseNetwork;
   /** Removes the session's folders (kept with `keep`); resolves once they are gone. */
   close(options?: { keep?: boolean }): Promise<void>;
 }
@@ -102,13 +106,15 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
   }));
   const marker = randomUUID();
   const env = { ...containment.baseEnv, HOME: homeDir, TMPDIR: tmpDir, [markerVariable]: marker };
-  const { exec, environmentNames } = createCaseExec({
+  const gated = containment.network === 'model' && containment.sandbox.kind !== 'none';
+  const allowHosts = readAllowHosts([...containment.allowHosts, ...(options.evalCase.allowHosts ?? [])]);
+  const { exec, environmentNames, network } = createCaseExec({
     sandbox: containment.sandbox,
     plan: {
       workspaceDir: workspace.dir,
       homeDir,
       tmpDir,
-      readable: [],
+      readable: [...containment.mounts],
       hidden: [...options.hidden],
       network: containment.network,
     },
@@ -116,7 +122,11 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     timeoutMs: options.timeoutMs,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onStdout ? { onStdout: options.onStdout } : {}),
+    ...(gated ? { egress: { dir: join(caseRoot, 'n'), allowHosts } } : {}),
   });
+  // bubblewrap's PID namespace ends every process the agent started when its program ends, so
+  // only an uncontained agent needs the sweep (which reads every process's environment).
+  const sweep = () => (containment.sandbox.kind === 'none' ? sweepProcesses(markerVariable, marker).length : 0);
   const context = {
     workspaceDir: workspace.dir,
     homeDir,
@@ -140,8 +150,15 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       copiedContext,
       // Processes the agent started in sessions of their own outlive its process group.
       run: (prompts) =>
-        runTurns({ runner, prompts, context, sweep: () => sweepProcesses(markerVariable, marker).length }),
+        runTurns({ runner, prompts, context, sweep }).then(({ run, leftBehind }) => {
+          const visible = [workspace.dir, homeDir, tmpDir, ...containment.mounts];
+          const hinted =
+            containment.sandbox.kind === 'none' ? run : hiddenPathHint(run, { hidden: options.hidden, visible });
+          const offline = containment.network === 'none' ? offlineHint(hinted, network().endpoints) : hinted;
+          return { run: offline, leftBehind };
+        }),
       environmentNames: () => environmentNames().filter((name) => name !== markerVariable),
+      network,
       close: ({ keep = false } = {}) => (keep ? Promise.resolve(forget()) : remove()),
     },
   };

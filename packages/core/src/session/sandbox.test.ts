@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedCodexConfig } from '../runners/codex/runner.js';
 import { bubblewrapArgs } from './bubblewrap.js';
-import { programPaths } from './case-exec.js';
 import { hostSocketPaths } from './host-sockets.js';
+import { programPaths } from './program-paths.js';
 
 let root: string;
 beforeAll(async () => {
@@ -28,6 +28,7 @@ const operandCounts: Record<string, number> = {
   '--dev': 1,
   '--proc': 1,
   '--cap-drop': 1,
+  '--symlink': 2,
 };
 
 /** bubblewrap's arguments as flags with their operands: `[['--tmpfs', '/tmp'], ['--ro-bind', from, to], …]`. */
@@ -124,7 +125,7 @@ describe('bubblewrap arguments', () => {
     }
   });
 
-  it('binds a program reached through a symbolic link at its real path, and at the link where that is hidden', async () => {
+  it('binds a program reached through a symbolic link at its real path, and links to it from where it is hidden', async () => {
     await mkdir(join(root, 'elsewhere', 'node_modules'), { recursive: true });
     await symlink(join(root, 'elsewhere'), join(root, 'hidden-folder', 'installed'));
     const real = join(root, 'elsewhere', 'node_modules');
@@ -136,12 +137,13 @@ describe('bubblewrap arguments', () => {
       hidden: [join(root, 'hidden-folder')],
       network: 'on' as const,
     };
-    const binds = flagsOf(bubblewrapArgs(plan)).filter(([flag]) => flag === '--ro-bind');
-    // bubblewrap cannot follow the link to make a mount point: it is bound as a folder of the hidden tmpfs.
+    const binds = flagsOf(bubblewrapArgs(plan)).filter(([flag]) => flag === '--ro-bind' || flag === '--symlink');
+    // bubblewrap cannot follow the link to make a mount point: the path as given is a link of
+    // the hidden tmpfs to the real one, so a program started through it finds what is beside it.
     expect(binds).toEqual([
       ['--ro-bind', '/', '/'],
       ['--ro-bind', real, real],
-      ['--ro-bind', real, join(root, 'hidden-folder', 'installed', 'node_modules')],
+      ['--symlink', real, join(root, 'hidden-folder', 'installed', 'node_modules')],
     ]);
   });
 

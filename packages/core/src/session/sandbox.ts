@@ -1,3 +1,8 @@
+import type { EgressPlan } from './egress/forwarder.js';
+
+/** What an agent may reach: its model endpoint(s) and the allowed hosts, everything, or nothing. */
+export type NetworkMode = 'model' | 'on' | 'none';
+
 /** Which sandbox a case run's agent runs in. */
 export type SandboxKind = 'bwrap' | 'none';
 
@@ -13,8 +18,10 @@ export interface SandboxPlan {
   readable: string[];
   /** Folders the agent must not see at all: the skill under test, the run folder, the judge cache, the user's home. */
   hidden: string[];
-  /** `none` cuts the agent off the network (agents that call a model need `on`). */
-  network: 'on' | 'none';
+  /** `model`: the gate in `egress` only; `none`: nothing (not its model either); `on`: everything. */
+  network: NetworkMode;
+  /** With `model`: the host side of the allowlist, reached through sockets bound into the sandbox. */
+  egress?: EgressPlan;
 }
 
 /**

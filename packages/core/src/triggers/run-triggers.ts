@@ -10,7 +10,7 @@ import { renderTriggersMarkdown } from '../reporters/triggers-markdown.js';
 import type { AgentRunner } from '../runners/types.js';
 import { containAgents } from '../session/contain-agents.js';
 import { hiddenPaths, makeOwnFolders } from '../session/containment.js';
-import type { SandboxKind } from '../session/sandbox.js';
+import type { NetworkMode, SandboxKind } from '../session/sandbox.js';
 import { type BuildTriggersFileOptions, buildTriggersFile } from './build-triggers-file.js';
 import { evaluateDescription, type TriggersProgressEvent } from './evaluate-description.js';
 import { findSkillsWithTriggers, type SkillUnderTest } from './find-skills-with-triggers.js';
@@ -55,7 +55,11 @@ export interface RunTriggersOptions {
   env?: NodeJS.ProcessEnv;
   passEnv?: string[];
   sandbox?: SandboxKind;
-  network?: 'on' | 'none';
+  network?: NetworkMode;
+  /** Hosts agents may reach besides their model (`--allow-host`). */
+  allowHosts?: string[];
+  /** Paths kept readable in the sandbox (`--sandbox-mount`). */
+  sandboxMounts?: string[];
   signal?: AbortSignal;
   onProgress?: (event: TriggersProgressEvent) => void;
 }

@@ -86,6 +86,7 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
       ...(fields.description === undefined ? {} : { description: fields.description }),
       files,
       ...(setup.ignored || !setup.setup ? {} : { setup: setup.setup }),
+      ...(fields.allow_hosts?.length ? { allowHosts: fields.allow_hosts } : {}),
       metadata: fields.metadata ?? {},
       negativeControl: readNegativeControl(fields.metadata, [...path, 'metadata', 'negative_control'], sink),
       assertions,

@@ -36,6 +36,8 @@ export interface LoadedCase {
   description?: string;
   files: CaseFile[];
   setup?: Setup;
+  /** Hosts (`host` or `host:port`) the agent may reach in this case besides its model (`allow_hosts`). */
+  allowHosts?: string[];
   metadata: Record<string, unknown>;
   /**
    * A negative control: a case the skill should not change, marked `"metadata": {

@@ -260,6 +260,15 @@ async function caseRunOf(
         }
       : null,
     skillEdited: grading.skill_edited !== undefined,
+    network: run.contextManifest.sandbox
+      ? {
+          mode: run.contextManifest.sandbox.network,
+          blocked: (run.contextManifest.sandbox.blocked_connections ?? []).map(
+            (entry) =>
+              `${entry.host.includes(':') ? `[${entry.host}]` : entry.host}:${entry.port}${entry.tool_call ? ` (${entry.tool_call})` : ''}`,
+          ),
+        }
+      : null,
   };
   return { caseRun, images: outputs.images };
 }

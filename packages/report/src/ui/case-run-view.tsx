@@ -162,6 +162,12 @@ export function CaseRunView(props: {
         </p>
       ) : null}
       {run.skillEdited ? <p class="warning">The agent changed the skill during this run.</p> : null}
+      {run.network?.blocked.length ? (
+        <p class="warning">
+          The sandbox blocked {run.network.blocked.join('; ')} (--network {run.network.mode}; --allow-host lets a host
+          through).
+        </p>
+      ) : null}
       <Facts run={run} />
       <AssertionRows {...props} />
       <Response run={run} />

@@ -43,6 +43,7 @@ const caseRun = (runNumber: number): ReportCaseRun => ({
   },
   judge: null,
   skillEdited: false,
+  network: null,
 });
 const now = '2026-12-01T10:00:00.000Z';
 

@@ -25,6 +25,24 @@ const isProviderVariable = (name: string) =>
   name.startsWith('ANTHROPIC_') || ['CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX'].includes(name);
 
 /**
+ * Where Claude Code sends its requests: `ANTHROPIC_BASE_URL`, else Anthropic's API; on Bedrock or
+ * Vertex, that region's endpoint.
+ */
+function claudeCodeEndpoints(userEnv: NodeJS.ProcessEnv): string[] {
+  const region = userEnv.AWS_REGION ?? userEnv.AWS_DEFAULT_REGION ?? 'us-east-1';
+  if (userEnv.CLAUDE_CODE_USE_BEDROCK)
+    return [userEnv.ANTHROPIC_BEDROCK_BASE_URL ?? `https://bedrock-runtime.${region}.amazonaws.com`];
+  if (userEnv.CLAUDE_CODE_USE_VERTEX) {
+    const vertexRegion = userEnv.CLOUD_ML_REGION ?? 'us-east5';
+    return [
+      userEnv.ANTHROPIC_VERTEX_BASE_URL ?? `https://${vertexRegion}-aiplatform.googleapis.com`,
+      'https://oauth2.googleapis.com',
+    ];
+  }
+  return [userEnv.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'];
+}
+
+/**
  * Claude Code, headless: `claude -p <prompt> --output-format stream-json --verbose`, skills in
  * `.claude/skills/`; each later turn of a multi-turn case is `--resume <session_id>` (the id its
  * stream's `system` and `result` lines carry). Isolated runs get a fresh config folder (`CLAUDE_CONFIG_DIR`) holding only
@@ -99,6 +117,7 @@ export function createClaudeCodeRunner(options: ClaudeCodeRunnerOptions = {}): A
           ...permissions,
           ...(options.model ? ['--model', options.model] : []),
         ],
+        endpoints: claudeCodeEndpoints(context.userEnv),
         env: {
           ...pickEnv(context.userEnv, isProviderVariable),
           ...(configDir ? { CLAUDE_CONFIG_DIR: configDir } : {}),

@@ -49,6 +49,20 @@ function providerKeyVariable(config: TomlTable): string | undefined {
   return isTable(provider) && typeof provider.env_key === 'string' ? provider.env_key : undefined;
 }
 
+/**
+ * Where Codex sends its requests: the configured `model_provider`'s `base_url`; for OpenAI's own
+ * provider `OPENAI_BASE_URL` or its API, and the ChatGPT sign-in's backend and token service.
+ */
+function codexEndpoints(config: TomlTable, userEnv: NodeJS.ProcessEnv): string[] {
+  const providerId = typeof config.model_provider === 'string' ? config.model_provider : 'openai';
+  const providers = isTable(config.model_providers) ? config.model_providers : {};
+  const provider = providers[providerId];
+  if (isTable(provider) && typeof provider.base_url === 'string') return [provider.base_url];
+  if (providerId === 'ollama') return ['http://localhost:11434/v1'];
+  if (providerId === 'lmstudio') return ['http://localhost:1234/v1'];
+  return [userEnv.OPENAI_BASE_URL || 'https://api.openai.com/v1', 'https://chatgpt.com', 'https://auth.openai.com'];
+}
+
 async function readUserConfig(userEnv: NodeJS.ProcessEnv): Promise<TomlTable> {
   const codexHome = userCodexHome(userEnv);
   if (!codexHome) return {};
@@ -140,6 +154,7 @@ export function createCodexRunner(options: CliRunnerOptions = {}): AgentRunner {
       return {
         file: executable,
         args,
+        endpoints: codexEndpoints(config, context.userEnv),
         env: {
           ...pickEnv(context.userEnv, (name) => name === 'OPENAI_API_KEY' || name === keyVariable),
           CODEX_HOME: codexHome,

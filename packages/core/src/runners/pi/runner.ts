@@ -25,9 +25,36 @@ const builtInKeyVariables: Readonly<Record<string, readonly string[]>> = {
   cerebras: ['CEREBRAS_API_KEY'],
 };
 
+/** The APIs of Pi's built-in providers (pi-ai's model list), where models.json sets no `baseUrl`. */
+const builtInBaseUrls: Readonly<Record<string, string>> = {
+  anthropic: 'https://api.anthropic.com',
+  openai: 'https://api.openai.com/v1',
+  google: 'https://generativelanguage.googleapis.com',
+  openrouter: 'https://openrouter.ai/api/v1',
+  groq: 'https://api.groq.com/openai/v1',
+  xai: 'https://api.x.ai/v1',
+  mistral: 'https://api.mistral.ai/v1',
+  cerebras: 'https://api.cerebras.ai/v1',
+};
+
 const modelsFileSchema = z.looseObject({
-  providers: z.record(z.string(), z.looseObject({ apiKey: z.string().optional().catch(undefined) })).catch({}),
+  providers: z
+    .record(
+      z.string(),
+      z.looseObject({
+        apiKey: z.string().optional().catch(undefined),
+        baseUrl: z.string().optional().catch(undefined),
+      }),
+    )
+    .catch({}),
 });
+
+/** Where Pi sends its requests: the provider's `baseUrl` in models.json, else the built-in provider's API. */
+function piEndpoints(provider: string | undefined, models: z.infer<typeof modelsFileSchema> | undefined): string[] {
+  if (!provider) return [];
+  const url = models?.providers[provider]?.baseUrl ?? builtInBaseUrls[provider];
+  return url ? [url] : [];
+}
 const settingsSchema = z.looseObject({
   defaultProvider: z.string().optional().catch(undefined),
   defaultModel: z.string().optional().catch(undefined),
@@ -128,6 +155,7 @@ export function createPiRunner(options: CliRunnerOptions = {}): AgentRunner {
           ...(options.model ? ['--model', options.model] : []),
           context.prompt,
         ],
+        endpoints: piEndpoints(provider, models),
         env: { ...pickEnv(context.userEnv, (name) => keys.has(name)), PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
       };
     },

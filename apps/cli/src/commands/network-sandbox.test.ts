@@ -1,0 +1,250 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AgentStep, type FakeProvider, scriptAgent, startFakeProvider } from '@skeval/fake-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The real Claude Code, Codex and Pi through the built command line, in the sandbox with the
+// default --network model, as root and as an ordinary user: a scripted model asks each to fetch a
+// second service on 127.0.0.1 that serves a marker. The marker never reaches the model, the case
+// still ends ok, and the attempt is in context-manifest.json; --allow-host lets it through;
+// --network none cuts the model too, and the error says so.
+
+const repoRoot = new URL('../../../../', import.meta.url).pathname;
+const binary = join(repoRoot, 'apps/cli/dist/cli.js');
+const bin = (name: string) => join(repoRoot, 'tools/agent-clis/installed/node_modules/.bin', name);
+const nobody = 65534;
+const isRoot = process.getuid?.() === 0;
+
+const bubblewrapWorks = () =>
+  spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', 'true']).status === 0;
+const missing = ['claude', 'codex', 'pi'].filter((name) => !existsSync(bin(name)));
+const skipReason = process.env.CI
+  ? undefined
+  : process.platform !== 'linux' || !bubblewrapWorks()
+    ? '(skipped: bubblewrap does not work here: apt-get install -y bubblewrap)'
+    : missing.length
+      ? `(skipped: ${missing.join(', ')} not installed: pnpm agents:install)`
+      : undefined;
+
+let fake: FakeProvider;
+let service: Server;
+let servicePort: number;
+let root: string;
+const marker = `NETWORK-MARKER-${process.pid}`;
+
+beforeAll(async () => {
+  if (skipReason) return;
+  fake = await startFakeProvider();
+  service = createServer((_, response) => response.end(`${marker}\n`));
+  service.listen(0, '127.0.0.1');
+  await once(service, 'listening');
+  servicePort = (service.address() as AddressInfo).port;
+  root = await mkdtemp(join(tmpdir(), 'skeval-network-'));
+  chmodSync(root, 0o755);
+  const skill = join(root, 'project', 'fetcher');
+  await mkdir(join(skill, 'evals'), { recursive: true });
+  await mkdir(join(root, 'project', '.git'));
+  await writeFile(join(skill, 'SKILL.md'), '---\nname: fetcher\ndescription: Fetches a page.\n---\nFetch it.\n');
+  const evals = [
+    { id: 'fetch', prompt: 'Fetch the page.', assertions: [{ kind: 'output', method: 'contains', value: 'Done' }] },
+  ];
+  await writeFile(join(skill, 'evals', 'evals.json'), JSON.stringify({ skill_name: 'fetcher', evals }));
+});
+afterAll(async () => {
+  if (skipReason) return;
+  await fake.close();
+  service.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+interface Agent {
+  name: 'claude-code' | 'codex' | 'pi';
+  binary: string;
+  model: string;
+  /** The shell tool call that fetches the service. */
+  fetch: (url: string) => AgentStep;
+  /** The agent's configuration in the user's home, pointing it at the fake provider. */
+  configure(home: string): Promise<void>;
+}
+
+const plant = async (path: string, text: string) => {
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFile(path, text);
+};
+
+const agents: Agent[] = [
+  {
+    name: 'claude-code',
+    binary: 'claude',
+    model: 'claude-sonnet-4-5',
+    fetch: (url) => ({ toolUse: { name: 'Bash', input: { command: `curl -s ${url}` } } }),
+    configure: async () => undefined,
+  },
+  {
+    name: 'codex',
+    binary: 'codex',
+    model: 'gpt-5',
+    fetch: (url) => ({ toolUse: { name: 'exec_command', input: { cmd: `curl -s ${url}` } } }),
+    async configure(home) {
+      const provider = `[model_providers.fake]\nname = "Fake"\nbase_url = "${fake.openaiBaseURL}"\nwire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n`;
+      await plant(join(home, '.codex/config.toml'), `model = "gpt-5"\nmodel_provider = "fake"\n\n${provider}`);
+    },
+  },
+  {
+    name: 'pi',
+    binary: 'pi',
+    model: 'fake/claude-sonnet-4-5',
+    fetch: (url) => ({ toolUse: { name: 'bash', input: { command: `curl -s ${url}` } } }),
+    async configure(home) {
+      const model = {
+        id: 'claude-sonnet-4-5',
+        name: 'Fake Sonnet',
+        reasoning: false,
+        input: ['text'],
+        contextWindow: 200000,
+        maxTokens: 8192,
+        cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+      };
+      const providers = {
+        fake: { baseUrl: fake.url, api: 'anthropic-messages', apiKey: 'FAKE_ANTHROPIC_KEY', models: [model] },
+      };
+      await plant(join(home, '.pi/agent/models.json'), JSON.stringify({ providers }));
+    },
+  },
+];
+
+interface Ran {
+  code: number | null;
+  output: string;
+  manifest: {
+    sandbox: { network: string; allowed_hosts?: string[]; blocked_connections?: Array<Record<string, unknown>> };
+  };
+  grading: { agent_error?: { message: string } };
+}
+
+let runs = 0;
+
+/** `skeval run` of the case with `agent`, as `owner` when given, with these network flags. */
+async function runSkeval(agent: Agent, owner: number | undefined, flags: string[]): Promise<Ran> {
+  runs += 1;
+  const base = join(root, `run-${runs}`);
+  const home = join(base, 'home');
+  const skevalTmp = join(base, 'tmp');
+  const outputDir = join(base, 'out');
+  await mkdir(home, { recursive: true });
+  await mkdir(skevalTmp);
+  await mkdir(outputDir);
+  chmodSync(base, 0o755);
+  await agent.configure(home);
+  if (owner !== undefined) for (const folder of [skevalTmp, outputDir]) chownSync(folder, owner, owner);
+  fake.requests.length = 0;
+  const url = `http://127.0.0.1:${servicePort}/`;
+  fake.respondWith(
+    scriptAgent([agent.fetch(url), { text: 'Done: fetched it.', usage: { input_tokens: 50, output_tokens: 5 } }]),
+  );
+  const args = [
+    binary,
+    'run',
+    join(root, 'project', 'fetcher'),
+    '--agent',
+    agent.name,
+    '--agent-bin',
+    bin(agent.binary),
+    '--model',
+    agent.model,
+    '--sandbox',
+    'bwrap',
+    '--output-dir',
+    outputDir,
+    '--timeout',
+    '90',
+    ...flags,
+  ];
+  const command =
+    owner === undefined
+      ? [process.execPath, ...args]
+      : ['setpriv', `--reuid=${owner}`, `--regid=${owner}`, '--clear-groups', process.execPath, ...args];
+  const child = spawn(command[0] ?? '', command.slice(1), {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      TMPDIR: skevalTmp,
+      SKEVAL_CACHE_DIR: join(skevalTmp, 'cache'),
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef',
+      FAKE_OPENAI_KEY: 'sk-test-openai-0123456789',
+      FAKE_ANTHROPIC_KEY: 'sk-ant-fake-0123456789abcdef',
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const [code] = await once(child, 'close');
+  const skillRuns = join(outputDir, 'fetcher');
+  const runId = readdirSync(skillRuns).find((name) => name !== 'latest' && name !== 'latest.json') ?? '';
+  const read = (file: string) => JSON.parse(readFileSync(join(skillRuns, runId, 'eval-fetch', file), 'utf8'));
+  return { code, output, manifest: read('context-manifest.json'), grading: read('grading.json') };
+}
+
+const users = [
+  { label: isRoot ? 'root' : 'the user running the tests', owner: undefined },
+  ...(isRoot ? [{ label: 'an ordinary user (setpriv)', owner: nobody }] : []),
+];
+
+describe.skipIf(skipReason !== undefined)(`the real agent CLIs behind the allowlist ${skipReason ?? ''}`, () => {
+  describe.each(users)('as $label', ({ owner }) => {
+    describe.each(agents)('$name', (agent) => {
+      it('with the default --network model: reaches its model, not the other service, and the attempt is recorded', {
+        timeout: 180_000,
+      }, async () => {
+        const ran = await runSkeval(agent, owner, []);
+        expect(ran.grading.agent_error, ran.output).toBeUndefined();
+        expect(ran.code, ran.output).toBe(0);
+        expect(fake.requests.length).toBeGreaterThan(1);
+        expect(fake.bodiesContain(marker)).toBe(false);
+        expect(fake.bodiesContain(`blocked 127.0.0.1:${servicePort}`)).toBe(true);
+        expect(ran.manifest.sandbox.network).toBe('model');
+        // Codex also tries github.com and chatgpt.com at start: each is refused and recorded too.
+        expect(ran.manifest.sandbox.blocked_connections).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({
+              host: '127.0.0.1',
+              port: servicePort,
+              tool_call: expect.stringContaining('curl'),
+            }),
+          ]),
+        );
+        const report = ran.output.replace(/\n\s+/g, ' ');
+        expect(report).toContain('fetch: the sandbox blocked ');
+        expect(report).toMatch(new RegExp(`127\\.0\\.0\\.1:${servicePort} \\(#\\d+ \\S+ .*curl`));
+      });
+
+      it('with --allow-host 127.0.0.1:<port>: the service answers', { timeout: 180_000 }, async () => {
+        const ran = await runSkeval(agent, owner, ['--allow-host', `127.0.0.1:${servicePort}`]);
+        expect(ran.code, ran.output).toBe(0);
+        expect(fake.bodiesContain(marker)).toBe(true);
+        expect(ran.manifest.sandbox.allowed_hosts).toContain(`127.0.0.1:${servicePort}`);
+        expect(ran.manifest.sandbox.blocked_connections ?? []).not.toContainEqual(
+          expect.objectContaining({ host: '127.0.0.1', port: servicePort }),
+        );
+      });
+
+      it('with --network none: the model is out of reach too, and the error says so', {
+        timeout: 180_000,
+      }, async () => {
+        const ran = await runSkeval(agent, owner, ['--network', 'none']);
+        expect(ran.code, ran.output).not.toBe(0);
+        expect(fake.requests).toHaveLength(0);
+        expect(ran.grading.agent_error?.message).toContain('--network none: the agent cannot reach its model at');
+      });
+    });
+  });
+});
