@@ -49,6 +49,7 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
   const messages: TraceMessage[] = [];
   const calls = new Map<string, ToolCall>();
   const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 };
+  const unreadable: string[] = [];
   let cost: number | null | undefined;
   let turns = 0;
   let truncated = false;
@@ -102,6 +103,18 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       usage.output_tokens += output;
       usage.cached_input_tokens += cached;
     },
+    /**
+     * A token count as the agent reported it: a count of 0 or more is taken; anything else
+     * (`"lots"`, a negative number) counts 0 and is kept in `usage.unreadable`, so every budget
+     * of the run is an `error`, never a pass on a count that was not there.
+     */
+    count(field: string, value: unknown): number {
+      if (value === undefined || value === null) return 0;
+      if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+      const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value)?.slice(0, 40) ?? String(value));
+      unreadable.push(`${field}: ${shown}`);
+      return 0;
+    },
     setUsage(input: number, output: number, cached = 0) {
       Object.assign(usage, { input_tokens: input, output_tokens: output, cached_input_tokens: cached });
     },
@@ -133,6 +146,7 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
           ...usage,
           total_tokens: usage.input_tokens + usage.output_tokens,
           ...(cost === undefined ? {} : { cost_usd: cost }),
+          ...(unreadable.length ? { unreadable: [...new Set(unreadable)] } : {}),
         },
         final_text: finalText,
         duration_ms: durationMs,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
-import { readJsonArtifact, writeJsonAtomic } from '@skeval/run-folder';
+import { labelOf, readJsonArtifact, writeJsonAtomic } from '@skeval/run-folder';
 import {
   type Configuration,
   type ShardManifest,
@@ -33,6 +33,20 @@ export interface ShardManifestInput {
   runs: number;
   options: Omit<ShardOptions, 'arms' | 'runs_per_configuration'>;
   interrupted: boolean;
+  /** The digest of each case run in the folder, by its folder from the run folder (`artifactsOf`). */
+  artifacts: Record<string, string>;
+}
+
+/** `shard.json`'s `artifacts`: each case run's digest by its folder from the run folder. */
+export function artifactsOf(
+  runDir: string,
+  runs: ReadonlyArray<{ dir: string; artifactsSha256: string }>,
+): Record<string, string> {
+  return Object.fromEntries(
+    runs
+      .map((run) => [labelOf(runDir, run.dir).split(sep).join('/'), run.artifactsSha256] as const)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 /** `shard.json` for one skill's run folder of a shard. */
@@ -56,6 +70,7 @@ export function buildShardManifest(input: ShardManifestInput): ShardManifest {
       arms: [...input.arms],
       runs: input.runs,
     })),
+    artifacts: input.artifacts,
   };
 }
 
@@ -91,4 +106,18 @@ export async function shardOfResumedRun(runDir: string, shard: Shard | undefined
     });
   }
   return { index: recorded.index, total: recorded.total };
+}
+
+/**
+ * A re-graded shard's `shard.json` with the digests of its case runs as they are now (grading.json
+ * was rewritten); a folder that is no shard is left as it is.
+ */
+export async function updateShardManifest(
+  runDir: string,
+  runs: ReadonlyArray<{ dir: string; artifactsSha256: string }>,
+): Promise<void> {
+  const path = join(runDir, shardManifestFile);
+  const read = await readJsonArtifact(path, shardManifestSchema, shardManifestFile);
+  if (read.status !== 'ok') return;
+  await writeShardManifest(runDir, { ...read.value, artifacts: artifactsOf(runDir, runs) });
 }

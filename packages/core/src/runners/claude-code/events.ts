@@ -26,6 +26,8 @@ const messageEventSchema = z.looseObject({
 });
 
 const count = z.number().nonnegative().optional().catch(undefined);
+/** A token count kept as reported: the trace builder's `count` takes it or records it as unreadable. */
+const reported = z.unknown().optional();
 
 /** The session a line belongs to: what `--resume` takes to continue it. */
 const sessionId = z.string().optional().catch(undefined);
@@ -46,10 +48,10 @@ const resultEventSchema = z.looseObject({
     .catch(undefined),
   usage: z
     .looseObject({
-      input_tokens: count,
-      output_tokens: count,
-      cache_read_input_tokens: count,
-      cache_creation_input_tokens: count,
+      input_tokens: reported,
+      output_tokens: reported,
+      cache_read_input_tokens: reported,
+      cache_creation_input_tokens: reported,
     })
     .optional()
     .catch(undefined),

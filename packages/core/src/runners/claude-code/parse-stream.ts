@@ -72,11 +72,12 @@ export function parseClaudeCodeStream(
       }
       const { usage } = event;
       if (usage) {
-        const cached = (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+        const cacheRead = trace.count('cache_read_input_tokens', usage.cache_read_input_tokens);
+        const cached = cacheRead + trace.count('cache_creation_input_tokens', usage.cache_creation_input_tokens);
         trace.setUsage(
-          (usage.input_tokens ?? 0) + cached,
-          usage.output_tokens ?? 0,
-          usage.cache_read_input_tokens ?? 0,
+          trace.count('input_tokens', usage.input_tokens) + cached,
+          trace.count('output_tokens', usage.output_tokens),
+          cacheRead,
         );
       }
       for (const denial of event.permission_denials ?? []) {

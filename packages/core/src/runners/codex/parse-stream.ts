@@ -42,9 +42,9 @@ export function parseCodexStream(
         break;
       case 'turn.completed':
         failure = undefined;
-        reported.input += event.usage?.input_tokens ?? 0;
-        reported.output += event.usage?.output_tokens ?? 0;
-        reported.cached += event.usage?.cached_input_tokens ?? 0;
+        reported.input += trace.count('input_tokens', event.usage?.input_tokens);
+        reported.output += trace.count('output_tokens', event.usage?.output_tokens);
+        reported.cached += trace.count('cached_input_tokens', event.usage?.cached_input_tokens);
         break;
       case 'turn.failed':
         failure = `Codex failed: ${event.error?.message ?? lastError ?? 'the turn failed'}`;

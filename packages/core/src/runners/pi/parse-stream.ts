@@ -44,10 +44,11 @@ export function parsePiStream(
       );
       const { usage } = message;
       if (usage) {
+        const cacheRead = trace.count('cacheRead', usage.cacheRead);
         trace.usage(
-          (usage.input ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0),
-          usage.output ?? 0,
-          usage.cacheRead ?? 0,
+          trace.count('input', usage.input) + cacheRead + trace.count('cacheWrite', usage.cacheWrite),
+          trace.count('output', usage.output),
+          cacheRead,
         );
         if (usage.cost?.total !== undefined) {
           cost += usage.cost.total;
