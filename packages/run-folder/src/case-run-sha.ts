@@ -51,7 +51,8 @@ function hashTree(hash: Hash, dir: string, label: string): void {
   try {
     names = readdirSync(dir).sort();
   } catch {
-    return hashEntry(hash, label, 'absent');
+    hashEntry(hash, label, 'absent');
+    return;
   }
   hashEntry(hash, label, 'folder');
   for (const name of names) {
