@@ -12,6 +12,7 @@ export {
   caseDirOf,
   caseRunFiles,
   feedbackFileName,
+  hashCaseRun,
   listCaseRunFolders,
   type RunFolderContents,
   readCaseRun,
@@ -134,6 +135,7 @@ export {
   runTriggers,
   type SkillTriggersRun,
 } from './triggers/run-triggers.js';
+export { type EndState, type EndStateOptions, layOutEndState } from './workspace/end-state.js';
 export {
   type CaseWorkspace,
   type PrepareWorkspaceOptions,

@@ -9,6 +9,7 @@ export {
   type ManifestObservations,
   type TimingInput,
 } from './case-run-records.js';
+export { hashCaseRun } from './case-run-sha.js';
 export type { SummaryCase } from './eval-metadata.js';
 export { feedbackFileName, readFeedback, reviewRunIdOf, writeFeedback } from './feedback.js';
 export {

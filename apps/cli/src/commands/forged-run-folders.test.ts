@@ -178,3 +178,19 @@ describe('skeval grade of a forged run folder', () => {
     expect(result.stderr).toContain(`eval-${failing.id}/outputs: a symbolic link, refused`);
   });
 });
+
+describe('skeval report of a forged run folder', () => {
+  it('leaves out a case folder that links outside the run, names it and exits 2', async () => {
+    const base = join(root, 'report-linked');
+    const dir = await copyOf(wholeDir, join(base, 'run'));
+    const folder = join(dir, `eval-${failing.id}`);
+    const outside = await copyOf(folder, join(base, 'outside'));
+    await writeFile(join(outside, 'grading.json'), await allPass(join(outside, 'grading.json')));
+    await rm(folder, { recursive: true });
+    await symlink(outside, folder);
+    const result = await runBinary(root, ['report', dir, '-o', join(base, 'report.html')]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`skeval: not in the report: eval-${failing.id}: a symbolic link, refused`);
+    expect(await readFile(join(base, 'report.html'), 'utf8')).not.toContain('"evidence":"ok"');
+  });
+});

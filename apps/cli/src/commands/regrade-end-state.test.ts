@@ -176,3 +176,42 @@ describe('skeval grade of an unchanged run', () => {
     }
   });
 });
+
+describe('skeval grade --end-state', () => {
+  it('lays out the workspace a transpiled evals file grades, inputs included', async () => {
+    const outputDir = join(root, 'end-state-runs');
+    const agent = ['--agent', 'command', '--agent-command', 'node inputs-agent.mjs {prompt_file}'];
+    await runBinary(root, [
+      'run',
+      'inputs',
+      ...agent,
+      '--output-dir',
+      outputDir,
+      '--case',
+      'inline-kept',
+      '--case',
+      'removed',
+    ]);
+    const [runId] = (await readdir(join(outputDir, 'inputs'))).filter((entry) => !entry.startsWith('latest'));
+    const endStates = join(root, 'end-states');
+    const grade = await runBinary(root, ['grade', join(outputDir, 'inputs', runId ?? ''), '--end-state', endStates]);
+    expect(grade.code, grade.stderr).toBe(1);
+    expect((await readdir(endStates)).sort()).toEqual(['eval-inline-kept', 'eval-removed']);
+    // What `<the workspace folder>` of a transpiled file means: skeval assert reads it as the run's grading did.
+    const assert = (folder: string, path: string) =>
+      runBinary(root, [
+        'assert',
+        'workspace-file-exists',
+        '--agent-output',
+        'Done.',
+        '--workspace',
+        join(endStates, folder),
+        '--config',
+        JSON.stringify({ path }),
+      ]);
+    expect((await assert('eval-inline-kept', 'notes.md')).code).toBe(0);
+    expect((await assert('eval-inline-kept', 'done.txt')).code).toBe(0);
+    expect((await assert('eval-removed', 'keep.txt')).code).toBe(0);
+    expect((await assert('eval-removed', 'old.txt')).code).toBe(1);
+  });
+});

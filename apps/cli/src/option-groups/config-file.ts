@@ -42,7 +42,7 @@ export async function readConfigFile(options: {
 }
 
 /** A path as messages show it: from the current folder when it is below it, else whole. */
-export function shownPath(path: string, cwd: string): string {
+function shownPath(path: string, cwd: string): string {
   const between = relative(cwd, path);
   return between && !between.startsWith('..') && !isAbsolute(between) ? between : path;
 }

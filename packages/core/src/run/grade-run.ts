@@ -1,4 +1,4 @@
-import { cp } from 'node:fs/promises';
+import { cp, mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { discoverSkills } from '@skeval/evals';
 import {
@@ -32,6 +32,12 @@ export interface GradeRunOptions {
    * (`<run-id>-graded-<time>`) and the copy is graded, so the run graded before stays as it was.
    */
   inPlace?: boolean;
+  /**
+   * Also keep each case run's end state (`layOutEndState`: its inputs with `outputs/` laid over
+   * them) in this folder, at the case run's path from the run folder (`eval-<id>/`), for graders
+   * that read a workspace outside Skeval (a transpiled evals file's `<the workspace folder>`).
+   */
+  endStateDir?: string;
 }
 
 export interface GradeRunResult extends RunReport {
@@ -71,6 +77,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     });
   }
   await refuseLinks(sourceDir, options.runDir);
+  const endStateDir = options.endStateDir ? resolve(cwd, options.endStateDir) : undefined;
   const runDir = options.inPlace ? sourceDir : await copyRun(sourceDir);
   const folders = await listCaseRunFolders(runDir);
   const byFolder = new Map(skill.load.evals.cases.map((evalCase) => [caseFolderName(evalCase.id), evalCase]));
@@ -102,7 +109,10 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
       workspaceDir: endState.dir,
       outputs: endState.outputs,
       judge: options.judge,
-    }).finally(endState.remove);
+    }).finally(async () => {
+      if (endStateDir) await keepEndState(endState.dir, join(endStateDir, labelOf(runDir, folder.dir)));
+      await endState.remove();
+    });
     const edited = stored.run.grading.skill_edited;
     const grading = await writeGrading(folder.dir, edited ? { ...graded, skill_edited: edited } : graded, run.trace);
     outcomes.push(outcomeOf(skill.name, { ...stored.run, grading }));
@@ -156,6 +166,13 @@ async function refuseLinks(runDir: string, given: string): Promise<void> {
     code: 'invalid_input',
     message: `cannot re-grade ${given}; nothing was written:\n${refused.map((problem) => `  - ${problem}`).join('\n')}`,
   });
+}
+
+/** An end state copied where it is kept (replacing an earlier copy), links as links. */
+async function keepEndState(from: string, to: string): Promise<void> {
+  await rm(to, { recursive: true, force: true });
+  await mkdir(dirname(to), { recursive: true });
+  await cp(from, to, { recursive: true, verbatimSymlinks: true });
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -103,18 +103,8 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       usage.output_tokens += output;
       usage.cached_input_tokens += cached;
     },
-    /**
-     * A token count as the agent reported it: a count of 0 or more is taken; anything else
-     * (`"lots"`, a negative number) counts 0 and is kept in `usage.unreadable`, so every budget
-     * of the run is an `error`, never a pass on a count that was not there.
-     */
-    count(field: string, value: unknown): number {
-      if (value === undefined || value === null) return 0;
-      if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-      const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value)?.slice(0, 40) ?? String(value));
-      unreadable.push(`${field}: ${shown}`);
-      return 0;
-    },
+    /** A token count as the agent reported it (see `countOf`): taken, or counted 0 and kept as unreadable. */
+    count: (field: string, value: unknown) => countOf(unreadable, field, value),
     setUsage(input: number, output: number, cached = 0) {
       Object.assign(usage, { input_tokens: input, output_tokens: output, cached_input_tokens: cached });
     },
@@ -142,12 +132,7 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
         model,
         messages,
         tool_calls: toolCalls,
-        usage: {
-          ...usage,
-          total_tokens: usage.input_tokens + usage.output_tokens,
-          ...(cost === undefined ? {} : { cost_usd: cost }),
-          ...(unreadable.length ? { unreadable: [...new Set(unreadable)] } : {}),
-        },
+        usage: usageOf(usage, cost, unreadable),
         final_text: finalText,
         duration_ms: durationMs,
         workspace_dir: workspaceDir,
@@ -169,4 +154,31 @@ function skillsReadIn(trace: Pick<Trace, 'tool_calls'>, skills: Array<{ name: st
       }),
     )
     .map((skill) => skill.name);
+}
+
+/** The trace's usage: the counts, their total, the cost when known, and the counts that were not counts. */
+function usageOf(
+  counts: { input_tokens: number; output_tokens: number; cached_input_tokens: number },
+  cost: number | null | undefined,
+  unreadable: readonly string[],
+): Trace['usage'] {
+  return {
+    ...counts,
+    total_tokens: counts.input_tokens + counts.output_tokens,
+    ...(cost === undefined ? {} : { cost_usd: cost }),
+    ...(unreadable.length ? { unreadable: [...new Set(unreadable)] } : {}),
+  };
+}
+
+/**
+ * A token count as an agent reported it: a count of 0 or more is taken; anything else (`"lots"`,
+ * a negative number) counts 0 and goes into `unreadable` (the trace's `usage.unreadable`), so
+ * every budget of the run is an `error`, never a pass on a count that was not there.
+ */
+function countOf(unreadable: string[], field: string, value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value)?.slice(0, 40) ?? String(value));
+  unreadable.push(`${field}: ${shown}`);
+  return 0;
 }
