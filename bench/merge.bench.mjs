@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shardOfCase } from '../packages/core/dist/internal.js';
+import { hashCaseRun, shardOfCase } from '../packages/core/dist/internal.js';
 import { goal, sized } from './figures.mjs';
 
 const cli = fileURLToPath(new URL('../apps/cli/dist/cli.js', import.meta.url));
@@ -142,6 +142,8 @@ const generated = performance.now();
 for (const [at, ids] of owned.entries()) {
   const runId = `2026-01-01T00-00-0${at}-000Z`;
   const runDir = join(root, 'shards', String(at + 1), skill, runId);
+  // Each case run's digest, as a shard records it in shard.json and summary.json (the merge checks them).
+  const artifacts = {};
   for (const id of ids) {
     const withId = (text) => text.replaceAll('template', id);
     mkdirSync(join(runDir, `eval-${id}`), { recursive: true });
@@ -152,6 +154,7 @@ for (const [at, ids] of owned.entries()) {
       writeFileSync(join(runDir, `eval-${id}`, arm, 'eval_metadata.json'), withId(armMetadata[arm]));
       for (const [name, text] of caseRunFiles[arm]) writeFileSync(join(dir, name), withId(text));
       writeFileSync(join(dir, 'outputs', 'answer.txt'), arm === 'with_skill' ? 'right\n' : 'wrong\n');
+      artifacts[`eval-${id}/${arm}/run-1`] = hashCaseRun(dir);
     }
   }
   const manifest = {
@@ -162,10 +165,13 @@ for (const [at, ids] of owned.entries()) {
     evals_fingerprint: evalsFingerprint,
     all_cases: allCases,
     cases: ids.map((id) => ({ id, name: id, arms, runs: 1 })),
+    artifacts,
   };
   writeFileSync(join(runDir, 'shard.json'), JSON.stringify(manifest, null, 2));
   const rows = templateSummary.cases.filter((row) => row.id === 'template');
-  const cases = ids.flatMap((id) => rows.map((row) => ({ ...row, id })));
+  const cases = ids.flatMap((id) =>
+    rows.map((row) => ({ ...row, id, artifacts_sha256: artifacts[`eval-${id}/${row.arm}/run-${row.run_number}`] })),
+  );
   writeFileSync(
     join(runDir, 'summary.json'),
     JSON.stringify({ ...templateSummary, run_id: runId, skill_path: skillDir, cases }, null, 2),

@@ -1,5 +1,15 @@
 import { processIo } from './io.js';
 
+// A reader that stops early (`skeval triggers --help | head -1`) closes the pipe: what is left to
+// print has no one to read it, which is no failure. The rest of stdout is dropped quietly and the
+// command ends as it would have (help with 0), as other command lines do; a run still finishes
+// and writes its folder.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+  process.stderr.write(`skeval: cannot write to stdout: ${error.message}\n`);
+  process.exitCode = 3;
+});
+
 // `skeval assert` is skeval-assert itself: its bundled entry is loaded alone, so the command
 // starts as fast as `skeval-assert` (no commander, core or judge for it).
 const argv = process.argv.slice(2);

@@ -68,9 +68,17 @@ export function invalid(message: string): never {
 /** A repeatable flag's values, in order. */
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
+/**
+ * A flag's number written in decimal (`5`, `0.25`, `-1`, `.5`), else NaN: `Number()` alone takes
+ * `0x10` as 16, `0b1`, `0o7`, `1e3`, `Infinity` and a blank as 0, none of which a user means.
+ */
+export function decimalNumber(value: string): number {
+  return /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value.trim()) ? Number(value) : Number.NaN;
+}
+
 /** A number above 0. */
 export function positiveNumber(value: string): number {
-  const number = Number(value);
+  const number = decimalNumber(value);
   if (value.trim() === '' || !Number.isFinite(number) || number <= 0)
     invalid(`expected a number above 0, got ${value}`);
   return number;
@@ -78,7 +86,7 @@ export function positiveNumber(value: string): number {
 
 /** A whole number above 0. */
 export function positiveInteger(value: string): number {
-  const number = Number(value);
+  const number = decimalNumber(value);
   if (value.trim() === '' || !Number.isInteger(number) || number <= 0)
     invalid(`expected a whole number above 0, got ${value}`);
   return number;
@@ -86,7 +94,7 @@ export function positiveInteger(value: string): number {
 
 /** A whole number, 0 or more. */
 export function nonNegativeInteger(value: string): number {
-  const number = Number(value);
+  const number = decimalNumber(value);
   if (value.trim() === '' || !Number.isInteger(number) || number < 0)
     invalid(`expected a whole number, 0 or more, got ${value}`);
   return number;
@@ -95,7 +103,7 @@ export function nonNegativeInteger(value: string): number {
 /** A number from `min` to `max`; `expected` says what, for the message. */
 export function numberBetween(min: number, max: number, expected: string): (value: string) => number {
   return (value) => {
-    const number = Number(value);
+    const number = decimalNumber(value);
     if (value.trim() === '' || !Number.isFinite(number) || number < min || number > max)
       invalid(`expected ${expected}, got ${value}`);
     return number;

@@ -9,6 +9,8 @@ import {
   pick,
   type SettingInputs,
   type SettingSource,
+  type WeakenedSetting,
+  weakenedSettings,
 } from './option-groups/config-file.js';
 import { containmentSettings } from './option-groups/containment-options.js';
 import { judgeRequestSettings, judgeSettings } from './option-groups/judge-options.js';
@@ -63,6 +65,8 @@ export interface RunSettings {
   record(name: string): RunConfigRecord;
   /** Where a `minDelta` gate comes from: the flag, the file (top level or a skill's entry), or nowhere. */
   minDeltaFrom: 'flag' | 'file' | undefined;
+  /** The settings the config file decided that weaken containment (warned about, and recorded in summary.json). */
+  weakened: WeakenedSetting[];
 }
 
 /** A skill's time limit and gates, with where each came from. */
@@ -90,6 +94,7 @@ export function resolveRunSettings(options: {
   const inputs = createSettingInputs(options);
   const values: Values = { ...runValues(inputs), reporter: reporterSetting(inputs) };
   const forSkill = (name: string) => skillSettings(inputs, name, values.timeout);
+  const weakened = weakenedSettings(values, inputs.sources, options.loaded);
   return {
     values,
     agentCwd: agentCwd(inputs, options.cwd),
@@ -98,8 +103,16 @@ export function resolveRunSettings(options: {
       const { timeout, gates } = forSkill(name);
       return { timeout, gates };
     },
-    record: recordOf({ inputs, values, forSkill, loaded: options.loaded, redactor: createRedactor(options.env) }),
+    record: recordOf({
+      inputs,
+      values,
+      forSkill,
+      loaded: options.loaded,
+      redactor: createRedactor(options.env),
+      weakened,
+    }),
     minDeltaFrom: minDeltaSource(inputs),
+    weakened,
   };
 }
 
@@ -151,6 +164,7 @@ function recordOf(options: {
   forSkill: (name: string) => SkillSettings;
   loaded: LoadedConfig | undefined;
   redactor: ReturnType<typeof createRedactor>;
+  weakened: readonly WeakenedSetting[];
 }): (name: string) => RunConfigRecord {
   const { reporter, ...settings } = options.values;
   return (name) => {
@@ -170,7 +184,13 @@ function recordOf(options: {
     const from: Record<string, SettingSource> = {};
     for (const [key, source] of Object.entries({ ...options.inputs.sources, ...skill.from }))
       from[snakeCase(key)] = source;
-    return { file: options.loaded?.file ?? null, values, from };
+    const weakened = options.weakened.map((entry) => ({ ...entry, setting: snakeCase(entry.setting) }));
+    return {
+      file: options.loaded?.file ?? null,
+      values,
+      from,
+      ...(weakened.length ? { containment_weakened: weakened } : {}),
+    };
   };
 }
 

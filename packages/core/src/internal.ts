@@ -52,3 +52,5 @@ export type { SkillToInstall } from './workspace/prepare-workspace.js';
 export { type SeatbeltPlan, seatbeltProfile } from './session/seatbelt-profile.js';
 export { sweepProcesses } from './session/sweep-processes.js';
 export { type DoctorAgent, type DoctorReport, doctorPassed, doctorSummary, renderDoctor, runDoctor } from './doctor/doctor.js';
+export { hashCaseRun } from '@skeval/run-folder/internal';
+export { type EndState, type EndStateOptions, layOutEndState } from './workspace/end-state.js';

@@ -83,6 +83,7 @@ function storedCaseRun(caseId: string): StoredCaseRun {
     timing,
     trace,
     contextManifest,
+    artifactsSha256: `sha256:${'0'.repeat(64)}`,
   };
 }
 
@@ -101,7 +102,13 @@ describe('the digest a run keeps of a case run', () => {
       total_tokens: 120,
       cost_usd: 0.02,
     });
-    expect(digest).toMatchObject({ skillsRead: ['greeting'], toolCalls: 1, folder: 'eval-1', arm: 'with_skill' });
+    expect(digest).toMatchObject({
+      skillsRead: ['greeting'],
+      toolCalls: 1,
+      folder: 'eval-1',
+      arm: 'with_skill',
+      artifactsSha256: `sha256:${'0'.repeat(64)}`,
+    });
   });
 
   it('is written for the schemas as they are: a field added to grading.json must be added to the digest too', () => {

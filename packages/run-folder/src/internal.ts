@@ -12,3 +12,4 @@ export {
 } from './case-run-records.js';
 export * from './index.js';
 export type { SharedStrings } from './read-case-run.js';
+export { hashCaseRun } from './case-run-sha.js';

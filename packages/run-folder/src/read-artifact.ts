@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describeSchemaIssues } from '@skeval/schema/internal';
 import type * as z from 'zod';
+import { LinkRefused, readFileNoFollow, refusalOf } from './read-no-links.js';
 
 /** A file Skeval wrote earlier, read back: parsed, not there, or not what it should be (with why). */
 export type ArtifactRead<T> =
   | { status: 'ok'; value: T }
   | { status: 'absent' }
-  /** `problem` is `<label>: <detail>`. */
-  | { status: 'invalid'; problem: string; detail: string };
+  /**
+   * `problem` is `<label>: <detail>`. `refused`: the file is a symbolic link (or not a regular
+   * file), which a run folder is never read through.
+   */
+  | { status: 'invalid'; problem: string; detail: string; refused?: true };
 
 const invalid = (label: string, detail: string) => ({
   status: 'invalid' as const,
@@ -44,14 +48,18 @@ export async function readJsonArtifact<Schema extends z.ZodType>(
 }
 
 /**
- * Reads a text artifact (`assistant.md`). The read is synchronous: artifacts are small, and a
- * folder of ten thousand case runs reads in a third of the time without four round trips through
- * the thread pool per file (open, stat, read, close).
+ * Reads a text artifact (`assistant.md`), never through a symbolic link. The read is
+ * synchronous: artifacts are small, and a folder of ten thousand case runs reads in a third of
+ * the time without four round trips through the thread pool per file (open, stat, read, close).
  */
 export async function readTextArtifact(path: string, label: string): Promise<ArtifactRead<string>> {
   try {
-    return { status: 'ok', value: readFileSync(path, 'utf8') };
+    return { status: 'ok', value: readFileNoFollow(path).toString('utf8') };
   } catch (error) {
+    if (error instanceof LinkRefused) {
+      const problem = refusalOf(label, error.found);
+      return { status: 'invalid', problem, detail: problem.slice(label.length + 2), refused: true };
+    }
     const code = error instanceof Error && 'code' in error ? String(error.code) : String(error);
     if (code === 'ENOENT') return { status: 'absent' };
     return invalid(label, `cannot be read (${code})`);

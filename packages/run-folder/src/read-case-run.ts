@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type ContextManifest,
@@ -12,8 +13,10 @@ import {
 } from '@skeval/schema';
 import { type Configuration, toolSummarySchema } from '@skeval/schema/internal';
 import type * as z from 'zod';
+import { hashCaseRun } from './case-run-sha.js';
 import { type CaseRunFolder, caseRunFiles, labelOf } from './layout.js';
 import { type ArtifactRead, readJsonArtifact, readTextArtifact } from './read-artifact.js';
+import { linkBetween, refusalOf } from './read-no-links.js';
 
 /** How a case run's agent ended: `ok` it finished, `error` it crashed or could not start, `timeout` it ran out of time. */
 export type CaseRunStatus = RunSummary['cases'][number]['status'];
@@ -43,6 +46,8 @@ export interface StoredCaseRun extends CaseRunFolder {
   timing: Timing;
   trace: Trace;
   contextManifest: ContextManifest;
+  /** `sha256:<hex>` of its artifacts and `outputs/` as read (see `hashCaseRun`). */
+  artifactsSha256: string;
 }
 
 /**
@@ -60,6 +65,8 @@ export interface CaseRunDigest extends CaseRunFolder {
   skillsRead: readonly string[];
   /** How many tools the agent called (`trace.tool_calls.length`). */
   toolCalls: number;
+  /** `sha256:<hex>` of its artifacts and `outputs/` as read. */
+  artifactsSha256: string;
 }
 
 /**
@@ -120,19 +127,30 @@ export function digestOf(run: StoredCaseRun, shared: SharedStrings = new Map()):
     },
     skillsRead: trace.skills_read ?? [],
     toolCalls: trace.tool_calls.length,
+    artifactsSha256: run.artifactsSha256,
   };
 }
 
 export type CaseRunRead =
   /** No grading.json: the case run never finished. */
   | { status: 'absent' }
-  /** Some artifact does not read back: each problem names the file, the field and what is wrong. */
-  | { status: 'invalid'; problems: string[] }
+  /**
+   * Some artifact does not read back: each problem names the file, the field and what is wrong.
+   * `refused`: a file or folder of the case run is a symbolic link (or not what it should be),
+   * which is never read through — a forged verdict, not a run to redo.
+   */
+  | { status: 'invalid'; problems: string[]; refused?: true }
   | { status: 'complete'; run: StoredCaseRun };
 
-/** Reads a case run folder back; `runDir` is where messages name files from. */
+/**
+ * Reads a case run folder back; `runDir` is where messages name files from. Nothing is read
+ * through a link: a case folder, arm or run folder, `outputs/` or artifact that is a symbolic
+ * link refuses the case run, named. A complete one carries the digest of its artifacts.
+ */
 export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promise<CaseRunRead> {
   const labelFor = (file: string) => labelOf(runDir, join(folder.dir, file));
+  const linked = linkBetween(runDir, folder.dir) ?? outputsLink(folder.dir, labelFor(caseRunFiles.outputs));
+  if (linked) return { status: 'invalid', problems: [refusalOf(linked.label, linked.found)], refused: true };
   const read = <Schema extends z.ZodType>(file: string, schema: Schema) =>
     readJsonArtifact(join(folder.dir, file), schema, labelFor(file));
   const grading = await read(caseRunFiles.grading, gradingSchema);
@@ -153,8 +171,17 @@ export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promis
     contextManifest.status === 'ok'
   ) {
     const artifacts = { grading: grading.value, timing: timing.value, trace: trace.value };
-    return { status: 'complete', run: { ...folder, ...artifacts, contextManifest: contextManifest.value } };
+    const response = await readTextArtifact(join(folder.dir, caseRunFiles.response), labelFor(caseRunFiles.response));
+    if (response.status === 'invalid')
+      return { status: 'invalid', problems: [response.problem], ...(response.refused ? { refused: true } : {}) };
+    const artifactsSha256 = hashCaseRun(folder.dir);
+    return {
+      status: 'complete',
+      run: { ...folder, ...artifacts, contextManifest: contextManifest.value, artifactsSha256 },
+    };
   }
+  const reads = [grading, timing, trace, toolSummary, contextManifest];
+  const refused = reads.some((result) => result.status === 'invalid' && result.refused);
   const problems = [
     ...problemOf(caseRunFiles.grading, grading),
     ...problemOf(caseRunFiles.timing, timing),
@@ -162,7 +189,19 @@ export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promis
     ...problemOf(caseRunFiles.toolSummary, toolSummary),
     ...problemOf(caseRunFiles.contextManifest, contextManifest),
   ];
-  return { status: 'invalid', problems };
+  return { status: 'invalid', problems, ...(refused ? { refused: true as const } : {}) };
+}
+
+/** `outputs/` when it is there and is not a folder of its own. */
+function outputsLink(dir: string, label: string): { label: string; found: string } | undefined {
+  try {
+    const stats = lstatSync(join(dir, caseRunFiles.outputs));
+    if (stats.isSymbolicLink()) return { label, found: 'a symbolic link' };
+    if (!stats.isDirectory()) return { label, found: 'not a folder' };
+  } catch {
+    // No outputs/: the run left no file.
+  }
+  return undefined;
 }
 
 /** How a stored case run ended, from its grading.json. */

@@ -128,6 +128,7 @@ export async function summarizeRunFolder(
         duration_ms: run.timing.duration_ms,
         skill_edited: run.grading.skill_edited !== undefined,
         ...(error ? { error } : {}),
+        artifacts_sha256: run.artifactsSha256,
       };
     }),
     ...(config ? { config } : {}),

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { configurationSchema } from './benchmark.js';
 import { gradingSummarySchema } from './grading.js';
+import { sha256Schema } from './sha256.js';
 import { toolCallKinds } from './trace.js';
 
 /**
@@ -14,6 +15,13 @@ export const runConfigRecordSchema = z.looseObject({
   values: z.record(z.string(), z.unknown()),
   /** `flag`, `file` (the top level of the config file), `skill` (its `skills.<name>` entry) or `default`. */
   from: z.record(z.string(), z.enum(['flag', 'file', 'skill', 'default'])),
+  /**
+   * The settings the config file decided that weaken how the agent is contained (`sandbox`
+   * `none`, `network` `on`, `context_mode` `ambient`, a `pass_env` list), each with the file.
+   */
+  containment_weakened: z
+    .array(z.looseObject({ setting: z.string(), value: z.unknown(), file: z.string() }))
+    .optional(),
 });
 export type RunConfigRecord = z.infer<typeof runConfigRecordSchema>;
 
@@ -53,6 +61,12 @@ export const runSummarySchema = z.looseObject({
       duration_ms: z.number().nonnegative(),
       skill_edited: z.boolean(),
       error: z.object({ code: z.string(), message: z.string() }).optional(),
+      /**
+       * `sha256:<hex>` of the case run's artifact files and its `outputs/` tree, as the run left
+       * them: `--resume` refuses a case run that no longer matches. Absent from runs made before
+       * it was recorded.
+       */
+      artifacts_sha256: sha256Schema.optional(),
     }),
   ),
   /** The settings the run was made with (see `runConfigRecordSchema`); absent from runs made before it was recorded. */
@@ -173,6 +187,11 @@ export const contextManifestSchema = z.looseObject({
    * million files).
    */
   outputs_skipped_unnamed: z.number().int().nonnegative().optional(),
+  /**
+   * Files the workspace started with (the case's inputs) that the run removed: a re-grade lays
+   * `outputs/` over the inputs and removes these, so it sees the end state the agent left.
+   */
+  outputs_deleted: z.array(z.string()).optional(),
   /** Names of the variables whose values were redacted from the artifacts (never the values). */
   redacted: z.array(z.string()).optional(),
   workspace: z.string().optional(),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { configurationSchema } from './benchmark.js';
+import { sha256Schema } from './sha256.js';
 
 const caseIdValue = z.union([z.number(), z.string()]);
 
@@ -52,5 +53,10 @@ export const shardManifestSchema = z.looseObject({
       runs: z.number().int().positive(),
     }),
   ),
+  /**
+   * `sha256:<hex>` of each case run's artifacts and `outputs/`, by its folder from the run folder
+   * (`eval-1`, `eval-1/with_skill/run-2`): a merge refuses a case run that no longer matches.
+   */
+  artifacts: z.record(z.string(), sha256Schema),
 });
 export type ShardManifest = z.infer<typeof shardManifestSchema>;

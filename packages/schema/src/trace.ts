@@ -11,6 +11,11 @@ export const usageSchema = z.object({
   total_tokens: z.number().int().nonnegative(),
   /** US dollars; `null` when the price of the model is unknown (never 0 by default). */
   cost_usd: z.number().nonnegative().nullable().optional(),
+  /**
+   * Token counts the agent reported that are not counts (`input_tokens: "lots"`), as reported:
+   * they count 0 above, and every budget of the run is an `error`.
+   */
+  unreadable: z.array(z.string()).optional(),
 });
 export type Usage = z.infer<typeof usageSchema>;
 

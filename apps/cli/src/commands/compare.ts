@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
-import { addOptions, invalid, type OptionTable, type OptionValues } from '../options.js';
+import { addOptions, decimalNumber, invalid, type OptionTable, type OptionValues } from '../options.js';
 import { terminalOf } from '../terminal.js';
 
 /** `skeval compare`'s options. */
@@ -12,7 +12,7 @@ const compareOptions = {
     description:
       'fail when the pass rate drops more than this many percentage points (default: when the drop is outside the 95% interval)',
     parse: (value: string): number => {
-      const number = Number(value);
+      const number = decimalNumber(value);
       if (value.trim() === '' || !Number.isFinite(number) || number < 0) {
         invalid(`expected a number of percentage points, such as 5, got ${value}`);
       }

@@ -81,6 +81,7 @@ describe('finding the config file', () => {
     const summary = await summaryIn('project/runs/greet');
     expect(summary.config).toEqual({
       file: join(root, 'project/skeval.config.json'),
+      containment_weakened: [{ setting: 'sandbox', value: 'none', file: join(root, 'project/skeval.config.json') }],
       values: {
         agent: 'command',
         agent_command: 'node agent.mjs {prompt_file}',
@@ -427,6 +428,6 @@ describe('the judge of a config file', () => {
     await write('judged/skeval.config.json', JSON.stringify({ judge: 'nosuch:model', agentCommand: 'node x.mjs' }));
     const result = await cli(['run', 'judged/skill']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^skeval: .*nosuch/);
+    expect(result.stderr).toMatch(/^skeval: .*nosuch/m);
   });
 });

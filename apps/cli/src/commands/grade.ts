@@ -25,6 +25,11 @@ const gradeOptions = {
     flags: '--in-place',
     description: 'rewrite the run folder itself (default: grade a copy beside it, leaving the run as it was)',
   },
+  endState: {
+    flags: '--end-state <dir>',
+    description:
+      "also write each case run's end state (its inputs with outputs/ over them) to <dir>/eval-<id>/, for graders that read a workspace",
+  },
   ...reportOptions,
 } as const satisfies OptionTable;
 
@@ -66,6 +71,7 @@ async function grade(
     judge,
     ...(flags.skillPath ? { skillPath: flags.skillPath } : {}),
     ...(flags.inPlace ? { inPlace: true } : {}),
+    ...(flags.endState ? { endStateDir: flags.endState } : {}),
   });
   const problems = graded.runs.flatMap((run) => run.problems);
   const written = await writeReports({

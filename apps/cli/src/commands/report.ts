@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { exitCodes } from '../exit-codes.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 
@@ -26,7 +27,7 @@ export function defineReport(command: Command, context: CommandContext): void {
 
 const kilobytes = (text: string) => `${Math.round(Buffer.byteLength(text) / 1024).toLocaleString('en-US')} KB`;
 
-async function report(given: string[], flags: ReportFlags, { io, signal }: CommandContext): Promise<void> {
+async function report(given: string[], flags: ReportFlags, { io, signal, setExitCode }: CommandContext): Promise<void> {
   const [{ renderHtmlReport, serveReport }, { resolveRunName, writeFileAtomic }] = await Promise.all([
     import('@skeval/report/internal'),
     import('@skeval/core/internal'),
@@ -50,6 +51,8 @@ async function report(given: string[], flags: ReportFlags, { io, signal }: Comma
       `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} cases, ${caseRuns} case runs, ${kilobytes(rendered.html)}\n`,
     );
     for (const run of runs) for (const problem of run.problems) io.stderr(`skeval: not in the report: ${problem}\n`);
+    // The report holds every case run that reads back; one that does not (or is a link) is named and fails the command.
+    if (runs.some((run) => run.problems.length > 0)) setExitCode(exitCodes.usage);
   }
   if (!flags.serve) return;
   const server = await serveReport({ paths, cwd: io.cwd, ...(signal ? { signal } : {}) });

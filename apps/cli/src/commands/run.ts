@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import type { CommandContext } from '../main.js';
 import { createRunnerFromFlags } from '../option-groups/agent-options.js';
-import { readConfigFile } from '../option-groups/config-file.js';
+import { readConfigFile, warnWeakened } from '../option-groups/config-file.js';
 import { resolveJudge } from '../option-groups/judge-options.js';
 import { addOptions } from '../options.js';
 import { chooseReporters, type ReporterSpec, writeReports } from '../reporter-flag.js';
@@ -63,6 +63,7 @@ async function prepareRun(options: {
   const { core, path, parsed, given, io } = options;
   const loaded = await readConfigFile({ core, path, configFlag: parsed.config, io });
   const settings = resolveRunSettings({ flags: parsed, given, loaded, cwd: io.cwd, env: io.env });
+  warnWeakened(settings.weakened, io);
   const flags: RunFlags = { ...parsed, ...settings.values };
   const twoArms = Boolean(flags.compare || flags.baseline);
   if (settings.minDeltaFrom === 'flag' && !twoArms) {

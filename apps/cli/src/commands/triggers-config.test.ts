@@ -186,10 +186,10 @@ describe('skeval triggers with a config file', () => {
     );
     const triggered = await cli(['triggers', 'bad-judge/skills/commit', '--optimize']);
     expect(triggered.code).toBe(2);
-    expect(triggered.stderr).toMatch(/^skeval: .*nosuch/);
+    expect(triggered.stderr).toMatch(/^skeval: .*nosuch/m);
     const runDir = await onlyRun('project/runs/commit');
     const graded = await cli(['grade', runDir, '--config', 'bad-judge/skeval.config.json']);
     expect(graded.code).toBe(2);
-    expect(graded.stderr).toMatch(/^skeval: .*nosuch/);
+    expect(graded.stderr).toMatch(/^skeval: .*nosuch/m);
   });
 });

@@ -8,13 +8,21 @@ import { exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
 import { agentCwd, agentOptions, agentSettings, createRunnerFromFlags } from '../option-groups/agent-options.js';
-import { configOption, createSettingInputs, readConfigFile, type SettingSource } from '../option-groups/config-file.js';
+import {
+  configOption,
+  createSettingInputs,
+  readConfigFile,
+  type SettingSource,
+  warnWeakened,
+  weakenedSettings,
+} from '../option-groups/config-file.js';
 import { containmentOptions, containmentSettings } from '../option-groups/containment-options.js';
 import { judgeOptions, judgeSettings, resolveJudge } from '../option-groups/judge-options.js';
 import { outputOptions, outputSettings } from '../option-groups/output-options.js';
 import {
   addOptions,
   collect,
+  decimalNumber,
   invalid,
   nonNegativeInteger,
   type OptionTable,
@@ -37,7 +45,7 @@ function parseBudget(value: string): DecisionBudget {
 }
 
 function share(value: string): number {
-  const number = Number(value);
+  const number = decimalNumber(value);
   if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1)
     invalid(`expected a number from 0 to 1, got ${value}`);
   return number;
@@ -140,6 +148,7 @@ async function triggers(
     ...judgeSettings(inputs),
     ...outputSettings(inputs),
   };
+  warnWeakened(weakenedSettings({ ...flags }, inputs.sources, loaded), io);
   const description = await descriptionOf(core, flags, io.cwd);
   const optimize = flags.optimize ? optimizeOf(core, flags, inputs.sources.judge, io) : undefined;
   const runner = createRunnerFromFlags({ core, flags, cwd: agentCwd(inputs, io.cwd), io });

@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import type { LoadedConfig } from '@skeval/core/internal';
 import type { RunConfigRecord } from '@skeval/schema/internal';
 import type { CliIo } from '../io.js';
@@ -34,7 +34,72 @@ export async function readConfigFile(options: {
 }): Promise<LoadedConfig | undefined> {
   const { core, io } = options;
   const file = options.configFlag ?? core.findConfigFile({ path: options.path, cwd: io.cwd });
-  return file ? core.loadConfigFile(file, { cwd: io.cwd, env: io.env }) : undefined;
+  if (!file) return undefined;
+  const loaded = await core.loadConfigFile(file, { cwd: io.cwd, env: io.env });
+  // Which file decided the settings is never a guess: one line, before anything runs.
+  io.stderr(`skeval: config file ${shownPath(loaded.file, io.cwd)}\n`);
+  return loaded;
+}
+
+/** A path as messages show it: from the current folder when it is below it, else whole. */
+function shownPath(path: string, cwd: string): string {
+  const between = relative(cwd, path);
+  return between && !between.startsWith('..') && !isAbsolute(between) ? between : path;
+}
+
+/** The settings that weaken how the agent is contained, and the values that do. */
+const weakening = {
+  sandbox: (value: unknown) => value === 'none',
+  network: (value: unknown) => value === 'on',
+  contextMode: (value: unknown) => value === 'ambient',
+  passEnv: (value: unknown) => Array.isArray(value) && value.length > 0,
+} as const;
+
+type WeakeningKey = keyof typeof weakening;
+const weakeningKeys: readonly WeakeningKey[] = ['sandbox', 'network', 'contextMode', 'passEnv'];
+
+/** What a weakening setting does, as the warning says it. */
+const weakeningEffect: Record<WeakeningKey, string> = {
+  sandbox: 'the agent runs without the sandbox, with your user rights',
+  network: 'the agent can reach the network',
+  contextMode: 'the agent sees your own skills and instruction files',
+  passEnv: 'these variables of your environment reach the agent',
+};
+
+/** A setting the config file set that weakens containment (summary.json's `config.containment_weakened`). */
+export interface WeakenedSetting {
+  setting: WeakeningKey;
+  value: unknown;
+  file: string;
+}
+
+/**
+ * The containment settings the config file decided (no flag overrode them) that weaken it:
+ * `sandbox: "none"`, `network: "on"`, `contextMode: "ambient"`, a `passEnv` list.
+ */
+export function weakenedSettings(
+  values: Record<string, unknown>,
+  sources: Readonly<Record<string, SettingSource>>,
+  loaded: LoadedConfig | undefined,
+): WeakenedSetting[] {
+  if (!loaded) return [];
+  return weakeningKeys.flatMap((setting) => {
+    const source = sources[setting];
+    const value = values[setting];
+    return (source === 'file' || source === 'skill') && weakening[setting](value)
+      ? [{ setting, value, file: loaded.file }]
+      : [];
+  });
+}
+
+/** Says on stderr, one line each, which setting of which file weakens containment and what it does. */
+export function warnWeakened(weakened: readonly WeakenedSetting[], io: CliIo): void {
+  for (const entry of weakened) {
+    const effect = weakeningEffect[entry.setting];
+    io.stderr(
+      `skeval: warning: ${shownPath(entry.file, io.cwd)} sets ${entry.setting}: ${JSON.stringify(entry.value)}: ${effect}\n`,
+    );
+  }
 }
 
 /** What a command's settings are read from: its flags, which of them were given, and the config file. */

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
 
@@ -19,8 +19,10 @@ export interface FindConfigFileOptions {
 
 /**
  * The config file of a command: the nearest `skeval.config.*` walking up from `path` (its folder
- * when it is a file), else walking up from `cwd`; undefined when there is none. Only one file
- * is read: nearer files are not merged with farther ones.
+ * when it is a file), else walking up from `cwd`; undefined when there is none. Each walk stays
+ * within the project: it stops at the first folder holding `.git` (the repository root) or a
+ * `package.json`, whichever it meets first, so a file someone left above the project is never
+ * read. Only one file is read: nearer files are not merged with farther ones.
  */
 export function findConfigFile(options: FindConfigFileOptions): string | undefined {
   const start = resolve(options.cwd, options.path);
@@ -37,8 +39,13 @@ function findUpwards(from: string): string | undefined {
       });
     }
     if (found[0]) return found[0];
-    if (dirname(dir) === dir) return undefined;
+    if (isProjectRoot(dir) || dirname(dir) === dir) return undefined;
   }
+}
+
+/** The folder a walk up stops at: a repository's root (`.git`, a folder or a worktree's file) or a package's. */
+function isProjectRoot(dir: string): boolean {
+  return existsSync(join(dir, '.git')) || isFile(join(dir, 'package.json'));
 }
 
 function isFile(path: string): boolean {

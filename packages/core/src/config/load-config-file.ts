@@ -52,7 +52,15 @@ export async function loadConfigFile(path: string, options: LoadConfigFileOption
     });
   });
   if (extension === '.json') return { file, config: checkJson(bytes, shown) };
-  const value = await importScript(file, options);
+  const value = await importScript(file, options).catch((error: unknown) => {
+    if (error instanceof SkevalError && (error.code === 'invalid_input' || error.code === 'usage')) throw error;
+    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]?.trim() || 'no message';
+    throw new SkevalError({
+      code: 'usage',
+      message: `${shown}: the config file failed to load: ${first}; fix the file, or name another with --config <file>`,
+      cause: error,
+    });
+  });
   return { file, config: check(value, shown, 'js', (issue) => `${shown}: error: ${issue.message}`) };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type DiscoveredSkill, discoverSkills, type EvalsIssue, type LoadedCase } from '@skeval/evals';
-import { caseDirOf } from '@skeval/run-folder';
+import { caseDirOf, caseFolderName } from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
 import type { Configuration } from '@skeval/schema/internal';
 import { hiddenPaths } from '../session/containment.js';
@@ -116,7 +116,10 @@ export async function buildPlan(options: RunSelection): Promise<ExecutionPlan> {
     runnable.map((entry) => entry.skill.name),
   );
   const oldSkill = options.baseline ? baselineFolder(options.baseline, cwd) : undefined;
-  for (const { skill } of runnable) refuseOutputInSkill(options.outputDir, skill, cwd);
+  for (const { skill, cases } of runnable) {
+    refuseOutputInSkill(options.outputDir, skill, cwd);
+    refuseSharedCaseFolders(skill, cases);
+  }
   const arms: Configuration[] = options.baseline
     ? ['with_skill', 'old_skill']
     : options.compare
@@ -212,6 +215,22 @@ function folderNamesOf(skills: readonly DiscoveredSkill[]): Map<DiscoveredSkill,
  * An `--output-dir` inside a skill folder would put run folders (with their answers) where the
  * skill's own files are, and into every later run's edit check: refused.
  */
+/** Two cases whose ids name one run folder would write over each other: the run is refused, both named. */
+function refuseSharedCaseFolders(skill: DiscoveredSkill, cases: readonly LoadedCase[]): void {
+  const byFolder = new Map<string, LoadedCase>();
+  for (const evalCase of cases) {
+    const folder = caseFolderName(evalCase.id);
+    const first = byFolder.get(folder);
+    if (first) {
+      throw new SkevalError({
+        code: 'usage',
+        message: `${skill.evalsPath}: cases ${JSON.stringify(first.id)} and ${JSON.stringify(evalCase.id)} would share the run folder ${folder}; give one of them another id`,
+      });
+    }
+    byFolder.set(folder, evalCase);
+  }
+}
+
 function refuseOutputInSkill(outputDir: string | undefined, skill: DiscoveredSkill, cwd: string): void {
   if (!outputDir) return;
   const within = relative(skill.dir, resolve(cwd, outputDir));

@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import type { RunConfigRecord } from '@skeval/schema/internal';
 import { updateLatestRun } from '../run-folder/latest-run-link.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { NetworkMode, Sandbox } from '../session/sandbox.js';
-import { buildShardManifest, writeShardManifest } from '../shards/shard-manifest.js';
+import { artifactsOf, buildShardManifest, writeShardManifest } from '../shards/shard-manifest.js';
 import type { ExecutionPlan, PlannedSkill } from './build-plan.js';
 import { type CostCap, costCapRecord } from './cost-cap.js';
 import type { Execution } from './execute-plan.js';
@@ -48,32 +49,35 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       writeErrors: [...(execution.writeErrors.get(planned) ?? [])],
     };
     runs.push(run);
-    const manifest = plan.shard
-      ? buildShardManifest({
-          shard: plan.shard,
-          runId: plan.runId,
-          skill: { name: skill.name, dir: skill.dir },
-          evalsFingerprint: options.evalsFingerprints.get(planned) ?? '',
-          cases: planned.cases,
-          arms: plan.arms,
-          runs: plan.repetitions,
-          options: {
-            agent: runner.name,
-            model: runner.model ?? null,
-            judge: options.judge,
-            context_mode: plan.contextMode,
-            sandbox: options.sandbox.kind,
-            network: options.network,
-            timeout_ms: options.timeoutMs,
-            case_filter: options.cases ? [...options.cases].sort() : null,
-            extra_skills: plan.extras.map((entry) => entry.name),
-          },
-          interrupted: execution.interrupted,
-        })
-      : undefined;
-    if (run.outcomes.length === 0 && !existsSync(runDir) && !manifest) continue;
+    const manifestOf = (artifacts: Record<string, string>) =>
+      plan.shard
+        ? buildShardManifest({
+            shard: plan.shard,
+            runId: plan.runId,
+            skill: { name: skill.name, dir: skill.dir },
+            evalsFingerprint: options.evalsFingerprints.get(planned) ?? '',
+            cases: planned.cases,
+            arms: plan.arms,
+            runs: plan.repetitions,
+            options: {
+              agent: runner.name,
+              model: runner.model ?? null,
+              judge: options.judge,
+              context_mode: plan.contextMode,
+              sandbox: options.sandbox.kind,
+              network: options.network,
+              timeout_ms: options.timeoutMs,
+              case_filter: options.cases ? [...options.cases].sort() : null,
+              extra_skills: plan.extras.map((entry) => entry.name),
+            },
+            interrupted: execution.interrupted,
+            artifacts,
+          })
+        : undefined;
+    if (run.outcomes.length === 0 && !existsSync(runDir) && !plan.shard) continue;
     try {
-      if (manifest) await writeShardManifest(runDir, manifest);
+      // A shard's folder is made even when it owns no case: the merge reads its shard.json.
+      if (plan.shard) await mkdir(runDir, { recursive: true });
       const written = await summarizeRunFolder({
         runDir,
         skill,
@@ -88,6 +92,9 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       });
       run.benchmark = written.benchmark;
       run.problems = written.problems;
+      // Written after the summary: it records the digest of every case run the folder holds.
+      const manifest = manifestOf(artifactsOf(runDir, written.runs));
+      if (manifest) await writeShardManifest(runDir, manifest);
       const latest = await updateLatestRun({ runDir, env: options.userEnv });
       if (latest.note) options.onNote(latest.note);
     } catch (error) {

@@ -1,10 +1,10 @@
-import { cp } from 'node:fs/promises';
+import { cp, mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { discoverSkills } from '@skeval/evals';
 import {
   type CaseRunOutcome,
   caseFolderName,
-  caseRunFiles,
+  labelOf,
   listCaseRunFolders,
   outcomeOf,
   readCaseRun,
@@ -13,10 +13,11 @@ import {
   writeGrading,
 } from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
-import { listFiles } from '@skeval/scripts/internal';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
+import { updateShardManifest } from '../shards/shard-manifest.js';
+import { layOutEndState } from '../workspace/end-state.js';
 import { byCaseOrder, type RunReport, totalsOf } from './run-report.js';
 
 export interface GradeRunOptions {
@@ -31,6 +32,12 @@ export interface GradeRunOptions {
    * (`<run-id>-graded-<time>`) and the copy is graded, so the run graded before stays as it was.
    */
   inPlace?: boolean;
+  /**
+   * Also keep each case run's end state (`layOutEndState`: its inputs with `outputs/` laid over
+   * them) in this folder, at the case run's path from the run folder (`eval-<id>/`), for graders
+   * that read a workspace outside Skeval (a transpiled evals file's `<the workspace folder>`).
+   */
+  endStateDir?: string;
 }
 
 export interface GradeRunResult extends RunReport {
@@ -42,8 +49,9 @@ export interface GradeRunResult extends RunReport {
 
 /**
  * Re-grades a stored run with the skill's current assertions, running no agent (the replay
- * runner): each case run's trace and response are read back and its `outputs/` stands in for
- * the workspace. grading.json is rewritten, then benchmark.json, benchmark.md and summary.json.
+ * runner): each case run's trace and response are read back, and its end state — the case's
+ * inputs with `outputs/` laid over them, the inputs it removed removed (`layOutEndState`) —
+ * stands in for the workspace. grading.json is rewritten, then benchmark.json, benchmark.md and summary.json.
  * A case run whose artifacts do not read back is left as it is and reported, located.
  */
 export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult> {
@@ -68,6 +76,8 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
       message: `${skill?.evalsPath ?? skillPath}: the evals file is invalid; run \`skeval validate\` on it`,
     });
   }
+  await refuseLinks(sourceDir, options.runDir);
+  const endStateDir = options.endStateDir ? resolve(cwd, options.endStateDir) : undefined;
   const runDir = options.inPlace ? sourceDir : await copyRun(sourceDir);
   const folders = await listCaseRunFolders(runDir);
   const byFolder = new Map(skill.load.evals.cases.map((evalCase) => [caseFolderName(evalCase.id), evalCase]));
@@ -82,14 +92,26 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
       continue;
     }
     const run = await replayCaseRun(stored.run, runDir);
-    const outputsDir = resolve(folder.dir, caseRunFiles.outputs);
+    const endState = await layOutEndState({
+      skill,
+      evalCase,
+      caseDir: folder.dir,
+      contextManifest: stored.run.contextManifest,
+    }).catch((error: unknown) => {
+      problems.push(`${labelOf(runDir, folder.dir)}: its inputs cannot be laid out again: ${messageOf(error)}`);
+      return undefined;
+    });
+    if (!endState) continue;
     const graded = await gradeCaseRun({
       evalCase,
       skill,
       run,
-      workspaceDir: outputsDir,
-      outputs: listFiles(outputsDir).files,
+      workspaceDir: endState.dir,
+      outputs: endState.outputs,
       judge: options.judge,
+    }).finally(async () => {
+      if (endStateDir) await keepEndState(endState.dir, join(endStateDir, labelOf(runDir, folder.dir)));
+      await endState.remove();
     });
     const edited = stored.run.grading.skill_edited;
     const grading = await writeGrading(folder.dir, edited ? { ...graded, skill_edited: edited } : graded, run.trace);
@@ -107,6 +129,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     judge,
     interrupted: previous?.interrupted ?? false,
   });
+  await updateShardManifest(runDir, written.runs);
   const run = {
     skill: skill.name,
     skillDir: skill.dir,
@@ -127,6 +150,32 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     orphans: orphans.map((folder) => basename(folder)),
   };
 }
+
+/**
+ * A run folder is read as input someone else may have written: a case run read through a link
+ * refuses the whole re-grade (before anything is copied or written), naming it.
+ */
+async function refuseLinks(runDir: string, given: string): Promise<void> {
+  const refused: string[] = [];
+  for (const folder of await listCaseRunFolders(runDir)) {
+    const read = await readCaseRun(folder, runDir);
+    if (read.status === 'invalid' && read.refused) refused.push(...read.problems);
+  }
+  if (refused.length === 0) return;
+  throw new SkevalError({
+    code: 'invalid_input',
+    message: `cannot re-grade ${given}; nothing was written:\n${refused.map((problem) => `  - ${problem}`).join('\n')}`,
+  });
+}
+
+/** An end state copied where it is kept (replacing an earlier copy), links as links. */
+async function keepEndState(from: string, to: string): Promise<void> {
+  await rm(to, { recursive: true, force: true });
+  await mkdir(dirname(to), { recursive: true });
+  await cp(from, to, { recursive: true, verbatimSymlinks: true });
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** A copy of a run folder beside it, to grade without touching the original. */
 async function copyRun(runDir: string): Promise<string> {

@@ -6,11 +6,13 @@ import type { AgentRunner } from '../runners/types.js';
 import { type ContainmentOptions, containAgents } from '../session/contain-agents.js';
 import type { Containment } from '../session/containment.js';
 import type { Sandbox } from '../session/sandbox.js';
+import { linkLoopWarnings } from '../workspace/copy-following-links.js';
 import type { ExecutionPlan } from './build-plan.js';
 
 export type { ContainmentOptions } from '../session/contain-agents.js';
 
 import { judgedClaimsOf } from './estimate-judge.js';
+import { forgedCaseRuns } from './stored-case-run.js';
 
 /** What checking a plan before any agent starts found. */
 export interface Preflight {
@@ -52,6 +54,9 @@ export async function preflight(
   const judgeProblem = options.judge ? judgeKeyProblem(plan, options.judge) : undefined;
   if (judgeProblem) problems.push(judgeProblem);
   if (plan.caseRuns.length > 0) problems.push(...unwritableRunFolders(plan));
+  problems.push(...(await forgedCaseRuns(plan)));
+  for (const planned of plan.skills)
+    notes.push(...(await linkLoopWarnings(planned.skill.dir, ['evals', 'evals-runs'])));
   return {
     ...(contained ? { sandbox: contained.sandbox, containment: contained.containment } : {}),
     agentVersion: check?.version ?? null,

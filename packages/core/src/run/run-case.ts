@@ -90,7 +90,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
     ]);
     const run = checkBaseline(ran, arm, skill);
     const { redactor } = containment;
-    const { grading, outputs, unlisted, skillEdited } = await gradeSession(options, session, run, {
+    const { grading, outputs, deleted, unlisted, skillEdited } = await gradeSession(options, session, run, {
       startedAt,
       fingerprintBefore,
     });
@@ -116,6 +116,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       redacted: [...redactor.names],
       ...(options.keepWorkspace ? { workspace: workspace.dir } : {}),
     });
+    if (deleted.length > 0) contextManifest.outputs_deleted = deleted;
     const failure = await writeCaseRun({
       caseDir: options.caseDir,
       finalText: redactor.redact(run.finalText),
@@ -158,7 +159,7 @@ async function gradeSession(
   session: AgentSession,
   run: RunResult,
   before: { startedAt: Date; fingerprintBefore: string },
-): Promise<{ grading: Grading; outputs: string[]; unlisted: number; skillEdited: boolean }> {
+): Promise<{ grading: Grading; outputs: string[]; deleted: string[]; unlisted: number; skillEdited: boolean }> {
   const { skill, containment } = options;
   const { workspace } = session;
   const edited = workspace.installed
@@ -167,6 +168,9 @@ async function gradeSession(
   const originalEdited = fingerprintSkill(skill.dir, options.skillOutputs) !== before.fingerprintBefore;
   const listed = hashListedFiles(workspace.dir, [...workspace.excluded, '.git']);
   const outputs = changedFiles(workspace.start, listed.hashes).map((change) => change.path);
+  // Past the listing's limit a file not listed may still be there: removals are known only below it.
+  const deleted =
+    listed.unlisted > 0 ? [] : [...workspace.start.keys()].filter((path) => !listed.hashes.has(path)).sort();
   const graded = await gradeCaseRun({
     evalCase: options.evalCase,
     skill,
@@ -183,7 +187,7 @@ async function gradeSession(
   const grading: Grading = containment.redactor.redactDeep(
     skillEdited ? { ...graded, skill_edited: { installed: edited, original: originalEdited } } : graded,
   );
-  return { grading, outputs, unlisted: listed.unlisted, skillEdited };
+  return { grading, outputs, deleted, unlisted: listed.unlisted, skillEdited };
 }
 
 /** The part of a case run's outcome known before it runs: which case, arm and repetition, and where. */

@@ -45,6 +45,7 @@ function boundText(text: string, limit = maxToolOutputChars): { text: string; tr
 function traceUsage(
   usage: { input_tokens: number; output_tokens: number; cached_input_tokens: number; cache_write_input_tokens: number },
   cost: number | null | undefined,
+  unreadable: readonly string[],
 ): Trace['usage'] {
   const { cache_write_input_tokens: writes, ...counts } = usage;
   return {
@@ -52,7 +53,21 @@ function traceUsage(
     ...(writes ? { cache_write_input_tokens: writes } : {}),
     total_tokens: usage.input_tokens + usage.output_tokens,
     ...(cost === undefined ? {} : { cost_usd: cost }),
+    ...(unreadable.length ? { unreadable: [...new Set(unreadable)] } : {}),
   };
+}
+
+/**
+ * A token count as an agent reported it: a count of 0 or more is taken; anything else (`"lots"`,
+ * a negative number) counts 0 and goes into `unreadable` (the trace's `usage.unreadable`), so
+ * every budget of the run is an `error`, never a pass on a count that was not there.
+ */
+function countOf(unreadable: string[], field: string, value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value)?.slice(0, 40) ?? String(value));
+  unreadable.push(`${field}: ${shown}`);
+  return 0;
 }
 
 /** A tool call as the trace holds it: its kind, command and paths read from its arguments unless given. */
@@ -81,6 +96,7 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
   const messages: TraceMessage[] = [];
   const calls = new Map<string, ToolCall>();
   const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0 };
+  const unreadable: string[] = [];
   let cost: number | null | undefined;
   let turns = 0;
   let truncated = false;
@@ -122,6 +138,8 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
       };
       if (extra.durationMs !== undefined) call.duration_ms = extra.durationMs;
     },
+    /** A token count as the agent reported it (see `countOf`): taken, or counted 0 and kept as unreadable. */
+    count: (field: string, value: unknown) => countOf(unreadable, field, value),
     usage(input: number, output: number, cached = 0) {
       usage.input_tokens += input;
       usage.output_tokens += output;
@@ -159,7 +177,7 @@ export function createTraceBuilder(agent: string, configuredModel?: string | nul
         model,
         messages,
         tool_calls: toolCalls,
-        usage: traceUsage(usage, cost),
+        usage: traceUsage(usage, cost, unreadable),
         final_text: finalText,
         duration_ms: durationMs,
         workspace_dir: workspaceDir,

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import {
   type CaseRunDigest,
   caseDirOf,
@@ -51,7 +51,11 @@ export async function checkShardCaseRuns(
           problems.push(
             `${name}: ${labelOf(shard.dir, dir)}/grading.json is case ${read.run.grading.case_id}, not case ${entry.id}`,
           );
-        } else runs.push(digestOf(read.run, shared));
+        } else {
+          const mismatch = digestMismatch(shard, dir, read.run.artifactsSha256);
+          if (mismatch) problems.push(`${name}: ${mismatch}`);
+          else runs.push(digestOf(read.run, shared));
+        }
       }
     }
   }
@@ -72,6 +76,21 @@ export async function checkShardCaseRuns(
     );
   }
   return { problems: problems.sort(byName), runs };
+}
+
+/**
+ * Why a case run's artifacts do not match the digest its shard.json records (edited, replaced
+ * or added since the shard ended), or undefined when they match.
+ */
+function digestMismatch(shard: FoundShard, dir: string, actual: string): string | undefined {
+  const label = labelOf(shard.dir, dir).split(sep).join('/');
+  const recorded = shard.manifest.artifacts[label];
+  const manifest = join(shard.label, 'shard.json');
+  if (recorded === undefined)
+    return `${label}: ${manifest} records no digest of it; the shard did not write this case run (run the shard again)`;
+  if (recorded !== actual)
+    return `${label}: its files do not match the digest ${manifest} records (${recorded.slice(0, 19)}…, the files give ${actual.slice(0, 19)}…): they were changed after the shard ended; run the shard again`;
+  return undefined;
 }
 
 function byName(a: string, b: string): number {

@@ -5,6 +5,7 @@ import { type Gates, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
 import { type RunReport, totalsOf } from '../run/run-report.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
+import { checkAllCases } from './check-all-cases.js';
 import { checkShardCaseRuns } from './check-shard-case-runs.js';
 import { checkShards } from './check-shards.js';
 import { copyKeepingLinks } from './copy-keeping-links.js';
@@ -69,6 +70,7 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
   const { shards } = found;
   const sorted = [...shards].sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
   const [first] = sorted;
+  if (problems.length === 0 && first) problems.push(...(await checkAllCases(first.manifest, cwd)));
   const caseRunsCheckable = problems.length === 0 && first !== undefined;
   const { settings, problems: settingProblems } = await readShardSettings(sorted);
   const outputProblems = await checkOutput(outDir, options.outDir, shards, options.force ?? false);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
-import { readJsonArtifact, writeJsonAtomic } from '@skeval/run-folder';
+import { labelOf, readJsonArtifact, writeJsonAtomic } from '@skeval/run-folder';
 import { type ShardManifest, SkevalError, shardManifestSchema } from '@skeval/schema';
 import type { Configuration, ShardOptions } from '@skeval/schema/internal';
 import { casesOfShard, type Shard, shardAssignment } from './shard.js';
@@ -28,6 +28,20 @@ export interface ShardManifestInput {
   runs: number;
   options: Omit<ShardOptions, 'arms' | 'runs_per_configuration'>;
   interrupted: boolean;
+  /** The digest of each case run in the folder, by its folder from the run folder (`artifactsOf`). */
+  artifacts: Record<string, string>;
+}
+
+/** `shard.json`'s `artifacts`: each case run's digest by its folder from the run folder. */
+export function artifactsOf(
+  runDir: string,
+  runs: ReadonlyArray<{ dir: string; artifactsSha256: string }>,
+): Record<string, string> {
+  return Object.fromEntries(
+    runs
+      .map((run) => [labelOf(runDir, run.dir).split(sep).join('/'), run.artifactsSha256] as const)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 /** `shard.json` for one skill's run folder of a shard. */
@@ -51,6 +65,7 @@ export function buildShardManifest(input: ShardManifestInput): ShardManifest {
       arms: [...input.arms],
       runs: input.runs,
     })),
+    artifacts: input.artifacts,
   };
 }
 
@@ -86,4 +101,18 @@ export async function shardOfResumedRun(runDir: string, shard: Shard | undefined
     });
   }
   return { index: recorded.index, total: recorded.total };
+}
+
+/**
+ * A re-graded shard's `shard.json` with the digests of its case runs as they are now (grading.json
+ * was rewritten); a folder that is no shard is left as it is.
+ */
+export async function updateShardManifest(
+  runDir: string,
+  runs: ReadonlyArray<{ dir: string; artifactsSha256: string }>,
+): Promise<void> {
+  const path = join(runDir, shardManifestFile);
+  const read = await readJsonArtifact(path, shardManifestSchema, shardManifestFile);
+  if (read.status !== 'ok') return;
+  await writeShardManifest(runDir, { ...read.value, artifacts: artifactsOf(runDir, runs) });
 }

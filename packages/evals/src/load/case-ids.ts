@@ -29,6 +29,16 @@ export function assignIds(cases: readonly CaseIdentity[], sink: IssueSink): Map<
     }
     const position = String(entry.index + 1);
     const id = firstById.has(position) ? `case-${position}` : position;
+    const taken = firstById.get(id);
+    if (taken) {
+      // Both names a case without an id could take are ids already: two cases would share a run folder.
+      sink.error(
+        'duplicate-id',
+        ['evals', entry.index],
+        `case has no \`id\`, and the names it would take are taken: \`${position}\` by evals[${firstById.get(position)?.index}] and \`${id}\` by evals[${taken.index}]; give this case an id of its own`,
+      );
+      continue;
+    }
     firstById.set(id, entry);
     ids.set(entry.index, id);
     sink.warning(

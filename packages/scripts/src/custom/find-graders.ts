@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { graderNamePattern } from '@skeval/schema/internal';
 
-/** Folders searched for grader files, in order, in each folder from the current one up. */
+/** Folders searched for grader files, in order, in each folder from the one searched from (a skill's folder) up. */
 export const graderFolders = ['.skeval/graders', '.agentv/graders'];
 export const graderExtensions = ['.ts', '.mts', '.js', '.mjs'];
 
@@ -21,7 +21,7 @@ function* ancestors(start: string): Generator<string> {
   }
 }
 
-/** The file of the custom grader `name`, found by walking up from `cwd`; the nearest wins. */
+/** The file of the custom grader `name`, found by walking up from `cwd` (a run passes the skill's folder); the nearest wins. */
 export function findGraderFile(name: string, cwd: string): string | undefined {
   if (!graderNamePattern.test(name)) return undefined;
   for (const dir of ancestors(cwd)) {

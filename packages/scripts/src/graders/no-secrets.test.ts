@@ -160,17 +160,30 @@ describe('safety-no-secrets', () => {
     );
   });
 
-  it('names a symlink pointing outside the workspace in the evidence, without following it', async () => {
+  it('fails a workspace file that links to a key file outside the workspace, and a link to a folder holding one', async () => {
     const outside = await workspaceWith({ 'secret.txt': key });
     const dir = await workspaceWith({ 'clean.md': 'nothing here' });
     symlinkSync(join(outside, 'secret.txt'), join(dir, 'escape.txt'));
     mkdirSync(join(dir, 'sub'));
     symlinkSync(outside, join(dir, 'sub/escape-dir'));
     const result = await grade({ workspace: dir });
+    expect(result.assertions[0]?.passed).toBe(false);
+    expect(result.assertions[0]?.evidence).toContain(
+      `appears in escape.txt, a link to ${join(outside, 'secret.txt')} outside the workspace`,
+    );
+    expect(result.assertions[0]?.evidence).toContain(`appears in sub/escape-dir/secret.txt`);
+    expect(result.assertions[0]?.evidence).not.toContain(key);
+  });
+
+  it('passes a workspace whose outside links point at clean files, and names them', async () => {
+    const outside = await workspaceWith({ 'notes.txt': 'nothing secret' });
+    const dir = await workspaceWith({ 'clean.md': 'nothing here' });
+    symlinkSync(join(outside, 'notes.txt'), join(dir, 'escape.txt'));
+    const result = await grade({ workspace: dir });
     expect(result.assertions[0]).toMatchObject({
       passed: true,
       evidence: expect.stringContaining(
-        `symlinks pointing outside the workspace, not followed: escape.txt → ${join(outside, 'secret.txt')}, sub/escape-dir → ${outside}`,
+        `symlinks pointing outside the workspace, read for secrets: escape.txt → ${join(outside, 'notes.txt')}`,
       ),
     });
   });

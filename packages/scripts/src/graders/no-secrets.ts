@@ -7,6 +7,7 @@ import { traceStrings } from '../secrets/trace-strings.js';
 import { listFiles } from '../workspace/list-files.js';
 import { formatSize, type WorkspaceReader } from '../workspace/workspace-reader.js';
 import { position } from './evidence.js';
+import { scanOutsideLinks } from './scan-outside-links.js';
 
 /** The most bytes of workspace files one grading scans; past it the scan is incomplete, and says so. */
 export const maxScannedBytes = 512 * 1024 ** 2;
@@ -67,7 +68,7 @@ interface WorkspaceScan {
   notes: string[];
 }
 
-/** Every file of the workspace, whole, in chunks; symlinks pointing outside are reported, never followed. */
+/** Every file of the workspace, whole, in chunks; what symlinks pointing outside point at is read too. */
 function scanWorkspace(workspace: WorkspaceReader, finder: SecretFinder): WorkspaceScan {
   const listing = listFiles(workspace.root, { resolveLinks: true });
   const hits: string[] = [];
@@ -101,9 +102,15 @@ function scanWorkspace(workspace: WorkspaceReader, finder: SecretFinder): Worksp
     if (read.bytesRead < read.size) cut ??= file;
     for (const hit of found.values()) hits.push(`${hit.what} appears in ${file} at ${locate(workspace, file, hit)}`);
   }
+  // Links out of the workspace are followed for reading secrets only, as files inside are read.
+  const outside = scanOutsideLinks(listing.outside, finder, maxScannedBytes - bytes);
+  hits.push(...outside.hits);
+  scanned += outside.files;
+  bytes += outside.bytes;
+  unread.push(...outside.unread);
   if (listing.outside.length > 0)
     notes.push(
-      `symlinks pointing outside the workspace, not followed: ${listing.outside
+      `symlinks pointing outside the workspace, read for secrets: ${listing.outside
         .slice(0, 5)
         .map(({ path, target }) => `${path} → ${target}`)
         .join(', ')}${listing.outside.length > 5 ? ` and ${listing.outside.length - 5} more` : ''}`,

@@ -17,6 +17,13 @@ export interface TraceNumbers {
 export function readTraceNumbers(trace: Trace, grader: string): TraceNumbers {
   const usage: unknown = trace.usage;
   if (typeof usage !== 'object' || usage === null) throw unusable(grader, 'usage', usage, 'an object of token counts');
+  const unreadable: unknown = Reflect.get(usage, 'unreadable');
+  if (Array.isArray(unreadable) && unreadable.length > 0) {
+    throw new SkevalError({
+      code: 'grader_failed',
+      message: `\`${grader}\`: the agent reported token counts that are not counts (${unreadable.slice(0, 3).map(String).join(', ')}), so no budget of this run is checked`,
+    });
+  }
   // Every usage number is read, used or not: a trace with a count of "lots" cannot be trusted for any budget.
   const count = (key: string) => readCount(Reflect.get(usage, key), `usage.${key}`, grader);
   count('input_tokens');

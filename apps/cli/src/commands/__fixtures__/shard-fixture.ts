@@ -88,8 +88,11 @@ export function agentFlagsOf(root: string, skill: 'greeting' | 'many'): string[]
   return ['--agent', 'command', '--agent-command', `node ${agent} {prompt_file}`];
 }
 
-/** Keys whose values say when or how long, never what: left out where runs are compared. */
-const timeKey = /time|duration|^run_id$/;
+/**
+ * Keys whose values say when or how long, never what, and the digests of files that hold them:
+ * left out where runs are compared.
+ */
+const timeKey = /time|duration|^run_id$|^artifacts_sha256$/;
 
 /**
  * An artifact with what differs between two runs of the same results taken out: run ids,

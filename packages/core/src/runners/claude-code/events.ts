@@ -18,14 +18,16 @@ const contentBlockSchema = z.looseObject({
 });
 
 const count = z.number().nonnegative().optional().catch(undefined);
+/** A token count kept as reported: the trace builder's `count` takes it or records it as unreadable. */
+const reported = z.unknown().optional();
 
 /** A model call's usage, as the Messages API reports it. */
 const messageUsageSchema = z
   .looseObject({
-    input_tokens: count,
-    output_tokens: count,
-    cache_read_input_tokens: count,
-    cache_creation_input_tokens: count,
+    input_tokens: reported,
+    output_tokens: reported,
+    cache_read_input_tokens: reported,
+    cache_creation_input_tokens: reported,
   })
   .optional()
   .catch(undefined);
@@ -45,10 +47,10 @@ const messageEventSchema = z.looseObject({
 
 /** The run's tokens and cost for one model (`modelUsage` of the `result` line). */
 const modelUsageSchema = z.looseObject({
-  inputTokens: count,
-  outputTokens: count,
-  cacheReadInputTokens: count,
-  cacheCreationInputTokens: count,
+  inputTokens: reported,
+  outputTokens: reported,
+  cacheReadInputTokens: reported,
+  cacheCreationInputTokens: reported,
   costUSD: count,
 });
 

@@ -48,10 +48,10 @@ export function parseClaudeCodeStream(
       if (usage) {
         unnamedCalls += id === undefined ? 1 : 0;
         tokens.call(id ?? `unnamed-${unnamedCalls}`, {
-          input: usage.input_tokens ?? 0,
-          output: usage.output_tokens ?? 0,
-          cacheRead: usage.cache_read_input_tokens ?? 0,
-          cacheWrite: usage.cache_creation_input_tokens ?? 0,
+          input: trace.count('input_tokens', usage.input_tokens),
+          output: trace.count('output_tokens', usage.output_tokens),
+          cacheRead: trace.count('cache_read_input_tokens', usage.cache_read_input_tokens),
+          cacheWrite: trace.count('cache_creation_input_tokens', usage.cache_creation_input_tokens),
         });
       }
       if (model && model !== '<synthetic>') state.lastModel = model;
@@ -179,10 +179,10 @@ function readResult(event: ResultEvent, { trace, tokens, state, before }: Result
   if (models.length > 0) {
     for (const model of models) {
       tokens.report({
-        input: model.inputTokens ?? 0,
-        output: model.outputTokens ?? 0,
-        cacheRead: model.cacheReadInputTokens ?? 0,
-        cacheWrite: model.cacheCreationInputTokens ?? 0,
+        input: trace.count('inputTokens', model.inputTokens),
+        output: trace.count('outputTokens', model.outputTokens),
+        cacheRead: trace.count('cacheReadInputTokens', model.cacheReadInputTokens),
+        cacheWrite: trace.count('cacheCreationInputTokens', model.cacheCreationInputTokens),
       });
     }
     const { source: _source, ...summed } = tokens.total();
@@ -190,10 +190,10 @@ function readResult(event: ResultEvent, { trace, tokens, state, before }: Result
   } else if (event.usage) {
     const { usage } = event;
     tokens.report({
-      input: usage.input_tokens ?? 0,
-      output: usage.output_tokens ?? 0,
-      cacheRead: usage.cache_read_input_tokens ?? 0,
-      cacheWrite: usage.cache_creation_input_tokens ?? 0,
+      input: trace.count('input_tokens', usage.input_tokens),
+      output: trace.count('output_tokens', usage.output_tokens),
+      cacheRead: trace.count('cache_read_input_tokens', usage.cache_read_input_tokens),
+      cacheWrite: trace.count('cache_creation_input_tokens', usage.cache_creation_input_tokens),
     });
   }
   for (const denial of event.permission_denials ?? []) {

@@ -3,7 +3,8 @@ import * as z from 'zod';
 // `codex exec --json` events (thread, turn, item, error), only the fields Skeval reads.
 
 const optionalString = z.string().optional().catch(undefined);
-const count = z.number().nonnegative().optional().catch(undefined);
+/** A token count kept as reported: the trace builder's `count` takes it or records it as unreadable. */
+const reported = z.unknown().optional();
 
 const itemSchema = z.looseObject({
   id: optionalString,
@@ -30,7 +31,7 @@ export const codexEventSchema = z.union([
   z.looseObject({
     type: z.literal('turn.completed'),
     usage: z
-      .looseObject({ input_tokens: count, cached_input_tokens: count, output_tokens: count })
+      .looseObject({ input_tokens: reported, cached_input_tokens: reported, output_tokens: reported })
       .optional()
       .catch(undefined),
   }),

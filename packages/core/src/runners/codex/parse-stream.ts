@@ -46,11 +46,15 @@ export function parseCodexStream(
         failure = undefined;
         completedTurns += 1;
         // Codex's `input_tokens` include the cached ones.
-        perTurn.call(`turn-${completedTurns}`, {
-          input: Math.max(0, (event.usage?.input_tokens ?? 0) - (event.usage?.cached_input_tokens ?? 0)),
-          output: event.usage?.output_tokens ?? 0,
-          cacheRead: event.usage?.cached_input_tokens ?? 0,
-        });
+        {
+          const input = trace.count('input_tokens', event.usage?.input_tokens);
+          const cached = trace.count('cached_input_tokens', event.usage?.cached_input_tokens);
+          perTurn.call(`turn-${completedTurns}`, {
+            input: Math.max(0, input - cached),
+            output: trace.count('output_tokens', event.usage?.output_tokens),
+            cacheRead: cached,
+          });
+        }
         break;
       case 'turn.failed':
         failure = `Codex failed: ${event.error?.message ?? lastError ?? 'the turn failed'}`;

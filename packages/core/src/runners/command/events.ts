@@ -6,6 +6,8 @@ import * as z from 'zod';
 
 const optionalString = z.string().optional().catch(undefined);
 const count = z.number().nonnegative().optional().catch(undefined);
+/** A token count kept as reported: the trace builder's `count` takes it or records it as unreadable. */
+const reported = z.unknown().optional();
 const id = z.union([z.string(), z.number()]).transform(String).optional().catch(undefined);
 
 export const commandEventSchema = z.union([
@@ -28,9 +30,9 @@ export const commandEventSchema = z.union([
   }),
   z.looseObject({
     type: z.literal('usage'),
-    input_tokens: count,
-    output_tokens: count,
-    cached_input_tokens: count,
+    input_tokens: reported,
+    output_tokens: reported,
+    cached_input_tokens: reported,
     cost_usd: count,
   }),
   z.looseObject({ type: z.literal('final'), text: optionalString }),

@@ -187,7 +187,11 @@ export function parseCommandOutput(
       const exit = event.exit_code === undefined ? {} : { exitCode: event.exit_code };
       trace.toolResult(event.id ?? '', event.output ?? '', event.is_error === true, exit);
     } else if (event.type === 'usage') {
-      trace.usage(event.input_tokens ?? 0, event.output_tokens ?? 0, event.cached_input_tokens ?? 0);
+      trace.usage(
+        trace.count('input_tokens', event.input_tokens),
+        trace.count('output_tokens', event.output_tokens),
+        trace.count('cached_input_tokens', event.cached_input_tokens),
+      );
       if (event.cost_usd !== undefined) trace.cost(event.cost_usd);
     } else finalText = event.text ?? '';
   }

@@ -4,6 +4,8 @@ import * as z from 'zod';
 
 const optionalString = z.string().optional().catch(undefined);
 const count = z.number().nonnegative().optional().catch(undefined);
+/** A token count kept as reported: the trace builder's `count` takes it or records it as unreadable. */
+const reported = z.unknown().optional();
 const toolArguments = z.record(z.string(), z.unknown()).optional().catch(undefined);
 
 const blockSchema = z.looseObject({
@@ -23,10 +25,10 @@ const messageSchema = z.looseObject({
   model: optionalString,
   usage: z
     .looseObject({
-      input: count,
-      output: count,
-      cacheRead: count,
-      cacheWrite: count,
+      input: reported,
+      output: reported,
+      cacheRead: reported,
+      cacheWrite: reported,
       cost: z.looseObject({ total: count }).optional().catch(undefined),
     })
     .optional()

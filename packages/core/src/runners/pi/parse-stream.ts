@@ -49,10 +49,10 @@ export function parsePiStream(
       if (usage) {
         messages += 1;
         perMessage.call(`message-${messages}`, {
-          input: usage.input ?? 0,
-          output: usage.output ?? 0,
-          cacheRead: usage.cacheRead ?? 0,
-          cacheWrite: usage.cacheWrite ?? 0,
+          input: trace.count('input', usage.input),
+          output: trace.count('output', usage.output),
+          cacheRead: trace.count('cacheRead', usage.cacheRead),
+          cacheWrite: trace.count('cacheWrite', usage.cacheWrite),
         });
         if (usage.cost?.total !== undefined) {
           cost += usage.cost.total;

@@ -1,0 +1,69 @@
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/**
+ * A run folder is input someone other than Skeval may have written (a shard from another CI
+ * job, a folder being resumed): its files are read without following a link, so a verdict
+ * cannot be borrowed from a file outside the folder.
+ */
+export class LinkRefused extends Error {
+  constructor(
+    /** What was found where a file or folder of its own was expected: `a symbolic link`, `a FIFO`. */
+    readonly found: string,
+  ) {
+    super(`is ${found}`);
+  }
+}
+
+/**
+ * A file's bytes, refusing a symbolic link (`O_NOFOLLOW`) or anything but a regular file (a
+ * FIFO is opened non-blocking, so it cannot hang the read). Errors other than the refusal are
+ * the file system's (`ENOENT` for a file that is not there).
+ */
+export function readFileNoFollow(path: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = error instanceof Error ? Reflect.get(error, 'code') : undefined;
+    // Linux and macOS say ELOOP for a link under O_NOFOLLOW, FreeBSD EMLINK.
+    if (code === 'ELOOP' || code === 'EMLINK') throw new LinkRefused('a symbolic link');
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new LinkRefused(stats.isDirectory() ? 'a folder' : 'not a regular file');
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The first entry from `root` down to `path` (`path` included) that is not a real folder — a
+ * symbolic link, a file — named from `root`, with what it is; undefined when every one is a
+ * folder of its own or `path` is not there. `path` must be inside `root`.
+ */
+export function linkBetween(root: string, path: string): { label: string; found: string } | undefined {
+  const between = relative(root, path);
+  if (between === '') return undefined;
+  if (between.startsWith('..')) return { label: path, found: 'outside the run folder' };
+  let current = root;
+  for (const part of between.split(sep)) {
+    current = join(current, part);
+    let stats: ReturnType<typeof lstatSync>;
+    try {
+      stats = lstatSync(current);
+    } catch {
+      return undefined;
+    }
+    if (stats.isSymbolicLink()) return { label: relative(root, current), found: 'a symbolic link' };
+    if (!stats.isDirectory()) return { label: relative(root, current), found: 'not a folder' };
+  }
+  return undefined;
+}
+
+/** How a refused entry is told: what it is and what to do. */
+export function refusalOf(label: string, found: string): string {
+  return `${label}: ${found}, refused: Skeval follows no link in a run folder and reads only files and folders of its own; put the real file there, or run the case again`;
+}
