@@ -10,6 +10,7 @@ export {
   type JudgePrompt,
   judgeLimits,
   judgePromptVersion,
+  judgeTemplateOpenings,
   verdictSchema,
 } from './judge/build-prompt.js';
 export { minQuoteChars, normalizeForQuote } from './judge/evidence.js';

@@ -1,6 +1,18 @@
 export { type ArmRun, analyzeArms, runPassRate, runSucceeded } from './arms/analyze-arms.js';
+export { flipRateOf, judgeNoiseOf, majorityOf, type NoiseRun } from './arms/judge-noise.js';
+export { type PairedTrials, type RequiredCases, requiredCases } from './arms/required-cases.js';
+export {
+  passAtK,
+  passHatK,
+  type SignTest,
+  type SignTestVerdict,
+  signTestOf,
+  signTestP,
+  vallyRule,
+  vallyVerdict,
+} from './arms/small-samples.js';
 export { type BootstrapInterval, bootstrapMeanInterval, mean, verdictOf } from './arms/statistics.js';
-export { type BenchmarkCase, type BuildBenchmarkOptions, buildBenchmark } from './benchmark.js';
+export { type BenchmarkCase, type BuildBenchmarkOptions, buildBenchmark, judgeNoiseFor } from './benchmark.js';
 export {
   buildContextManifest,
   buildTiming,

@@ -65,9 +65,21 @@ export {
   type Configuration,
   configurationSchema,
   configurations,
+  type JudgeNoise,
+  judgeNoiseSchema,
   type StatSummary,
   statSummarySchema,
 } from './benchmark.js';
+export {
+  type Agreement,
+  agreementSchema,
+  type Calibration,
+  type CalibrationRecord,
+  type Confusion,
+  calibrationRecordSchema,
+  calibrationSchema,
+  confusionSchema,
+} from './calibration.js';
 export {
   type ConfigKey,
   configKeyHelp,

@@ -1,10 +1,12 @@
 import {
   createModel,
   createResponseCache,
+  judgeTemplateOpenings,
   type LanguageModel,
   type ResponseCache,
   resolveJudgeModel,
 } from '@skeval/judge';
+import { SkevalError } from '@skeval/schema';
 
 export interface JudgeSetup {
   /** The judge model, or undefined when none is configured (judged assertions are then `skipped`). */
@@ -16,6 +18,12 @@ export interface JudgeSetup {
   retries?: number;
   /** Each judge request's time limit. @default judgeCallDefaults.timeoutMs (60 s) */
   timeoutMs?: number;
+  /** Times each case run's claims are asked (`--judge-samples`), one call per sample. @default 1 */
+  samples?: number;
+  /** Paraphrased judge templates rotated across the samples (`--judge-templates`). @default 1 */
+  templates?: number;
+  /** The stronger judge undecided or unstable claims are asked again (`--judge-escalate`). */
+  escalate?: LanguageModel;
 }
 
 /**
@@ -34,6 +42,12 @@ export function resolveJudgeSetup(options: {
   timeoutMs?: number;
   /** `--judge-retries`. */
   retries?: number;
+  /** `--judge-samples`. */
+  samples?: number;
+  /** `--judge-templates`. */
+  templates?: number;
+  /** `--judge-escalate`: the stronger judge, `provider:model`. */
+  escalate?: string;
 }): JudgeSetup {
   const { cwd, env } = options;
   const resolution = resolveJudgeModel({
@@ -57,10 +71,29 @@ export function resolveJudgeSetup(options: {
       skipReason: `the judge ${resolution.spec} (from ${resolution.source}) cannot be used: ${reason}; pass --judge provider:model to choose one`,
     };
   }
+  checkSampling(options);
   return {
     model,
     cache: options.cache === false ? false : createResponseCache(),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.retries === undefined ? {} : { retries: options.retries }),
+    ...(options.samples && options.samples > 1 ? { samples: options.samples } : {}),
+    ...(options.templates && options.templates > 1 ? { templates: options.templates } : {}),
+    ...(options.escalate ? { escalate: createModel(options.escalate, { env }) } : {}),
   };
+}
+
+/** `--judge-templates` needs samples to rotate over, and no more templates than Skeval has. */
+function checkSampling(options: { samples?: number; templates?: number }): void {
+  const templates = options.templates ?? 1;
+  if (templates > judgeTemplateOpenings.length)
+    throw new SkevalError({
+      code: 'usage',
+      message: `--judge-templates ${templates}: Skeval has ${judgeTemplateOpenings.length} judge templates; give 1 to ${judgeTemplateOpenings.length}, for example --judge-samples 8 --judge-templates 4`,
+    });
+  if (templates > (options.samples ?? 1))
+    throw new SkevalError({
+      code: 'usage',
+      message: `--judge-templates ${templates} rotates templates across samples, but there are ${options.samples ?? 1}; ask at least as many samples, for example --judge-samples ${templates * 2} --judge-templates ${templates}`,
+    });
 }

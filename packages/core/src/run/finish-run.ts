@@ -88,6 +88,8 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       });
       run.benchmark = written.benchmark;
       run.problems = written.problems;
+      if (written.summary.judge_noise) run.judgeNoise = written.summary.judge_noise;
+      if (written.summary.calibration) run.calibration = written.summary.calibration;
       const latest = await updateLatestRun({ runDir, env: options.userEnv });
       if (latest.note) options.onNote(latest.note);
     } catch (error) {
