@@ -31,6 +31,8 @@ export {
   writeJsonAtomic,
 } from '@skeval/run-folder';
 export type { Gates, SkevalConfig, SkillConfig } from '@skeval/schema';
+export { agreementOf, confusionOf, type LabelledVerdict } from './calibrate/agreement.js';
+export { type CalibrateOptions, calibrate, defaultMinKappa } from './calibrate/calibrate.js';
 export {
   type CaseChange,
   type CompareRunsOptions,
@@ -46,6 +48,7 @@ export { type GradeCaseRunOptions, gradeCaseRun } from './grading/grade-case-run
 export { type JudgeSetup, resolveJudgeSetup } from './grading/judge-setup.js';
 export { renderBenchmark } from './reporters/benchmark-markdown.js';
 export { type BenchmarkTerminalOptions, renderBenchmarkTerminal } from './reporters/benchmark-terminal.js';
+export { renderCalibration } from './reporters/calibration-terminal.js';
 export { type ComparisonTerminalOptions, renderComparisonTerminal } from './reporters/compare-terminal.js';
 export { type GithubReportOptions, renderGithubAnnotations } from './reporters/github.js';
 export { renderJsonReport } from './reporters/json.js';

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { RunConfigRecord } from '@skeval/schema';
+import { lastCalibration } from '../calibrate/last-calibration.js';
 import { updateLatestRun } from '../run-folder/latest-run-link.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
@@ -89,7 +90,8 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       run.benchmark = written.benchmark;
       run.problems = written.problems;
       if (written.summary.judge_noise) run.judgeNoise = written.summary.judge_noise;
-      if (written.summary.calibration) run.calibration = written.summary.calibration;
+      const calibration = written.summary.calibration ?? (await lastCalibration(runDir));
+      if (calibration) run.calibration = calibration;
       const latest = await updateLatestRun({ runDir, env: options.userEnv });
       if (latest.note) options.onNote(latest.note);
     } catch (error) {
