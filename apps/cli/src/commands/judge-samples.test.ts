@@ -196,6 +196,58 @@ describe('skeval run --judge-samples', () => {
     expect(benchmark.skeval.sign_test).toMatchObject({ wins: expect.any(Number), verdict: expect.any(String) });
   });
 
+  it('estimates in --dry-run the cases × trials a Δ needs, from the last compared run of the skill', async () => {
+    const { runDir } = await judgedRun({ flips: [{ match: '[noisy]', probability: 0.45 }], seed: 5 }, [
+      '--judge-samples',
+      '3',
+      '--compare',
+      '--no-cache',
+    ]);
+    const output = join(runDir, '..', '..');
+    fake.requests.length = 0;
+    const planned = await cli([
+      'run',
+      'greet',
+      '--agent-command',
+      `node ${join(root, 'agent.mjs')} {prompt_file}`,
+      ...judgeFlags,
+      '--judge-samples',
+      '3',
+      '--compare',
+      '--output-dir',
+      output,
+      '--dry-run',
+      '--detect',
+      '20',
+      '--json',
+    ]);
+    expect(planned.code).toBe(0);
+    const plan = JSON.parse(planned.stdout);
+    // Each sample is a judge call: 6 cases × 2 arms × 3 samples.
+    expect(plan.judge_calls).toBe(caseCount * 2 * 3);
+    const required = plan.skills[0].required_sample;
+    expect(required).toMatchObject({
+      from: runDir,
+      detect_points: 20,
+      power: 0.8,
+      observed: { cases: caseCount, trials: 1 },
+    });
+    expect(required.plans.map((entry: { trials: number }) => entry.trials)).toEqual([1, 2, 3, 5, 10]);
+    const text = await cli([
+      'run',
+      'greet',
+      '--agent-command',
+      'node agent.mjs',
+      ...judgeFlags,
+      '--compare',
+      '--output-dir',
+      output,
+      '--dry-run',
+    ]);
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain('greet: to detect a Δ of 10 pts at 80% power (two-sided 5%):');
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('says the floor was not measured when each claim was judged once', async () => {
     const { result, runDir } = await judgedRun({ fails: ['[fails]'] }, ['--no-cache']);
     expect(result.stdout).toContain('judge: noise floor not measured');

@@ -112,6 +112,7 @@ export async function plannedOptions(prepared: PreparedRun) {
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
     network: flags.network,
     passEnv: flags.passEnv,
+    ...(flags.detect === undefined ? {} : { detectPoints: flags.detect }),
   };
 }
 
