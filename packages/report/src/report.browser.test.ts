@@ -336,7 +336,11 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
       const label = async (caseId: string, row: number, button: 'agree' | 'disagree') => {
         const header = page.locator(`[data-case-id="${caseId}"] .case-header[aria-expanded="false"]`);
         if (await header.count()) await header.click();
-        await page.locator(`[data-case-id="${caseId}"] .assertions tr`).nth(row).locator(`button.${button}`).click();
+        await page
+          .locator(`[data-case-id="${caseId}"] .assertions tbody tr`)
+          .nth(row)
+          .locator(`button.${button}`)
+          .click();
       };
       // first: pass agreed, fail agreed; second: pass disagreed (truth fail), fail agreed.
       await label('first', 0, 'agree');
