@@ -8,7 +8,7 @@ const pValue = (value: number) =>
   value < 0.001 ? value.toExponential(1) : value.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
 
 /** The label a Δ inside the judge's noise floor gets, in every report. */
-export const withinNoiseLabel = 'not distinguishable from judge noise';
+const withinNoiseLabel = 'not distinguishable from judge noise';
 
 /** The sign test and Vally's rule, in one sentence. */
 export function signTestLine(analysis: Analysis): string | undefined {
