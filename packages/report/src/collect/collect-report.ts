@@ -182,7 +182,14 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
     interrupted: summary.interrupted,
     arms: [...new Set(runs.map((run) => run.arm))].sort(),
     trials: Math.max(1, ...runs.map((run) => run.runNumber)),
-    overview: { ...overviewOf(runs, folder.benchmark), measures: measuresOf(summary, folder.benchmark) },
+    overview: {
+      ...overviewOf(runs, folder.benchmark),
+      measures: measuresOf(
+        summary,
+        folder.benchmark,
+        runs.map((run) => run.grading),
+      ),
+    },
     cases,
     problems: folder.problems,
     notes: folder.notes,

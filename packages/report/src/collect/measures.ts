@@ -1,4 +1,4 @@
-import type { Benchmark, RunSummary } from '@skeval/schema';
+import type { Benchmark, Grading, RunSummary } from '@skeval/schema';
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 
@@ -10,6 +10,7 @@ const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 export function measuresOf(
   summary: RunSummary,
   benchmark: Benchmark | undefined,
+  gradings: readonly Grading[],
 ): Array<{ text: string; flagged: boolean }> {
   const lines: Array<{ text: string; flagged: boolean }> = [];
   const noise = benchmark?.skeval?.judge_noise ?? summary.judge_noise;
@@ -19,11 +20,23 @@ export function measuresOf(
         ? ''
         : `; of the Δ ±${noise.delta_noise_floor_pts.toFixed(1)} pts${noise.delta_within_noise ? ': the Δ is not distinguishable from judge noise' : ''}`;
     lines.push({
-      text: `Judge noise: ${noise.samples} samples per claim, mean flip rate ${percent(noise.flip_rate ?? 0)}, noise floor of the pass rate ±${noise.noise_floor_pts.toFixed(1)} pts${delta}.${noise.escalated ? ` ${noise.escalated} claims escalated to a stronger judge.` : ''}`,
+      text: `Judge noise: ${noise.samples} samples per claim, mean flip rate ${percent(noise.flip_rate ?? 0)}, noise floor of the pass rate ±${noise.noise_floor_pts.toFixed(1)} pts${delta}.`,
       flagged: noise.delta_within_noise === true,
     });
   } else if (noise)
     lines.push({ text: 'Judge noise floor: not measured (each claim was judged once).', flagged: false });
+  const escalations = gradings.flatMap((grading) => (grading.judge?.escalation ? [grading.judge.escalation] : []));
+  if (escalations.length) {
+    const costs = escalations.map((entry) => entry.usage.cost_usd);
+    const cost = costs.some((value) => value === null || value === undefined)
+      ? 'cost unknown'
+      : `$${costs.reduce<number>((sum, value) => sum + (value ?? 0), 0).toFixed(4)}`;
+    const claims = escalations.reduce((sum, entry) => sum + entry.claims, 0);
+    lines.push({
+      text: `${claims} claims escalated to ${escalations[0]?.model ?? 'a stronger judge'} (${cost}); each escalated row's evidence says why.`,
+      flagged: false,
+    });
+  }
   const test = benchmark?.skeval?.sign_test;
   if (test)
     lines.push({
