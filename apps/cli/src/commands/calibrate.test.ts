@@ -103,7 +103,8 @@ beforeAll(async () => {
     [2, 1, 'pass', 'agree'],
     [3, 2, 'fail', 'agree'],
   ]);
-});
+  // Two real runs: a machine under load takes longer than a hook's default time.
+}, 120_000);
 afterAll(async () => {
   if (baseURLBefore === undefined) delete process.env.ANTHROPIC_BASE_URL;
   else process.env.ANTHROPIC_BASE_URL = baseURLBefore;
@@ -111,7 +112,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe('skeval calibrate', () => {
+describe('skeval calibrate', { timeout: 120_000 }, () => {
   it('counts only labels on judged verdicts and computes agreement 4/6, κ 1/3 and the confusion matrix', async () => {
     const result = await cli(['calibrate', first, '--json']);
     // pₒ = 4/6; pₑ = (3·3 + 3·3)/36 = 1/2; κ = (2/3 − 1/2)/(1/2) = 1/3: under 0.6, so exit 1.

@@ -14,8 +14,12 @@ let baseURLBefore: string | undefined;
 let cacheBefore: string | undefined;
 
 const caseCount = 6;
+// The two arms answer apart (the skill is installed in .agents/skills), so the judge's seeded
+// draws for one arm never depend on when the other arm's requests arrive.
 const agentSource = `
-process.stdout.write('The greeting for Ada is written to greeting.txt, in plain English.');
+import { existsSync } from 'node:fs';
+const arm = existsSync('.agents/skills/greet') ? ' (with the skill)' : '';
+process.stdout.write('The greeting for Ada is written to greeting.txt, in plain English.' + arm);
 `;
 const claims = ['The reply is friendly [noisy]', 'The reply names the file [stable]', 'The reply is in French [fails]'];
 
@@ -113,7 +117,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe('skeval run --judge-samples', () => {
+describe('skeval run --judge-samples', { timeout: 120_000 }, () => {
   it('asks each case run k = 20 times, one request a sample, and measures a 20 % flip within its binomial range; stable claims flip 0', async () => {
     const { result, runDir, requests } = await judgedRun(
       { flips: [{ match: '[noisy]', probability: 0.2 }], fails: ['[fails]'], seed: 7 },
@@ -185,6 +189,7 @@ describe('skeval run --judge-samples', () => {
       '--compare',
       '--no-cache',
     ]);
+    expect(fake.bodiesContain('(with the skill)')).toBe(true);
     const benchmark = await readJson(join(runDir, 'benchmark.json'));
     const noise = benchmark.skeval.judge_noise;
     expect(noise.delta_noise_floor_pts).toBeGreaterThan(0);
@@ -318,7 +323,7 @@ describe('skeval run --judge-samples', () => {
   });
 });
 
-describe('skeval run --judge-escalate', () => {
+describe('skeval run --judge-escalate', { timeout: 120_000 }, () => {
   it('asks the stronger judge about claims whose samples disagree or that were undecided; its verdict stands, both are kept', async () => {
     const evalsPath = join(root, 'greet', 'evals', 'evals.json');
     const original = await readFile(evalsPath, 'utf8');

@@ -9,6 +9,8 @@ export interface NoiseRun {
 }
 
 const resamples = 2000;
+/** The resolution of a uniform draw: a small integer, so drawing allocates nothing. */
+const uniformSteps = 1 << 30;
 const defaultSeed = 20261202;
 
 /**
@@ -29,41 +31,91 @@ export function flipRateOf(votes: readonly VerdictStatus[]): number {
   return 1 - Math.max(...counts.values()) / votes.length;
 }
 
-const passRate = (statuses: readonly VerdictStatus[]) => {
-  const graded = statuses.filter((status) => status !== 'skipped');
-  return graded.length ? graded.filter((status) => status === 'pass').length / graded.length : null;
-};
+/**
+ * The chance that the majority of `size` votes drawn with replacement from a claim's votes is a
+ * pass: P(X > size/2) for X ~ Binomial(size, passes/size). Drawing one uniform against it has the
+ * same distribution as drawing the votes one by one, at one draw per claim instead of k.
+ */
+function majorityPassChance(passes: number, size: number): number {
+  const share = passes / size;
+  let chance = 0;
+  let choose = 1;
+  for (let count = 0; count <= size; count += 1) {
+    if (count * 2 > size) chance += choose * share ** count * (1 - share) ** (size - count);
+    choose = (choose * (size - count)) / (count + 1);
+  }
+  return chance;
+}
 
-/** The arm's pass rate (the mean of its case means) and, with a baseline, the paired Δ, from one draw of statuses. */
-function ratesOf(
-  runs: readonly NoiseRun[],
-  statuses: VerdictStatus[][],
-  arms: { target: Configuration; baseline?: Configuration },
-) {
-  const byCase = new Map<string, number[]>();
-  runs.forEach((run, at) => {
-    const rate = passRate(statuses[at] ?? []);
-    if (rate === null) return;
-    const key = `${run.arm}\u0000${run.caseId}`;
-    const list = byCase.get(key);
-    if (list) list.push(rate);
-    else byCase.set(key, [rate]);
-  });
+/**
+ * The runs laid out for resampling: per run its (arm, case) group, the passes and graded rows
+ * that do not move (code-graded, escalated, asked once, or whose votes all agree), and each other
+ * sampled claim's chance of a majority pass in one flat array, so a draw allocates nothing.
+ */
+function layoutOf(runs: readonly NoiseRun[], arms: { target: Configuration; baseline?: Configuration }) {
   const caseIds = [...new Set(runs.map((run) => run.caseId))];
-  const caseMean = (arm: Configuration, caseId: string) => {
-    const rates = byCase.get(`${arm}\u0000${caseId}`);
-    return rates ? mean(rates) : null;
-  };
-  const known = (values: Array<number | null>) => values.filter((value): value is number => value !== null);
-  const target = known(caseIds.map((caseId) => caseMean(arms.target, caseId)));
-  const { baseline } = arms;
-  const deltas = baseline
-    ? caseIds.flatMap((caseId) => {
-        const [a, b] = [caseMean(arms.target, caseId), caseMean(baseline, caseId)];
-        return a === null || b === null ? [] : [a - b];
-      })
-    : [];
-  return { rate: target.length ? mean(target) : null, delta: deltas.length ? mean(deltas) : null };
+  const caseIndex = new Map(caseIds.map((caseId, at) => [caseId, at]));
+  const group = new Int32Array(runs.length);
+  const fixedPasses = new Float64Array(runs.length);
+  const graded = new Float64Array(runs.length);
+  const claimStart = new Int32Array(runs.length + 1);
+  const chances: number[] = [];
+  runs.forEach((run, at) => {
+    const armIndex = run.arm === arms.target ? 0 : run.arm === arms.baseline ? 1 : -1;
+    group[at] = armIndex < 0 ? -1 : armIndex * caseIds.length + (caseIndex.get(run.caseId) ?? 0);
+    claimStart[at] = chances.length;
+    for (const row of run.rows) {
+      if (row.status === 'skipped') continue;
+      graded[at] = (graded[at] ?? 0) + 1;
+      const votes = row.samples;
+      const chance =
+        !votes || votes.length < 2 || row.escalation
+          ? row.status === 'pass'
+            ? 1
+            : 0
+          : majorityPassChance(votes.filter((vote) => vote === 'pass').length, votes.length);
+      if (chance <= 0 || chance >= 1) fixedPasses[at] = (fixedPasses[at] ?? 0) + (chance >= 1 ? 1 : 0);
+      else chances.push(chance);
+    }
+  });
+  claimStart[runs.length] = chances.length;
+  return { caseCount: caseIds.length, group, fixedPasses, graded, claimStart, chances: Float64Array.from(chances) };
+}
+
+type Layout = ReturnType<typeof layoutOf>;
+
+/** One draw: every sampled claim's votes resampled and their majority retaken; the target's pass rate and the paired Δ. */
+function drawOnce(layout: Layout, pick: (count: number) => number, sums: Float64Array, counts: Float64Array) {
+  const { caseCount, group, fixedPasses, graded, claimStart, chances } = layout;
+  sums.fill(0);
+  counts.fill(0);
+  for (let run = 0; run < group.length; run += 1) {
+    const target = group[run] ?? -1;
+    const gradedRows = graded[run] ?? 0;
+    if (target < 0 || gradedRows === 0) continue;
+    let passes = fixedPasses[run] ?? 0;
+    for (let claim = claimStart[run] ?? 0; claim < (claimStart[run + 1] ?? 0); claim += 1)
+      if (pick(uniformSteps) < (chances[claim] ?? 0) * uniformSteps) passes += 1;
+    sums[target] = (sums[target] ?? 0) + passes / gradedRows;
+    counts[target] = (counts[target] ?? 0) + 1;
+  }
+  let rateSum = 0;
+  let rateCases = 0;
+  let deltaSum = 0;
+  let deltaCases = 0;
+  for (let caseAt = 0; caseAt < caseCount; caseAt += 1) {
+    const targetCount = counts[caseAt] ?? 0;
+    const baselineCount = counts[caseCount + caseAt] ?? 0;
+    if (targetCount === 0) continue;
+    const targetMean = (sums[caseAt] ?? 0) / targetCount;
+    rateSum += targetMean;
+    rateCases += 1;
+    if (baselineCount > 0) {
+      deltaSum += targetMean - (sums[caseCount + caseAt] ?? 0) / baselineCount;
+      deltaCases += 1;
+    }
+  }
+  return { rate: rateCases ? rateSum / rateCases : null, delta: deltaCases ? deltaSum / deltaCases : null };
 }
 
 /** The share of claims whose majority is not the same under every template they were asked with. */
@@ -114,18 +166,13 @@ export function judgeNoiseOf(
   if (!sampled.length) return { ...base, flip_rate: null, noise_floor_pts: null, delta_noise_floor_pts: null };
   const seed = options.seed ?? defaultSeed;
   const pick = seededIndex(seed);
+  const layout = layoutOf(runs, arms);
+  const sums = new Float64Array(layout.caseCount * 2);
+  const counts = new Float64Array(layout.caseCount * 2);
   const rates: number[] = [];
   const deltas: number[] = [];
   for (let draw = 0; draw < resamples; draw += 1) {
-    const statuses = runs.map((run) =>
-      run.rows.map((row) => {
-        const votes = row.samples;
-        // An escalated claim's verdict is the stronger model's, which was asked once: judge noise leaves it be.
-        if (!votes || votes.length < 2 || row.escalation) return row.status;
-        return majorityOf(Array.from({ length: votes.length }, () => votes[pick(votes.length)] ?? 'error'));
-      }),
-    );
-    const drawn = ratesOf(runs, statuses, arms);
+    const drawn = drawOnce(layout, pick, sums, counts);
     if (drawn.rate !== null) rates.push(drawn.rate);
     if (drawn.delta !== null) deltas.push(drawn.delta);
   }
