@@ -122,7 +122,7 @@ function labelledOf(
     rows[label.assertion_index]?.text === label.assertion_text
       ? rows[label.assertion_index]
       : rows.find((entry) => entry.text === label.assertion_text);
-  if (!row || row.grader !== 'judge' || (row.status !== 'pass' && row.status !== 'fail')) return undefined;
+  if (row?.grader !== 'judge' || (row.status !== 'pass' && row.status !== 'fail')) return undefined;
   const truth = label.label === 'agree' ? label.verdict : flipped(label.verdict);
   const judgeModel = row.escalation?.model ?? grading.judge?.model ?? 'unknown';
   return {

@@ -41,7 +41,7 @@ export async function judgeClaims(
   claims: PendingClaim[],
   rows: Map<number, AssertionResult>,
 ): Promise<NonNullable<Grading['judge']> | undefined> {
-  const { options, limit } = grading;
+  const { options } = grading;
   const { judge } = options;
   const claimList = claims.map((entry) => entry.claim);
   if (!judge.model) {
