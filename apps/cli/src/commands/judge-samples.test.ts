@@ -319,6 +319,19 @@ describe('skeval run --judge-samples', { timeout: 120_000 }, () => {
     ]);
     expect(few.code).toBe(2);
     expect(few.stderr).toContain('ask at least as many samples, for example --judge-samples 6 --judge-templates 3');
+    const escalate = await cli([
+      'run',
+      'greet',
+      '--agent-command',
+      'node agent.mjs',
+      ...judgeFlags,
+      '--judge-escalate',
+      'nosuch',
+    ]);
+    expect(escalate.code).toBe(2);
+    expect(escalate.stderr).toContain(
+      '--judge-escalate (or the config file\'s judgeEscalate): model "nosuch" is not `provider:model`',
+    );
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -79,7 +79,7 @@ export function resolveJudgeSetup(options: {
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.samples && options.samples > 1 ? { samples: options.samples } : {}),
     ...(options.templates && options.templates > 1 ? { templates: options.templates } : {}),
-    ...(options.escalate ? { escalate: createModel(options.escalate, { env }) } : {}),
+    ...(options.escalate ? { escalate: escalationModel(options.escalate, env) } : {}),
   };
 }
 
@@ -96,4 +96,18 @@ function checkSampling(options: { samples?: number; templates?: number }): void 
       code: 'usage',
       message: `--judge-templates ${templates} rotates templates across samples, but there are ${options.samples ?? 1}; ask at least as many samples, for example --judge-samples ${templates * 2} --judge-templates ${templates}`,
     });
+}
+
+/** The stronger judge of `--judge-escalate`; a spec that cannot be made is a usage error that names the setting. */
+function escalationModel(spec: string, env: NodeJS.ProcessEnv): LanguageModel {
+  try {
+    return createModel(spec, { env });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SkevalError({
+      code: 'usage',
+      message: `--judge-escalate (or the config file's judgeEscalate): ${reason}`,
+      cause: error,
+    });
+  }
 }
