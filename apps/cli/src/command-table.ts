@@ -53,6 +53,13 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./commands/compare.js')).defineCompare,
   },
   {
+    name: 'calibrate',
+    arguments: '<run-dir...>',
+    description:
+      "measure the judge against the author's review labels (feedback.json): agreement, Cohen's κ, the confusion matrix, the claims it got wrong",
+    load: async () => (await import('./commands/calibrate.js')).defineCalibrate,
+  },
+  {
     name: 'merge',
     arguments: '<dir...>',
     description:

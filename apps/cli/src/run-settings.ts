@@ -28,6 +28,9 @@ export type SettingFlags = Pick<
   | 'judge'
   | 'judgeTimeout'
   | 'judgeRetries'
+  | 'judgeSamples'
+  | 'judgeTemplates'
+  | 'judgeEscalate'
   | 'concurrency'
   | 'timeout'
   | 'sandbox'
@@ -119,12 +122,16 @@ export function resolveRunSettings(options: {
 /** The values of the flags the config file sets at its top level, in the order summary.json lists them. */
 function runValues(inputs: SettingInputs<SettingFlags>) {
   const { judge } = judgeSettings(inputs);
-  const { judgeTimeout, judgeRetries, cache } = judgeRequestSettings(inputs);
+  const { judgeTimeout, judgeRetries, cache, judgeSamples, judgeTemplates, judgeEscalate } =
+    judgeRequestSettings(inputs);
   return {
     ...agentSettings(inputs),
     judge,
     judgeTimeout,
     judgeRetries,
+    judgeSamples,
+    judgeTemplates,
+    judgeEscalate,
     concurrency: pick(inputs, 'concurrency', asIs),
     timeout: pick(inputs, 'timeout', asIs),
     ...containmentSettings(inputs),

@@ -54,3 +54,6 @@ export { sweepProcesses } from './session/sweep-processes.js';
 export { type DoctorAgent, type DoctorReport, doctorPassed, doctorSummary, renderDoctor, runDoctor } from './doctor/doctor.js';
 export { hashCaseRun } from '@skeval/run-folder/internal';
 export { type EndState, type EndStateOptions, layOutEndState } from './workspace/end-state.js';
+export { agreementOf, confusionOf, type LabelledVerdict } from './calibrate/agreement.js';
+export { type CalibrateOptions, calibrate, defaultMinKappa } from './calibrate/calibrate.js';
+export { renderCalibration } from './reporters/calibration-terminal.js';

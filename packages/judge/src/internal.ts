@@ -34,3 +34,4 @@ export {
   type ResolveJudgeModelOptions,
   resolveJudgeModel,
 } from './resolve/resolve-judge-model.js';
+export { judgeTemplateOpenings } from './judge/build-prompt.js';

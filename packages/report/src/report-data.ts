@@ -75,6 +75,8 @@ export interface ReportOverview {
   arms: ArmOverview[];
   /** From benchmark.json's `skeval` block; `null` without two arms. */
   comparison: ReportComparison | null;
+  /** The judge's noise floor, the sign test and the judge's last κ, one sentence each (see `measuresOf`). */
+  measures?: Array<{ text: string; flagged: boolean }>;
 }
 
 export interface ReportCase {

@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkipReason, launchChromium, recordRequests, screenshot, servePage } from './__fixtures__/browser.js';
 import { makeFixtureRun } from './__fixtures__/make-fixture-run.js';
+import { makeJudgedRun } from './__fixtures__/make-judged-run.js';
 import { renderHtmlReport } from './render-html-report.js';
 
 const cli = new URL('../../../apps/cli/dist/cli.js', import.meta.url).pathname;
@@ -299,6 +300,98 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
         await page.locator('[data-case-id="greet"] [data-arm="with_skill"] button.agree[aria-pressed="true"]').count(),
       ).toBe(1);
       await page.close();
+    });
+  });
+  describe('labels saved through skeval report --serve, measured by skeval calibrate', () => {
+    let child: ChildProcess;
+    let url: string;
+    let judgedRoot: string;
+    let judgedRun: string;
+
+    beforeAll(async () => {
+      if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`pnpm build\` first`);
+      ({ root: judgedRoot, runDir: judgedRun } = await makeJudgedRun());
+      child = spawn(process.execPath, [cli, 'report', judgedRun, '--serve'], {
+        cwd: judgedRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      url = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        child.stdout?.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(output);
+          if (match) resolve(match[0]);
+        });
+        child.on('exit', (code) => reject(new Error(`skeval report --serve exited ${code}`)));
+      });
+    }, 120_000);
+    afterAll(async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await rm(judgedRoot, { recursive: true, force: true });
+    });
+
+    it("turns the reviewer's agree and disagree clicks into κ, agreement and a confusion matrix, flagged in the report", async () => {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      await page.goto(url);
+      const label = async (caseId: string, row: number, button: 'agree' | 'disagree') => {
+        const header = page.locator(`[data-case-id="${caseId}"] .case-header[aria-expanded="false"]`);
+        if (await header.count()) await header.click();
+        await page
+          .locator(`[data-case-id="${caseId}"] .assertions tbody tr`)
+          .nth(row)
+          .locator(`button.${button}`)
+          .click();
+      };
+      // first: pass agreed, fail agreed; second: pass disagreed (truth fail), fail agreed.
+      await label('first', 0, 'agree');
+      await label('first', 1, 'agree');
+      await label('second', 0, 'disagree');
+      await label('second', 1, 'agree');
+      const path = join(judgedRun, 'feedback.json');
+      await expect
+        .poll(
+          async () =>
+            existsSync(path) ? feedbackSchema.parse(JSON.parse(await readFile(path, 'utf8'))).skeval?.labels.length : 0,
+          { timeout: 10_000 },
+        )
+        .toBe(4);
+      await page.close();
+      const calibrated = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const run = spawn(process.execPath, [cli, 'calibrate', judgedRun, '--json'], { cwd: judgedRoot });
+        let stdout = '';
+        run.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+        });
+        run.on('exit', (code) => resolve({ code, stdout }));
+      });
+      // a = 1, b = 1, c = 0, d = 2: pₒ = 3/4, pₑ = (2·1 + 2·3)/16 = 1/2, κ = 1/2, under the 0.6 floor.
+      expect(calibrated.code).toBe(1);
+      const calibration = JSON.parse(calibrated.stdout);
+      expect(calibration).toMatchObject({
+        labels: 4,
+        agreement: 0.75,
+        kappa: 0.5,
+        confusion: {
+          judge_pass_human_pass: 1,
+          judge_pass_human_fail: 1,
+          judge_fail_human_pass: 0,
+          judge_fail_human_fail: 2,
+        },
+        by_judge: [{ judge: 'anthropic:claude-test', below_floor: true }],
+      });
+      const report = await renderHtmlReport({ paths: [judgedRun], cwd: judgedRoot });
+      const { url: reportUrl, server } = await servePage(report.html);
+      try {
+        const view = await browser.newPage();
+        await view.goto(reportUrl);
+        const flagged = view.locator('.measures li.warning');
+        await expect
+          .poll(() => flagged.textContent())
+          .toContain("Judge anthropic:claude-test: Cohen's κ 0.50 against the author's 4 labels, below the 0.6 floor.");
+        await view.close();
+      } finally {
+        server.close();
+      }
     });
   });
 });

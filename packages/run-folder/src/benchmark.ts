@@ -1,6 +1,7 @@
 import type { Benchmark, BenchmarkRun } from '@skeval/schema';
 import type { Configuration, StatSummary } from '@skeval/schema/internal';
 import { type ArmRun, analyzeArms } from './arms/analyze-arms.js';
+import { judgeNoiseOf } from './arms/judge-noise.js';
 import { mean, signed, stddev } from './arms/statistics.js';
 import type { CaseRunDigest } from './read-case-run.js';
 
@@ -105,6 +106,7 @@ export function buildBenchmark(options: BuildBenchmarkOptions): Benchmark {
   }
   const seed = options.seed === undefined ? {} : { seed: options.seed };
   const analysis = compared ? analyzeArms(armRuns, { target: 'with_skill', baseline, ...seed }) : undefined;
+  if (analysis) analysis.judge_noise = judgeNoiseFor(options.runs, baseline, analysis.delta?.pass_rate);
   return {
     metadata: {
       skill_name: options.skill.name,
@@ -118,6 +120,23 @@ export function buildBenchmark(options: BuildBenchmarkOptions): Benchmark {
     run_summary: runSummary,
     ...(analysis ? { skeval: { version: 1 as const, ...analysis } } : {}),
   };
+}
+
+/**
+ * The judge's noise floor of a run's case runs: of the with-skill arm's pass rate (the only arm's
+ * when there is one) and, with a baseline, of the paired Δ, which is `within noise` when no
+ * larger than its floor.
+ */
+export function judgeNoiseFor(runs: readonly CaseRunDigest[], baseline?: Configuration, delta?: number) {
+  const arms = [...new Set(runs.map((run) => run.arm))];
+  const target = arms.includes('with_skill') || !arms[0] ? 'with_skill' : arms[0];
+  const noise = judgeNoiseOf(
+    runs.map((run) => ({ caseId: run.grading.case_id, arm: run.arm, rows: run.grading.assertion_results })),
+    { target, ...(baseline ? { baseline } : {}) },
+  );
+  if (delta !== undefined && noise.delta_noise_floor_pts !== null)
+    noise.delta_within_noise = Math.abs(delta * 100) <= noise.delta_noise_floor_pts;
+  return noise;
 }
 
 /** The arm a comparison measures against: the old skill when there is one, else no skill. */

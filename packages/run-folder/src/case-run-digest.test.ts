@@ -127,7 +127,22 @@ describe('the digest a run keeps of a case run', () => {
       ].sort(),
     );
     expect(Object.keys(assertionResultSchema.shape).sort()).toEqual(
-      ['assertion', 'duration_ms', 'evidence', 'grader', 'id', 'passed', 'status', 'text', 'turn'].sort(),
+      [
+        'assertion',
+        'duration_ms',
+        'escalation',
+        'evidence',
+        'flip_rate',
+        'grader',
+        'id',
+        'majority',
+        'passed',
+        'sample_templates',
+        'samples',
+        'status',
+        'text',
+        'turn',
+      ].sort(),
     );
     expect(Object.keys(expectationResultSchema.shape).sort()).toEqual(['evidence', 'passed', 'text', 'turn'].sort());
   });

@@ -13,3 +13,7 @@ export {
 export * from './index.js';
 export type { SharedStrings } from './read-case-run.js';
 export { hashCaseRun } from './case-run-sha.js';
+export { flipRateOf, judgeNoiseOf, majorityOf, type NoiseRun } from './arms/judge-noise.js';
+export { type PairedTrials, type RequiredCases, requiredCases } from './arms/required-cases.js';
+export { passAtK, passHatK, type SignTest, type SignTestVerdict, signTestOf, signTestP, vallyRule, vallyVerdict } from './arms/small-samples.js';
+export { judgeNoiseFor } from './benchmark.js';

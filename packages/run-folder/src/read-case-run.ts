@@ -107,6 +107,12 @@ export function digestOf(run: StoredCaseRun, shared: SharedStrings = new Map()):
         ...(row.id === undefined ? {} : { id: share(row.id) }),
         ...(row.grader === undefined ? {} : { grader: share(row.grader) }),
         ...(row.duration_ms === undefined ? {} : { duration_ms: row.duration_ms }),
+        // What the judge's noise floor and escalation report read.
+        ...(row.samples === undefined ? {} : { samples: row.samples }),
+        ...(row.sample_templates === undefined ? {} : { sample_templates: row.sample_templates }),
+        ...(row.majority === undefined ? {} : { majority: row.majority }),
+        ...(row.flip_rate === undefined ? {} : { flip_rate: row.flip_rate }),
+        ...(row.escalation === undefined ? {} : { escalation: row.escalation }),
       })),
       expectations: grading.expectations.map((row) => ({
         text: share(row.text),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type Benchmark, type RunSummary, runSummarySchema } from '@skeval/schema';
 import type { CostCapRecord, RunConfigRecord } from '@skeval/schema/internal';
-import { buildBenchmark } from './benchmark.js';
+import { buildBenchmark, judgeNoiseFor } from './benchmark.js';
 import { describesCase, type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
 import { listCaseRunFolders, runFiles } from './layout.js';
 import { type ArtifactRead, readJsonArtifact } from './read-artifact.js';
@@ -86,16 +86,16 @@ export interface SummarizeRunFolderOptions {
  */
 export async function summarizeRunFolder(
   options: SummarizeRunFolderOptions,
-): Promise<RunFolderContents<CaseRunDigest> & { benchmark: Benchmark }> {
+): Promise<RunFolderContents<CaseRunDigest> & { benchmark: Benchmark; summary: RunSummary }> {
   const shared = new Map<string, string>();
   const contents = options.runs
     ? { runs: [...options.runs].sort(byCaseArmAndRun), problems: [] }
     : await collectRunFolder(options.runDir, (run) => digestOf(run, shared));
   const { runs } = contents;
   const cases = await withStoredControls(options.runDir, options.cases);
-  const keep = options.config === undefined || options.costCap === undefined;
-  const previous = keep ? await readRunSummary(options.runDir) : undefined;
-  const kept = previous?.status === 'ok' ? previous.value : undefined;
+  // Read always: a calibration recorded in summary.json outlives a re-grade and a resumed session.
+  const previous = await readRunSummary(options.runDir);
+  const kept = previous.status === 'ok' ? previous.value : undefined;
   const config = options.config === undefined ? kept?.config : options.config;
   const costCap = options.costCap === undefined ? kept?.cost_cap : options.costCap;
   const benchmark = buildBenchmark({
@@ -133,6 +133,8 @@ export async function summarizeRunFolder(
     }),
     ...(config ? { config } : {}),
     ...(costCap ? { cost_cap: costCap } : {}),
+    judge_noise: benchmark.skeval?.judge_noise ?? judgeNoiseFor(runs),
+    ...(kept?.calibration ? { calibration: kept.calibration } : {}),
   };
   await Promise.all([
     writeJsonAtomic(join(options.runDir, runFiles.benchmark), benchmark),
@@ -143,5 +145,5 @@ export async function summarizeRunFolder(
       ? writeEvalMetadata({ runDir: options.runDir, cases, folders: await listCaseRunFolders(options.runDir) })
       : undefined,
   ]);
-  return { ...contents, benchmark };
+  return { ...contents, benchmark, summary };
 }

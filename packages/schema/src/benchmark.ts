@@ -76,6 +76,34 @@ const armAnalysisArmSchema = z.looseObject({
   cost_usd: z.number().nonnegative().nullable(),
 });
 
+/**
+ * How much of a run's pass rate and Δ the judge's own randomness could make (`--judge-samples`):
+ * `benchmark.json`'s `skeval.judge_noise` and summary.json's `judge_noise`.
+ */
+export const judgeNoiseSchema = z.looseObject({
+  /** Times each judged claim was asked (1: the floor was not measured). */
+  samples: z.number().int().positive(),
+  /** Paraphrased judge templates rotated across the samples. */
+  templates: z.number().int().positive(),
+  /** Judged claims (over every case run) that were asked more than once. */
+  claims: z.number().int().nonnegative(),
+  /** The mean over those claims of the share of samples against their most common vote; null: not measured. */
+  flip_rate: rate.nullable(),
+  /** With several templates: the share of claims whose majority is not the same under every template. */
+  template_flip_rate: rate.nullable().optional(),
+  /** Half the width of the central 95 % of the pass rate over resampled votes, agent runs fixed, in points; null: not measured. */
+  noise_floor_pts: z.number().nonnegative().nullable(),
+  /** The same for the paired Δ (with a baseline); null: not measured or no comparison. */
+  delta_noise_floor_pts: z.number().nonnegative().nullable(),
+  /** True when |Δ| is no larger than the Δ's noise floor: "not distinguishable from judge noise". */
+  delta_within_noise: z.boolean().optional(),
+  /** Claims asked again of the stronger judge (`--judge-escalate`). */
+  escalated: z.number().int().nonnegative().optional(),
+  resamples: z.number().int().positive().optional(),
+  seed: z.number().int().optional(),
+});
+export type JudgeNoise = z.infer<typeof judgeNoiseSchema>;
+
 /** The comparison of a run's arms: what `benchmark.json` carries under `skeval` (without its `version`). */
 export const armAnalysisSchema = z.looseObject({
   /** The arm deltas are measured against (`delta = target − baseline`). */
@@ -93,6 +121,26 @@ export const armAnalysisSchema = z.looseObject({
       verdict: z.enum(['skill helps', 'skill hurts', 'not distinguishable']),
     })
     .nullable(),
+  /**
+   * The paired sign test over cases and Vally's rule (`significant` only when p ≤ 0.05, net win ≥
+   * 20 % and ≥ 5 cases). Absent from benchmark files written before Skeval reported it.
+   */
+  sign_test: z
+    .looseObject({
+      wins: z.number().int().nonnegative(),
+      losses: z.number().int().nonnegative(),
+      ties: z.number().int().nonnegative(),
+      p_value: rate,
+      net_win: z.number().min(-1).max(1),
+      verdict: z.enum(['significant', 'significantly worse', 'not significant', 'too few cases']),
+    })
+    .optional(),
+  /** The judge's noise floor beside the Δ (see `judgeNoiseSchema`); absent from files written before it. */
+  judge_noise: judgeNoiseSchema.optional(),
+  /** Per arm, pass@k for k = 1 … its fewest trials of a case (unbiased, averaged over cases): `{ "1": …, "2": … }`. */
+  pass_at_k: z.record(z.string(), z.record(z.string(), rate)).optional(),
+  /** Per arm, pass^k (every one of k trials passes, tau-bench's reliability), in the shape of `pass_at_k`. */
+  pass_hat_k: z.record(z.string(), z.record(z.string(), rate)).optional(),
   cases: z.array(
     z.looseObject({
       eval_id: z.string(),

@@ -31,6 +31,29 @@ export const assertionResultSchema = expectationResultSchema
     /** `judge`, or the grader's name. */
     grader: z.string().optional(),
     duration_ms: z.number().nonnegative().optional(),
+    /** A judged claim asked k > 1 times (`--judge-samples`): the verdict of each sample, in order. */
+    samples: z.array(verdictStatusSchema).optional(),
+    /** The paraphrased judge template (from 0) each sample was asked with, when `--judge-templates` is above 1. */
+    sample_templates: z.array(z.number().int().nonnegative()).optional(),
+    /** The status more than half the samples hold; a tie or no such status is `error`. */
+    majority: verdictStatusSchema.optional(),
+    /** The share of the samples against their most common vote: 0 when they all agree. */
+    flip_rate: z.number().min(0).max(1).optional(),
+    /**
+     * Set when the claim was asked again of a stronger judge (`--judge-escalate`) because its
+     * samples disagreed or the first judge could not decide: both answers are kept, and the
+     * row's status is the stronger model's.
+     */
+    escalation: z
+      .object({
+        /** Why: `samples disagree` or `undecided`. */
+        reason: z.enum(['samples disagree', 'undecided']),
+        /** The first judge's verdict (its majority with samples) and evidence. */
+        first: z.object({ model: z.string(), status: verdictStatusSchema, evidence: z.string() }),
+        /** The stronger judge's `provider:model`. */
+        model: z.string(),
+      })
+      .optional(),
   })
   .refine((row) => row.passed === (row.status === 'pass'), {
     error: '`passed` must be true exactly when `status` is "pass"',
@@ -104,6 +127,19 @@ export const gradingSchema = z
           .array(
             z.object({ source: z.string(), field: z.enum(['text', 'path']), pattern: z.string(), text: z.string() }),
           )
+          .optional(),
+        /** Times each claim was asked (`--judge-samples`); absent means once. */
+        samples: z.number().int().positive().optional(),
+        /** Paraphrased templates rotated across the samples (`--judge-templates`); absent means one. */
+        templates: z.number().int().positive().optional(),
+        /** The stronger judge's calls for escalated claims, and their usage and cost. */
+        escalation: z
+          .object({
+            model: z.string(),
+            calls: z.number().int().nonnegative(),
+            claims: z.number().int(),
+            usage: usageSchema,
+          })
           .optional(),
         /** What the judge step has to say beyond the verdicts: calls split, an answer not cached. */
         notes: z.array(z.string()).optional(),

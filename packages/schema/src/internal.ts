@@ -121,3 +121,5 @@ export {
   triggerStops,
 } from './triggers.js';
 export { closestName, didYouMean } from './did-you-mean.js';
+export { type JudgeNoise, judgeNoiseSchema } from './benchmark.js';
+export { type Agreement, agreementSchema, type Calibration, type CalibrationRecord, type Confusion, calibrationRecordSchema, calibrationSchema, confusionSchema } from './calibration.js';

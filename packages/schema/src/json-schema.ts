@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { benchmarkSchema } from './benchmark.js';
+import { calibrationSchema } from './calibration.js';
 import { skevalConfigSchema } from './config-file.js';
 import { evalsFileSchema } from './evals-file.js';
 import { feedbackSchema } from './feedback.js';
@@ -17,6 +18,7 @@ export const jsonSchemaSources = {
   'triggers.schema.json': { schema: triggersFileSchema, io: 'output' },
   'triggers-history.schema.json': { schema: triggersHistorySchema, io: 'output' },
   'summary.schema.json': { schema: runSummarySchema, io: 'output' },
+  'calibration.schema.json': { schema: calibrationSchema, io: 'output' },
   'skeval-config.schema.json': { schema: skevalConfigSchema, io: 'input' },
 } as const;
 

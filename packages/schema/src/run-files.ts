@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { configurationSchema } from './benchmark.js';
+import { configurationSchema, judgeNoiseSchema } from './benchmark.js';
+import { calibrationRecordSchema } from './calibration.js';
 import { gradingSummarySchema } from './grading.js';
 import { sha256Schema } from './sha256.js';
 import { toolCallKinds } from './trace.js';
@@ -73,6 +74,10 @@ export const runSummarySchema = z.looseObject({
   config: runConfigRecordSchema.optional(),
   /** The cost cap of the run, what it counted and whether it stopped case runs from starting. */
   cost_cap: costCapRecordSchema.optional(),
+  /** The judge's noise floor (`--judge-samples`); absent from runs made before it was recorded. */
+  judge_noise: judgeNoiseSchema.optional(),
+  /** The last `skeval calibrate` that read this run: the judge's κ against the author's labels. */
+  calibration: calibrationRecordSchema.optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

@@ -1,3 +1,4 @@
+export { type NoisyClaim, type NoisyJudgeOptions, noisyJudge } from './noisy-judge.js';
 export {
   type AnthropicMessageOptions,
   type AnthropicToolUse,

@@ -51,6 +51,8 @@ function renderPlan(
     (skill) =>
       `${skill.skill}: ${skill.cases} cases${skill.casesInAllShards === undefined || !plan.shard ? '' : ` (shard ${plan.shard.index}/${plan.shard.total}: of ${skill.casesInAllShards})`} × ${skill.arms} arm${skill.arms === 1 ? '' : 's'} × ${skill.runs} run${skill.runs === 1 ? '' : 's'} = ${skill.agentRuns} agent runs; ${skill.judgeCalls} judge calls`,
   );
+  for (const skill of plan.skills)
+    if (skill.requiredSample) lines.push(requiredSampleLine(skill.skill, skill.requiredSample));
   for (const invalid of plan.invalid)
     lines.push(
       `${invalid.skill}: not runnable, its evals file has ${invalid.errors.length} error${invalid.errors.length === 1 ? '' : 's'} (skeval validate ${invalid.evalsPath})`,
@@ -82,4 +84,15 @@ function renderPlan(
     );
   }
   return `${lines.flatMap((line) => wrap(line).map((part, at) => (at === 0 ? part : `  ${part}`))).join('\n')}\n`;
+}
+
+/** How many cases and trials a comparison of the skill needs, from its last compared run. */
+function requiredSampleLine(skill: string, required: NonNullable<RunPlan['skills'][number]['requiredSample']>): string {
+  const plans = required.plans
+    .map((entry) => `${entry.cases ?? '?'} cases × ${entry.trials} trial${entry.trials === 1 ? '' : 's'}`)
+    .join(', ');
+  const observed = `${required.observed.cases} cases × ${required.observed.trials} trials in ${required.from}`;
+  if (required.plans.every((entry) => entry.cases === null))
+    return `${skill}: the cases needed to detect a Δ of ${required.detect_points} pts cannot be estimated: ${observed} showed no variance`;
+  return `${skill}: to detect a Δ of ${required.detect_points} pts at 80% power (two-sided 5%): ${plans}; from ${observed} (sd between cases ${required.sd_between_points.toFixed(1)} pts, within a case ${required.sd_within_points.toFixed(1)} pts); Vally's sign test needs 6 cases or more`;
 }

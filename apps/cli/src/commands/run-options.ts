@@ -60,6 +60,12 @@ export const runOptions = {
     flags: '--keep-workspaces',
     description: 'keep each case run workspace (its path is in context-manifest.json)',
   },
+  detect: {
+    flags: '--detect <points>',
+    description:
+      'with --dry-run after a compared run: the cases × trials needed to detect a Δ of this many points at 80% power (default 10)',
+    parse: numberBetween(0.1, 100, 'percentage points above 0, up to 100, such as 10'),
+  },
   dryRun: {
     flags: '--dry-run',
     description:

@@ -117,6 +117,7 @@ export async function plannedOptions(prepared: PreparedRun) {
     allowHosts: flags.allowHost,
     sandboxMounts: flags.sandboxMount.map((path) => resolve(io.cwd, path)),
     passEnv: flags.passEnv,
+    ...(flags.detect === undefined ? {} : { detectPoints: flags.detect }),
   };
 }
 

@@ -1,6 +1,12 @@
 import type { JudgeSetup } from '@skeval/core';
 import type { CliIo } from '../io.js';
-import { nonNegativeInteger, type OptionTable, type OptionValues, positiveNumber } from '../options.js';
+import {
+  nonNegativeInteger,
+  type OptionTable,
+  type OptionValues,
+  positiveInteger,
+  positiveNumber,
+} from '../options.js';
 import { asIs, pick, type SettingInputs, type SettingSource } from './config-file.js';
 
 /** The judge model: a flag of every command that asks one, also the config file's `judge`. */
@@ -24,6 +30,23 @@ export const judgeRequestOptions = {
     parse: nonNegativeInteger,
   },
   cache: { flags: '--no-cache', description: 'send every judge request, ignoring the response cache' },
+  judgeSamples: {
+    flags: '--judge-samples <k>',
+    description:
+      "ask the judge k times per case run (one request per sample): each claim's votes, majority (a tie is an error) and flip rate, and the judge's noise floor (default 1)",
+    parse: positiveInteger,
+  },
+  judgeTemplates: {
+    flags: '--judge-templates <n>',
+    description:
+      'rotate n paraphrased judge prompts (1 to 4) across the samples, to measure template sensitivity (default 1)',
+    parse: positiveInteger,
+  },
+  judgeEscalate: {
+    flags: '--judge-escalate <provider:model>',
+    description:
+      'ask a stronger judge again about claims whose samples disagree or that the judge could not decide; its verdict stands',
+  },
 } as const satisfies OptionTable;
 
 export type JudgeFlags = OptionValues<typeof judgeOptions>;
@@ -40,6 +63,9 @@ export function judgeRequestSettings(inputs: SettingInputs<JudgeRequestFlags>): 
     judgeTimeout: pick(inputs, 'judgeTimeout', asIs),
     judgeRetries: pick(inputs, 'judgeRetries', asIs),
     cache: pick(inputs, 'cache', asIs),
+    judgeSamples: pick(inputs, 'judgeSamples', asIs),
+    judgeTemplates: pick(inputs, 'judgeTemplates', asIs),
+    judgeEscalate: pick(inputs, 'judgeEscalate', asIs),
   };
 }
 
@@ -67,5 +93,8 @@ export function resolveJudge(options: {
     env: io.env,
     ...(requests?.judgeTimeout === undefined ? {} : { timeoutMs: requests.judgeTimeout * 1000 }),
     ...(requests?.judgeRetries === undefined ? {} : { retries: requests.judgeRetries }),
+    ...(requests?.judgeSamples === undefined ? {} : { samples: requests.judgeSamples }),
+    ...(requests?.judgeTemplates === undefined ? {} : { templates: requests.judgeTemplates }),
+    ...(requests?.judgeEscalate === undefined ? {} : { escalate: requests.judgeEscalate }),
   });
 }

@@ -1,4 +1,5 @@
 import type { Benchmark } from '@skeval/schema';
+import { deltaNoiseLine, passKLine, signTestLine } from './measure-lines.js';
 
 const percent = (value: number | null | undefined) =>
   value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(1)}%`;
@@ -53,6 +54,12 @@ export function renderBenchmark(benchmark: Benchmark): string {
       `**Verdict: ${delta.verdict}** — paired bootstrap over ${delta.cases} cases (${delta.resamples} resamples, seed ${delta.seed}).`,
       '',
     );
+  const measures = [
+    deltaNoiseLine(analysis.judge_noise),
+    signTestLine(analysis),
+    passKLine(analysis, { [analysis.target]: with_, [analysis.baseline]: without }),
+  ];
+  for (const line of measures) if (line) lines.push(line, '');
   const errored = [
     ...(target.errored_run_ids ?? []).map((run) => `${with_} ${run}`),
     ...(base.errored_run_ids ?? []).map((run) => `${without} ${run}`),

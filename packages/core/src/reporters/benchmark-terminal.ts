@@ -1,5 +1,6 @@
 import type { Benchmark } from '@skeval/schema';
 import { formatPercent, plural } from './case-runs.js';
+import { deltaNoiseLine, passKLine, signTestLine } from './measure-lines.js';
 import { createStyle, type Style } from './style.js';
 import { layoutTable } from './terminal-table.js';
 import { printable, wrapWords } from './text-width.js';
@@ -98,6 +99,12 @@ export function renderBenchmarkTerminal(benchmark: Benchmark, options: Benchmark
     );
     lines.push(head.replace(verdict, style.bold(verdict)), ...rest);
   }
+  const measures = [
+    deltaNoiseLine(analysis.judge_noise),
+    signTestLine(analysis),
+    passKLine(analysis, { [analysis.target]: withLabel, [analysis.baseline]: withoutLabel }),
+  ];
+  for (const line of measures) if (line) lines.push(...prose(line));
   lines.push(...runNotes(analysis, withLabel, withoutLabel, prose));
   lines.push(...flaggedAndFlaky(analysis, { width, style, withLabel, withoutLabel, prose }));
   return `${lines.join('\n')}\n`;

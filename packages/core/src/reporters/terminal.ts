@@ -11,6 +11,7 @@ import {
   problemsOf,
   totalPassRate,
 } from './case-runs.js';
+import { judgeLines } from './measure-lines.js';
 import { createStyle, type Style } from './style.js';
 import { layoutTable, type TableCell, type TableColumn } from './terminal-table.js';
 import { boundedLines, displayWidth, printable, truncate, wrapWords } from './text-width.js';
@@ -48,6 +49,7 @@ export function renderTerminalReport(report: RunReport, options: TerminalReportO
     if (lines.length) lines.push('');
     const color = options.color ?? false;
     lines.push(...skillSection(run, { width, style, shown, maxProblems: options.maxProblems ?? 20 }));
+    for (const line of judgeLines(run)) lines.push(...hanging(printable(line), width, '', '  '));
     // With arms, the comparison follows the skill's failures (benchmark.md keeps its Markdown).
     if (run.benchmark?.skeval)
       lines.push('', ...renderBenchmarkTerminal(run.benchmark, { width, color }).trimEnd().split('\n'));

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { RunConfigRecord } from '@skeval/schema/internal';
+import { lastCalibration } from '../calibrate/last-calibration.js';
 import { updateLatestRun } from '../run-folder/latest-run-link.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
@@ -95,6 +96,9 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       // Written after the summary: it records the digest of every case run the folder holds.
       const manifest = manifestOf(artifactsOf(runDir, written.runs));
       if (manifest) await writeShardManifest(runDir, manifest);
+      if (written.summary.judge_noise) run.judgeNoise = written.summary.judge_noise;
+      const calibration = written.summary.calibration ?? (await lastCalibration(runDir));
+      if (calibration) run.calibration = calibration;
       const latest = await updateLatestRun({ runDir, env: options.userEnv });
       if (latest.note) options.onNote(latest.note);
     } catch (error) {

@@ -136,6 +136,8 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     runDir,
     outcomes,
     benchmark: written.benchmark,
+    ...(written.summary.judge_noise ? { judgeNoise: written.summary.judge_noise } : {}),
+    ...(written.summary.calibration ? { calibration: written.summary.calibration } : {}),
     problems,
     writeErrors: [],
   };

@@ -7,9 +7,12 @@ import type { Shard } from '../shards/shard.js';
 import { buildPlan, type RunSelection } from './build-plan.js';
 import { estimateJudgeCalls, type JudgeEstimate } from './estimate-judge.js';
 import { type ContainmentOptions, preflight } from './preflight.js';
+import { defaultDetectPoints, type RequiredSample, requiredSampleFor } from './required-sample.js';
 import { isFinished, storedCaseRun } from './stored-case-run.js';
 
 export interface PlanRunOptions extends RunSelection, ContainmentOptions {
+  /** The Δ, in percentage points, the required-sample estimate is for (`--detect`). @default 10 */
+  detectPoints?: number;
   /** The agent: when given, it is checked as the run would check it (its program found, its version read). */
   runner?: AgentRunner;
   /** The judge, if one is configured: its key is checked, and judge calls and their cost estimated. */
@@ -28,6 +31,8 @@ export interface RunPlan {
     judgeCalls: number;
     /** The run folder the run writes. */
     runDir: string;
+    /** With a compared run of the skill before: the cases × trials needed to detect `detectPoints` (see `requiredCases`). */
+    requiredSample?: RequiredSample;
   }>;
   /** Every case run the run makes, in the order it launches them, with the folder each writes. */
   caseRuns: Array<{
@@ -74,12 +79,14 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
   const checked = await preflight(plan, options);
   const model = options.judge?.model;
   const times = plan.arms.length * plan.repetitions;
+  // Each sample of the judge is a call of its own.
+  const judgeTimes = times * (options.judge?.samples ?? 1);
   const estimates = new Map<string, JudgeEstimate>();
   for (const planned of plan.skills) {
     const cases = plan.caseRuns
       .filter((caseRun) => caseRun.planned === planned && caseRun.arm === plan.arms[0] && caseRun.runNumber === 1)
       .map((caseRun) => ({ evalCase: caseRun.evalCase, skillDir: planned.skill.dir }));
-    if (model) estimates.set(planned.runDir, estimateJudgeCalls(cases, model, times));
+    if (model) estimates.set(planned.runDir, estimateJudgeCalls(cases, model, judgeTimes));
   }
   const caseRuns = await Promise.all(
     plan.caseRuns.map(async (caseRun) => {
@@ -94,9 +101,11 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
       };
     }),
   );
-  const skills = plan.skills.map((planned) => {
+  const skills = [];
+  for (const planned of plan.skills) {
     const cases = plan.caseRuns.filter((caseRun) => caseRun.planned === planned).length / times;
-    return {
+    const required = await requiredSampleFor(planned.runDir, options.detectPoints ?? defaultDetectPoints);
+    skills.push({
       skill: planned.skill.name,
       cases,
       ...(plan.shard ? { casesInAllShards: planned.cases.length } : {}),
@@ -105,8 +114,9 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
       agentRuns: cases * times,
       judgeCalls: estimates.get(planned.runDir)?.calls ?? 0,
       runDir: planned.runDir,
-    };
-  });
+      ...(required ? { requiredSample: required } : {}),
+    });
+  }
   const judged = combineEstimates([...estimates.values()]);
   return {
     skills,

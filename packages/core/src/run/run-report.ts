@@ -1,6 +1,6 @@
 import type { EvalsIssue } from '@skeval/evals';
 import type { CaseRunOutcome } from '@skeval/run-folder';
-import type { Benchmark } from '@skeval/schema';
+import type { Benchmark, RunSummary } from '@skeval/schema';
 import type { CostCapState } from './cost-cap.js';
 
 /** One skill's run folder after a run or a re-grade. */
@@ -11,6 +11,9 @@ export interface SkillRun {
   outcomes: CaseRunOutcome[];
   /** benchmark.json as written at the end. */
   benchmark?: Benchmark;
+  /** summary.json's judge noise (`--judge-samples`) and last calibration, as written at the end. */
+  judgeNoise?: RunSummary['judge_noise'];
+  calibration?: RunSummary['calibration'];
   /** Case runs on disk whose artifacts do not read back, each located (`eval-2/timing.json: …`). */
   problems: string[];
   /** Files that could not be written (a full disk, a read-only folder), with the OS error and the fix. */

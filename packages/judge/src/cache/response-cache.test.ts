@@ -128,3 +128,14 @@ describe('cached entries are read through a schema', () => {
     expect(first.requests.length - before).toBe(1);
   });
 });
+
+describe('the cache key of a sampled request', () => {
+  it('differs by sample and leaves the key of an unsampled request as it was', () => {
+    const cache = createResponseCache(join(tmpdir(), 'skeval-unused-cache'));
+    const parts = { provider: 'anthropic', model: 'claude-test', promptVersion: 2, request: { messages: ['same'] } };
+    const plain = cache.keyOf(parts);
+    expect(cache.keyOf({ ...parts, sample: undefined })).toBe(plain);
+    const keys = [0, 1, 2].map((sample) => cache.keyOf({ ...parts, sample }));
+    expect(new Set([plain, ...keys]).size).toBe(4);
+  });
+});

@@ -13,6 +13,8 @@ export interface CacheKeyParts {
   structuredOutput?: string | undefined;
   /** The version of the prompt and of the rules its answer is read by (`judgePromptVersion`). */
   promptVersion?: number | string | undefined;
+  /** Which sample of a claim set this is (`--judge-samples`): each sample has its own entry. */
+  sample?: number | undefined;
   /** The whole request: instructions, messages, response schema, token limit, temperature. */
   request: unknown;
 }
@@ -35,7 +37,7 @@ export function defaultResponseCacheDir(env: NodeJS.ProcessEnv = process.env): s
 export function createResponseCache(dir: string = defaultResponseCacheDir()): ResponseCache {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
   return {
-    keyOf: ({ provider, model, baseURL, structuredOutput, promptVersion, request }) =>
+    keyOf: ({ provider, model, baseURL, structuredOutput, promptVersion, sample, request }) =>
       createHash('sha256')
         .update(
           JSON.stringify([
@@ -46,6 +48,8 @@ export function createResponseCache(dir: string = defaultResponseCacheDir()): Re
             structuredOutput ?? null,
             promptVersion ?? null,
             request,
+            // Only a sampled request adds its number, so the keys of unsampled requests stay as they were.
+            ...(sample === undefined ? [] : [{ sample }]),
           ]),
         )
         .digest('hex'),

@@ -52,11 +52,22 @@ export const verdictSchema = {
   additionalProperties: false,
 } as const;
 
+/**
+ * The opening of the judge's instructions: the first is Skeval's own; the others say the same in
+ * other words, so `--judge-templates` can measure how much the wording alone moves the verdicts.
+ * The rules that follow (burden of proof, quotes, fences) are the same under every template.
+ */
+export const judgeTemplateOpenings = [
+  'You grade the work of a coding agent against claims written by the author of a test case.\n\nFor each claim, decide "pass" or "fail":',
+  'You are reviewing what a coding agent did, checking it against statements the test author wrote.\n\nGive every statement (a "claim") the verdict "pass" or "fail":',
+  'A test case\'s author wrote claims about the result of a coding agent\'s work. Your job is to check each of them.\n\nRule on each claim with "pass" or "fail":',
+  'Assess a coding agent\'s output. The author of the task listed claims that should hold for a correct result.\n\nFor every claim, answer "pass" or "fail":',
+] as const;
+
 const instructions = (
   boundary: string,
-) => `You grade the work of a coding agent against claims written by the author of a test case.
-
-For each claim, decide "pass" or "fail":
+  template: number,
+) => `${judgeTemplateOpenings[template] ?? judgeTemplateOpenings[0]}
 - The burden of proof is on the claim. Pass only when the material shows it holds; when the material is silent, vague or contradicts it, fail.
 - A pass needs a quote: at least ${minQuoteChars} characters copied character for character (under 200 in all) from the agent's response or from a file whose excerpt is shown, and its source: "response", or the file's path exactly as the file list gives it (the JSON string's value). The task and the expected output are not sources. Skeval checks every quote; a pass whose quote is not found where you say is not counted.
 - A claim that something is absent ("does not mention X", "no TODO left") passes with "absent": the text from the claim that appears nowhere in the material, and "quote": null unless the claim also needs something present. Skeval checks that the text is absent.
@@ -92,7 +103,12 @@ function jsonLine(text: string): string {
  * all of that: a text cannot contain the hash of itself, so it cannot forge the fence, and the
  * same input always gives the same prompt (which the response cache relies on).
  */
-export function buildJudgePrompt(input: JudgeCaseInput, claims: JudgeClaim[] = input.claims): JudgePrompt {
+export function buildJudgePrompt(
+  input: JudgeCaseInput,
+  claims: JudgeClaim[] = input.claims,
+  /** Which of `judgeTemplateOpenings` opens the instructions. @default 0 */
+  template = 0,
+): JudgePrompt {
   const boundary = `DATA-${createHash('sha256')
     .update(JSON.stringify([input.prompt, input.expectedOutput, input.response, input.files, claims]))
     .digest('hex')
@@ -110,7 +126,7 @@ export function buildJudgePrompt(input: JudgeCaseInput, claims: JudgeClaim[] = i
     `## Claims to grade\n${claims.map((claim) => `- id ${jsonLine(claim.id)}: ${jsonLine(claim.text)}`).join('\n')}`,
   );
   const user = sections.join('\n\n');
-  const system = instructions(boundary);
+  const system = instructions(boundary, template);
   return { system, user, sizes: { instructionChars: system.length, contentChars: user.length } };
 }
 

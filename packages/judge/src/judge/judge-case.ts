@@ -4,7 +4,13 @@ import type { ResponseCache } from '../cache/response-cache.js';
 import type { GenerateRequest, LanguageModel } from '../model/types.js';
 import { withRetries } from '../model/with-retries.js';
 import { estimateCost, type ModelPrice } from '../pricing/price-table.js';
-import { buildJudgePrompt, judgePromptVersion, verdictSchema, verdictToolName } from './build-prompt.js';
+import {
+  buildJudgePrompt,
+  judgePromptVersion,
+  judgeTemplateOpenings,
+  verdictSchema,
+  verdictToolName,
+} from './build-prompt.js';
 import { findInjections } from './injections.js';
 import { readVerdicts } from './read-verdicts.js';
 import type { JudgeCaseInput, JudgeCaseResult, JudgeClaim, JudgeVerdict } from './types.js';
@@ -33,6 +39,15 @@ export interface JudgeCaseOptions {
   retryBaseDelayMs?: number;
   prices?: Readonly<Record<string, ModelPrice>>;
   signal?: AbortSignal;
+  /**
+   * Which sample of the claims this call is (`--judge-samples`), from 0: part of the cache key, so
+   * samples are never answered from one cache entry. Absent: the only sample.
+   */
+  sample?: number;
+  /** Which of `judgeTemplateOpenings` opens the instructions (`--judge-templates`). @default 0 */
+  template?: number;
+  /** The sampling temperature. @default 0 */
+  temperature?: number;
 }
 
 /** What grading uses of a `GenerateResult`, as the cache stores it. */
@@ -130,7 +145,7 @@ export function planBatches(input: JudgeCaseInput, contextTokens: number): Judge
 
 async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: JudgeCaseOptions) {
   const { model } = options;
-  const prompt = buildJudgePrompt(input, claims);
+  const prompt = buildJudgePrompt(input, claims, options.template ?? 0);
   const request: GenerateRequest = {
     system: prompt.system,
     messages: [{ role: 'user', content: prompt.user }],
@@ -140,7 +155,7 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
       schema: verdictSchema,
     },
     maxTokens: maxTokensFor(claims.length),
-    temperature: 0,
+    temperature: options.temperature ?? 0,
   };
   const cache = options.cache || undefined;
   // Everything that can change the answer: who answers, where, how it is asked, and what.
@@ -150,6 +165,7 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
     baseURL: model.baseURL,
     structuredOutput: model.structuredOutput,
     promptVersion: judgePromptVersion,
+    ...(options.sample === undefined ? {} : { sample: options.sample }),
     request,
   });
   const hit = cache && key ? readCachedAnswer(cache, key) : undefined;
@@ -216,7 +232,15 @@ function generateInTime(model: LanguageModel, request: GenerateRequest, options:
 }
 
 function checkTimeLimits(options: JudgeCaseOptions): void {
-  const { timeoutMs, retries } = options;
+  const { timeoutMs, retries, template } = options;
+  if (
+    template !== undefined &&
+    !(Number.isInteger(template) && template >= 0 && template < judgeTemplateOpenings.length)
+  )
+    throw new SkevalError({
+      code: 'usage',
+      message: `the judge's template is ${template}; Skeval has ${judgeTemplateOpenings.length} judge templates, so give --judge-templates 1 to ${judgeTemplateOpenings.length}`,
+    });
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
     throw new SkevalError({
       code: 'usage',

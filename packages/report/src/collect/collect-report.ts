@@ -16,6 +16,7 @@ import type { ReportCase, ReportCaseRun, ReportData, ReportRun } from '../report
 import { defaultBounds, excerptOf, type ReportBounds, type RunShare, runShareOf } from './bounds.js';
 import { type CaseInfo, readEvalMetadata } from './case-info.js';
 import { findRunFolders } from './find-run-folders.js';
+import { measuresOf } from './measures.js';
 import { casePassRates, isFlaky, overviewOf, runPassRateOf } from './overview.js';
 import { inlineImages, type PendingImage, readOutputs } from './read-outputs.js';
 import { traceViewOf } from './trace-view.js';
@@ -181,7 +182,14 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
     interrupted: summary.interrupted,
     arms: [...new Set(runs.map((run) => run.arm))].sort(),
     trials: Math.max(1, ...runs.map((run) => run.runNumber)),
-    overview: overviewOf(runs, folder.benchmark),
+    overview: {
+      ...overviewOf(runs, folder.benchmark),
+      measures: measuresOf(
+        summary,
+        folder.benchmark,
+        runs.map((run) => run.grading),
+      ),
+    },
     cases,
     problems: folder.problems,
     notes: folder.notes,

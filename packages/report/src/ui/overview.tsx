@@ -122,6 +122,15 @@ export function SkillOverview(props: ReviewBarProps & { onPick: (caseKey: string
         a crashed agent's run is 0), averaged over the arm's runs.
       </p>
       {run.overview.comparison ? <Comparison comparison={run.overview.comparison} /> : null}
+      {run.overview.measures?.length ? (
+        <ul class="measures">
+          {run.overview.measures.map((measure) => (
+            <li key={measure.text} class={measure.flagged ? 'warning' : undefined}>
+              {measure.text}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {run.cases.length ? <PassRateChart run={run} onPick={props.onPick} /> : <p>No case run finished.</p>}
       <ReviewBar {...props} />
     </section>

@@ -2,6 +2,7 @@ import type { ArmAnalysis, Configuration } from '@skeval/schema/internal';
 import { type ArmRun, isGraded, runPassRate, runSucceeded } from './arm-run.js';
 import { type ArmRunIndex, createArmRunIndex } from './arm-run-index.js';
 import { assertionSummariesOf } from './assertion-summaries.js';
+import { passKByArm, signTestOf } from './small-samples.js';
 import { bootstrapMeanInterval, mean, verdictOf } from './statistics.js';
 
 export { type ArmRun, runPassRate, runSucceeded } from './arm-run.js';
@@ -31,11 +32,15 @@ export function analyzeArms(
     .map((caseId) =>
       controlOf(caseId, index.caseMean(target, caseId), index.caseMean(baseline, caseId), { target, baseline }),
     );
+  const passK = Object.fromEntries(index.arms.map((arm) => [arm, armPassK(index, arm)]));
   return {
     baseline,
     target,
     arms,
     delta: pairedDeltaOf(index, options),
+    sign_test: signTestOf(pairedDifferences(index, { target, baseline })),
+    pass_at_k: Object.fromEntries(Object.entries(passK).map(([arm, values]) => [arm, values.pass_at_k])),
+    pass_hat_k: Object.fromEntries(Object.entries(passK).map(([arm, values]) => [arm, values.pass_hat_k])),
     cases: index.caseIds.map((caseId) => caseSummaryOf(index, caseId)),
     assertions: index.caseIds.flatMap((caseId) => assertionSummariesOf(index, caseId, { target, baseline })),
     controls,
@@ -76,11 +81,7 @@ function pairedDeltaOf(
   options: ArmsCompared & { seed?: number; resamples?: number },
 ): ArmAnalysis['delta'] {
   const { target, baseline } = options;
-  const paired = index.caseIds.flatMap((caseId) => {
-    const withRate = index.caseMean(target, caseId);
-    const withoutRate = index.caseMean(baseline, caseId);
-    return withRate === null || withoutRate === null ? [] : [withRate - withoutRate];
-  });
+  const paired = pairedDifferences(index, options);
   if (!index.arms.includes(target) || !index.arms.includes(baseline) || !paired.length) return null;
   const interval = bootstrapMeanInterval(paired, {
     ...(options.seed === undefined ? {} : { seed: options.seed }),
@@ -95,6 +96,25 @@ function pairedDeltaOf(
     cases: paired.length,
     verdict: verdictOf(interval),
   };
+}
+
+/** Target minus baseline pass rate of each case graded on both arms. */
+function pairedDifferences(index: ArmRunIndex, { target, baseline }: ArmsCompared): number[] {
+  return index.caseIds.flatMap((caseId) => {
+    const withRate = index.caseMean(target, caseId);
+    const withoutRate = index.caseMean(baseline, caseId);
+    return withRate === null || withoutRate === null ? [] : [withRate - withoutRate];
+  });
+}
+
+/** An arm's pass@k and pass^k over its cases, a run succeeding when every graded assertion passed. */
+function armPassK(index: ArmRunIndex, arm: Configuration) {
+  return passKByArm(
+    index.caseIds.map((caseId) => {
+      const kept = index.runsOf(arm, caseId);
+      return { trials: kept.length, successes: kept.filter(runSucceeded).length };
+    }),
+  );
 }
 
 /** A case's pass rate, pass@k and pass^k per arm, its k, and whether it is flaky (some runs of an arm pass, some not). */

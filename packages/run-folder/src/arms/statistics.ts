@@ -4,7 +4,7 @@
  * drawing tens of millions of times (a bootstrap) allocates nothing: a closure's number above
  * 2^30, or a fraction returned from a call, would be boxed on every draw.
  */
-function seededIndex(seed: number): (count: number) => number {
+export function seededIndex(seed: number): (count: number) => number {
   const state = new Uint32Array([seed]);
   return (count) => {
     state[0] = (state[0] ?? 0) + 0x6d2b79f5;
