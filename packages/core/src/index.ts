@@ -32,6 +32,17 @@ export {
 } from '@skeval/run-folder';
 export type { Gates, SkevalConfig, SkillConfig } from '@skeval/schema';
 export {
+  type CheckEvalsOptions,
+  type CheckEvalsResult,
+  type CheckPlan,
+  checkEvals,
+  type PlannedCheckSkill,
+  planCheck,
+} from './check/check-evals.js';
+export { checkRecordPath, readEvalStrength } from './check/check-record.js';
+export { generateMutants, type Mutant, type MutantKind, mutantKinds } from './check/mutants.js';
+export { referenceStubMarker } from './check/reference.js';
+export {
   type CaseChange,
   type CompareRunsOptions,
   type CompareRunsResult,

@@ -26,7 +26,7 @@ export { type JsonDocument, type ParsedJson, parseJsonDocument } from './load/js
 export { defaultMaxEvalsFileBytes, type LoadEvalsFileOptions, loadEvalsFile } from './load/load-evals-file.js';
 export { explainUnsafeSkillName, maxSkillNameLength, unsafeSkillNameMessage } from './load/names.js';
 export { createLineIndex, type DecodedSource, decodeSource, type LineIndex } from './load/source-text.js';
-export type { CaseFile, CaseTurn, LoadedCase, LoadedEvalsFile, LoadResult } from './load/types.js';
+export type { CaseFile, CaseReference, CaseTurn, LoadedCase, LoadedEvalsFile, LoadResult } from './load/types.js';
 export {
   type DiscoveredSkill,
   type DiscoverSkillsOptions,

@@ -69,6 +69,28 @@ export {
   statSummarySchema,
 } from './benchmark.js';
 export {
+  type CheckedAssertion,
+  type CheckedCase,
+  type CheckedMutant,
+  type CheckedSkill,
+  type CheckRecord,
+  type CheckReport,
+  type CheckVerdict,
+  checkedAssertionSchema,
+  checkedCaseSchema,
+  checkedMutantSchema,
+  checkedSkillSchema,
+  checkRecordSchema,
+  checkReportSchema,
+  checkVerdictSchema,
+  checkVerdicts,
+  type EvalStrength,
+  evalStrengthSchema,
+  type LlmMutantAnswers,
+  llmMutantAnswersJsonSchema,
+  llmMutantAnswersSchema,
+} from './check.js';
+export {
   type ConfigKey,
   configKeyHelp,
   type Gates,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { checkReportSchema } from './check.js';
 import { benchmarkSchema } from './benchmark.js';
 import { skevalConfigSchema } from './config-file.js';
 import { evalsFileSchema } from './evals-file.js';
@@ -18,6 +19,7 @@ export const jsonSchemaSources = {
   'triggers-history.schema.json': { schema: triggersHistorySchema, io: 'output' },
   'summary.schema.json': { schema: runSummarySchema, io: 'output' },
   'skeval-config.schema.json': { schema: skevalConfigSchema, io: 'input' },
+  'check.schema.json': { schema: checkReportSchema, io: 'output' },
 } as const;
 
 export type JsonSchemaFileName = keyof typeof jsonSchemaSources;

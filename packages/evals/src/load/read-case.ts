@@ -3,7 +3,7 @@ import { countErrors, type IssueSink, isPlainObject, type JsonPath, unknownKeys 
 import { readFiles } from './read-files.js';
 import { readSetup } from './read-setup.js';
 import { readAssertionLists, readTurns } from './read-turns.js';
-import type { LoadedCase } from './types.js';
+import type { CaseReference, LoadedCase } from './types.js';
 
 const caseFieldsSchema = evalCaseSchema.omit({
   assertions: true,
@@ -77,10 +77,19 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
       files,
       ...(setup.ignored || !setup.setup ? {} : { setup: setup.setup }),
       metadata: fields.metadata ?? {},
+      ...(fields.reference ? { reference: referenceOf(fields.reference) } : {}),
       negativeControl: readNegativeControl(fields.metadata, [...path, 'metadata', 'negative_control'], sink),
       assertions,
       extra: Object.fromEntries(kept.map((key) => [key, value[key]])),
     },
+  };
+}
+
+/** The case's `reference` key: the known-good response and the folder of files, as written. */
+function referenceOf(reference: { response?: string | undefined; files?: string | undefined }): CaseReference {
+  return {
+    ...(reference.response === undefined ? {} : { response: reference.response }),
+    ...(reference.files === undefined ? {} : { files: reference.files }),
   };
 }
 

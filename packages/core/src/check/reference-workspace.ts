@@ -1,0 +1,61 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { LoadedCase } from '@skeval/evals';
+import { prepareWorkspace } from '../workspace/prepare-workspace.js';
+
+/** A file set: path from the workspace → content. */
+export type FileSet = ReadonlyMap<string, Buffer | string>;
+
+/** A workspace that can be set to any end state of one case and back, for grading variant after variant. */
+export interface VariantWorkspace {
+  dir: string;
+  /** What the case's `files` and `setup` put there: the workspace an agent starts with. */
+  inputs: FileSet;
+  /** Makes the workspace hold exactly `files` (inputs included), writing and removing only the paths that differ. */
+  show(files: FileSet): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The case's prepared inputs (its `files` and `setup`, no skill installed) with a case run's
+ * `outputs/` laid over them: the end state a re-grade sees.
+ */
+export function inputsWithOutputs(inputs: FileSet, outputs: FileSet): Map<string, Buffer | string> {
+  return new Map([...inputs, ...outputs]);
+}
+
+/**
+ * One folder per case, prepared as a run prepares its workspace, in which each variant's end
+ * state (the reference, the null agent's untouched inputs, a mutant) is shown in turn.
+ */
+export async function prepareVariantWorkspace(options: {
+  skill: { name: string; dir: string };
+  evalCase: LoadedCase;
+  tempRoot?: string;
+}): Promise<VariantWorkspace> {
+  const workspace = await prepareWorkspace({
+    skill: options.skill,
+    evalCase: options.evalCase,
+    install: [],
+    ...(options.tempRoot ? { tempRoot: options.tempRoot } : {}),
+  });
+  const inputs = new Map<string, Buffer>();
+  for (const path of [...workspace.start.keys()].sort()) inputs.set(path, await readFile(join(workspace.dir, path)));
+  let shown: FileSet = inputs;
+  return {
+    dir: workspace.dir,
+    inputs,
+    async show(files) {
+      for (const path of shown.keys())
+        if (!files.has(path)) await rm(join(workspace.dir, path), { force: true, recursive: true });
+      for (const [path, content] of files) {
+        if (shown.get(path) === content) continue;
+        const target = join(workspace.dir, path);
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(target, content);
+      }
+      shown = new Map(files);
+    },
+    close: () => rm(workspace.dir, { recursive: true, force: true }),
+  };
+}
