@@ -54,10 +54,7 @@ export async function referencesFromRun(options: {
     const standing: Standing | undefined =
       review === ''
         ? 'reviewed good'
-        : review === undefined &&
-            !grading.agent_error &&
-            grading.summary.total > 0 &&
-            grading.summary.passed === grading.summary.total
+        : review === undefined && passedAll(grading.summary, grading.agent_error !== undefined)
           ? 'passed every assertion'
           : undefined;
     if (!standing) continue;
@@ -77,6 +74,11 @@ export async function referencesFromRun(options: {
     });
   }
   return references;
+}
+
+/** Every assertion that was graded passed: none failed or errored (a claim skipped for want of a judge does not count against it). */
+function passedAll(summary: { passed: number; failed: number; errored: number }, agentFailed: boolean): boolean {
+  return !agentFailed && summary.passed > 0 && summary.failed === 0 && summary.errored === 0;
 }
 
 /**
