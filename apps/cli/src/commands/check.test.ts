@@ -125,6 +125,27 @@ describe('skeval check', () => {
     expect(checked.assertions[1].verdict).toBe('vacuous');
   });
 
+  it('validate --lint warns, before anything is graded, of the defects it can see in the file', async () => {
+    await writeCheckFixture(root);
+    const lint = await run(['validate', '--lint', '--json', 'totals/evals/evals.json']);
+    const rules = JSON.parse(lint.stdout).files[0].lint.map((warning: { rule: string; pointer: string }) => [
+      warning.rule,
+      warning.pointer,
+    ]);
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        ['empty-match-pattern', 'evals[0].assertions[0]'],
+        ['negated-absent-value', 'evals[0].assertions[1]'],
+        ['provided-file-exists', 'evals[0].assertions[2]'],
+        ['empty-match-pattern', 'evals[0].assertions[5]'],
+      ]),
+    );
+    await writeCheckFixture(root, { fixed: true });
+    const fixed = await run(['validate', '--lint', '--json', 'totals/evals/evals.json']);
+    const fixedRules = JSON.parse(fixed.stdout).files[0].lint.map((warning: { rule: string }) => warning.rule);
+    expect(fixedRules.filter((rule: string) => /empty-match|negated-absent|provided-file/.test(rule))).toEqual([]);
+  });
+
   it('refuses a reference folder that leaves the skill, naming the evals file and the case (exit 2)', async () => {
     const skillDir = await writeCheckFixture(root);
     const evalsPath = join(skillDir, 'evals', 'evals.json');
