@@ -23,7 +23,7 @@ const commandsOutside: Plugin = {
 };
 
 const quick = ['validate', 'brief', 'transpile'];
-const engine = ['init', 'run', 'grade', 'compare', 'merge', 'report', 'triggers'];
+const engine = ['init', 'check', 'run', 'grade', 'compare', 'merge', 'report', 'triggers'];
 const entries = (names: string[]) =>
   Object.fromEntries(names.map((name) => [`commands/${name}`, `src/commands/${name}.ts`]));
 

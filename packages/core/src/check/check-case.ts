@@ -1,5 +1,5 @@
 import type { LoadedCase } from '@skeval/evals';
-import type { CheckedAssertion, CheckedCase, Grading } from '@skeval/schema';
+import type { AssertionResult, CheckedAssertion, CheckedCase, Grading } from '@skeval/schema';
 import type { RegexRunner } from '@skeval/scripts';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { assertionReads, matchedSpans } from './assertion-reads.js';
@@ -9,7 +9,7 @@ import { generateMutants, type Mutant } from './mutants.js';
 import { type Reference, referenceFolderName } from './reference.js';
 import { inputsWithOutputs, prepareVariantWorkspace, type VariantWorkspace } from './reference-workspace.js';
 import { seededRandom } from './text-edits.js';
-import { type AssertionEvidence, verdictOf } from './verdicts.js';
+import { type AssertionEvidence, readsTarget, verdictOf } from './verdicts.js';
 
 /** How many mutants judged claims are graded on, besides the reference and the null agents. @default 3 */
 export const defaultJudgeMutants = 3;
@@ -79,6 +79,13 @@ export async function caseVariants(
     spans,
   });
   const sampled = new Set(judged ? sampleOf(mutants, options.judgeMutants, evalCase.id) : []);
+  const reads = evalCase.assertions.map((assertion) => assertionReads(assertion, options.skill.dir));
+  // A mutant changes one target: only the assertions that read it (and, when the judge sees the
+  // mutant, the claims) can change their verdict on it.
+  const gradeOn = (mutant: Mutant) =>
+    reads.flatMap((read, index) =>
+      (read.judged ? sampled.has(mutant.id) : readsTarget(read, mutant.target)) ? [index] : [],
+    );
   const outputsOf = (files: ReadonlyMap<string, Buffer>) => [...files.keys()].sort();
   const variants: Variant[] = [
     {
@@ -100,6 +107,7 @@ export async function caseVariants(
         outputs: outputsOf(mutant.files),
         trace,
         judged: sampled.has(mutant.id),
+        grade: gradeOn(mutant),
       };
     }),
   ];
@@ -166,8 +174,18 @@ function summarize(
   llmVariants: readonly Variant[],
 ): CaseCheck {
   const { evalCase, skill, reference } = options;
-  const rowsOf = (name: string) => graded.get(name)?.rows ?? [];
-  const referenceRows = rowsOf('reference');
+  const referenceRows = graded.get('reference')?.rows ?? [];
+  // A mutant's rows: those graded on it, and the reference's for the assertions it cannot change.
+  const rowsOf = (name: string): AssertionResult[] => {
+    const entry = graded.get(name);
+    if (!entry?.byIndex) return entry?.rows ?? [];
+    const { byIndex } = entry;
+    return evalCase.assertions.flatMap((assertion, index) => {
+      const row = byIndex.has(index) ? byIndex.get(index) : referenceRows[index];
+      if (!row) return [];
+      return [assertionReads(assertion, skill.dir).judged && !byIndex.has(index) ? { ...row, status: 'skipped' as const } : row];
+    });
+  };
   const assertions: CheckedAssertion[] = evalCase.assertions.map((assertion, index) => {
     const reads = assertionReads(assertion, skill.dir);
     const traceOnly = reads.trace && !reads.response && reads.files !== 'any' && reads.files.length === 0;

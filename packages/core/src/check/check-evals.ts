@@ -1,6 +1,7 @@
 import { type DiscoveredSkill, discoverSkills, type LoadedCase } from '@skeval/evals';
 import type { CheckedSkill, CheckReport } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
+import pLimit from 'p-limit';
 import { sharedRegexRunner } from '@skeval/scripts';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { estimateJudgeCalls, type JudgeEstimate } from '../run/estimate-judge.js';
@@ -30,6 +31,8 @@ export interface CheckEvalsOptions {
   saveReferences?: boolean;
   /** Plausible wrong answers the judge's model writes per case, graded apart from the mutants. @default 0 */
   llmMutants?: number;
+  /** Cases checked at a time. @default 8 */
+  concurrency?: number;
   /** Keep the result in `<skill>/evals-runs/check.json` for `skeval run`. @default true */
   record?: boolean;
 }
@@ -155,6 +158,8 @@ function estimateAll(
   };
 }
 
+const defaultConcurrency = 8;
+
 const round = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /**
@@ -169,26 +174,30 @@ export async function checkEvals(options: CheckEvalsOptions, planned?: CheckPlan
   const skills: CheckedSkill[] = [];
   const details: CheckEvalsResult['details'] = [];
   for (const { skill, cases } of plan.skills) {
-    const checks: CaseCheck[] = [];
-    for (const entry of cases) {
-      const llm =
-        entry.reference && (options.llmMutants ?? 0) > 0 && options.judge.model
-          ? await writeLlmMutants(llmOptions(entry.evalCase, entry.reference, options, skill))
-          : undefined;
-      checks.push(
-        await checkCase({
-          skill,
-          evalCase: entry.evalCase,
-          reference: entry.reference,
-          ...(entry.gap ? { referenceGap: entry.gap } : {}),
-          judge: options.judge,
-          judging,
-          judgeMutants: options.judgeMutants ?? defaultJudgeMutants,
-          regex: sharedRegexRunner(),
-          ...(llm ? { llmMutants: llm } : {}),
+    // Cases are checked several at a time: each in its own workspace, their graders' regex jobs
+    // travelling to the worker together.
+    const limit = pLimit(options.concurrency ?? defaultConcurrency);
+    const checks: CaseCheck[] = await Promise.all(
+      cases.map((entry) =>
+        limit(async () => {
+          const llm =
+            entry.reference && (options.llmMutants ?? 0) > 0 && options.judge.model
+              ? await writeLlmMutants(llmOptions(entry.evalCase, entry.reference, options, skill))
+              : undefined;
+          return checkCase({
+            skill,
+            evalCase: entry.evalCase,
+            reference: entry.reference,
+            ...(entry.gap ? { referenceGap: entry.gap } : {}),
+            judge: options.judge,
+            judging,
+            judgeMutants: options.judgeMutants ?? defaultJudgeMutants,
+            regex: sharedRegexRunner(),
+            ...(llm ? { llmMutants: llm } : {}),
+          });
         }),
-      );
-    }
+      ),
+    );
     const mutants = checks.flatMap((check) => check.checked.mutants);
     const withReference = checks.filter((check) => check.checked.reference !== null);
     const checked: CheckedSkill = {

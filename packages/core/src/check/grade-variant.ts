@@ -18,11 +18,18 @@ export interface Variant {
   broke?: string;
   /** Whether its judged claims go to the judge (else they are skipped, and count for nothing). */
   judged: boolean;
+  /**
+   * The positions of the assertions to grade on it: a mutant changes one target, and an
+   * assertion that does not read it keeps its verdict on the reference. @default every one
+   */
+  grade?: readonly number[];
 }
 
 /** A variant's verdicts on the case's own assertions, in their order, and the judge step it took. */
 export interface GradedVariant {
   rows: AssertionResult[];
+  /** With `grade`: the rows of the assertions graded, by position (the others were not graded). */
+  byIndex?: ReadonlyMap<number, AssertionResult | undefined>;
   judge?: Grading['judge'];
 }
 
@@ -55,8 +62,16 @@ export async function gradeVariant(options: {
 }): Promise<GradedVariant> {
   const { variant, evalCase, workspace } = options;
   await workspace.show(variant.workspace);
+  const only = variant.grade ? new Set(variant.grade) : undefined;
+  const graded = only
+    ? {
+        ...evalCase,
+        turns: evalCase.turns?.map((turn) => ({ ...turn, assertions: [] })),
+        assertions: evalCase.assertions.filter((_, index) => only.has(index)),
+      }
+    : evalCase;
   const grading = await gradeCaseRun({
-    evalCase,
+    evalCase: graded,
     skill: options.skill,
     run: { status: 'ok', finalText: variant.response, trace: { ...variant.trace, final_text: variant.response } },
     workspaceDir: workspace.dir,
@@ -64,6 +79,8 @@ export async function gradeVariant(options: {
     judge: variant.judged ? options.judge : options.unjudged,
   });
   // A multi-turn case's turn rows come first; the case's own assertions are the last rows.
-  const rows = grading.assertion_results.slice(grading.assertion_results.length - evalCase.assertions.length);
-  return { rows, ...(grading.judge ? { judge: grading.judge } : {}) };
+  const rows = grading.assertion_results.slice(grading.assertion_results.length - graded.assertions.length);
+  if (!variant.grade) return { rows, ...(grading.judge ? { judge: grading.judge } : {}) };
+  const byIndex = new Map(variant.grade.map((index, at) => [index, rows[at]]));
+  return { rows: [], byIndex, ...(grading.judge ? { judge: grading.judge } : {}) };
 }
