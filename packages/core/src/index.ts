@@ -41,7 +41,6 @@ export {
 } from './check/check-evals.js';
 export { checkRecordPath, readEvalStrength } from './check/check-record.js';
 export { generateMutants, type Mutant, type MutantKind, mutantKinds } from './check/mutants.js';
-export { referenceStubMarker } from './check/reference.js';
 export {
   type CaseChange,
   type CompareRunsOptions,

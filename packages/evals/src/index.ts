@@ -8,6 +8,7 @@ export {
   initEvals,
   inspectInitTarget,
 } from './init/init-evals.js';
+export { referenceStub, referenceStubMarker } from './init/reference-stubs.js';
 export type { SkillHints } from './init/skill-hints.js';
 export type { StarterEvals } from './init/starter-evals.js';
 export { type LintEvalsOptions, type LintRule, type LintWarning, lintEvals, lintRules } from './lint/lint-evals.js';

@@ -183,7 +183,11 @@ function summarize(
     return evalCase.assertions.flatMap((assertion, index) => {
       const row = byIndex.has(index) ? byIndex.get(index) : referenceRows[index];
       if (!row) return [];
-      return [assertionReads(assertion, skill.dir).judged && !byIndex.has(index) ? { ...row, status: 'skipped' as const } : row];
+      return [
+        assertionReads(assertion, skill.dir).judged && !byIndex.has(index)
+          ? { ...row, status: 'skipped' as const }
+          : row,
+      ];
     });
   };
   const assertions: CheckedAssertion[] = evalCase.assertions.map((assertion, index) => {

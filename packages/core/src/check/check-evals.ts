@@ -1,8 +1,8 @@
 import { type DiscoveredSkill, discoverSkills, type LoadedCase } from '@skeval/evals';
 import type { CheckedSkill, CheckReport } from '@skeval/schema';
 import { SkevalError } from '@skeval/schema';
-import pLimit from 'p-limit';
 import { sharedRegexRunner } from '@skeval/scripts';
+import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { estimateJudgeCalls, type JudgeEstimate } from '../run/estimate-judge.js';
 import { type CaseCheck, caseVariants, checkCase, defaultJudgeMutants } from './check-case.js';

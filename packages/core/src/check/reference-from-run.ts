@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { LoadedCase } from '@skeval/evals';
+import { type LoadedCase, referenceStubMarker } from '@skeval/evals';
 import {
   type CaseRunFolder,
   caseFolderName,
@@ -13,7 +13,7 @@ import {
   type StoredCaseRun,
 } from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
-import { type Reference, readFolder, referenceFolderName, referenceStubMarker } from './reference.js';
+import { type Reference, readFolder, referenceFolderName } from './reference.js';
 
 /** Why a case run of a graded run can stand as its case's reference. */
 type Standing = 'reviewed good' | 'passed every assertion';

@@ -1,6 +1,6 @@
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import type { LoadedCase } from '@skeval/evals';
+import { type LoadedCase, referenceStubMarker } from '@skeval/evals';
 import { caseFolderName } from '@skeval/run-folder';
 import { SkevalError, type Trace } from '@skeval/schema';
 import { listFiles } from '@skeval/scripts';
@@ -15,9 +15,6 @@ export interface Reference {
   /** The trace of the run it was taken from; a written reference has none. */
   trace?: Trace;
 }
-
-/** The first line of a reference `skeval init` writes: a stub stands for no reference until it is written. */
-export const referenceStubMarker = '<!-- skeval: reference stub';
 
 /** The folder of a case's reference below `reference/`: the case id, made safe as run folders make it. */
 export function referenceFolderName(caseId: string): string {
