@@ -39,7 +39,7 @@ export {
   type PlannedCheckSkill,
   planCheck,
 } from './check/check-evals.js';
-export { checkRecordPath, readEvalStrength } from './check/check-record.js';
+export { checkRecordPath, readEvalStrength, uncheckedReferencesHint } from './check/check-record.js';
 export { generateMutants, type Mutant, type MutantKind, mutantKinds } from './check/mutants.js';
 export {
   type CaseChange,

@@ -1,4 +1,4 @@
-import type { Benchmark, BenchmarkRun, Configuration, StatSummary } from '@skeval/schema';
+import type { Benchmark, BenchmarkRun, Configuration, EvalStrength, StatSummary } from '@skeval/schema';
 import { type ArmRun, analyzeArms } from './arms/analyze-arms.js';
 import { mean, signed, stddev } from './arms/statistics.js';
 import type { CaseRunDigest } from './read-case-run.js';
@@ -26,6 +26,8 @@ export interface BuildBenchmarkOptions {
   /** The agent's model, when the runner knows it. */
   executorModel: string | null;
   seed?: number;
+  /** The skill's evals at their last `skeval check`, kept under `skeval` beside the comparison. */
+  evalStrength?: EvalStrength;
 }
 
 /**
@@ -115,7 +117,15 @@ export function buildBenchmark(options: BuildBenchmarkOptions): Benchmark {
     },
     runs,
     run_summary: runSummary,
-    ...(analysis ? { skeval: { version: 1 as const, ...analysis } } : {}),
+    ...(analysis
+      ? {
+          skeval: {
+            version: 1 as const,
+            ...analysis,
+            ...(options.evalStrength ? { eval_strength: options.evalStrength } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   type Benchmark,
   type CostCapRecord,
+  type EvalStrength,
   type RunConfigRecord,
   type RunSummary,
   runSummarySchema,
@@ -77,6 +78,8 @@ export interface SummarizeRunFolderOptions {
   costCap?: CostCapRecord | null;
   /** The case runs of the folder, already read back (a merge has read them to check them); else they are read. */
   runs?: readonly CaseRunDigest[];
+  /** The skill's evals at their last `skeval check`: benchmark.json carries it as `skeval.eval_strength`. */
+  evalStrength?: EvalStrength;
   /**
    * Draws benchmark.md from the benchmark: the run folder is handed its renderer (core's Markdown
    * benchmark reporter), so it holds the files and their agreement, not how a report looks.
@@ -109,6 +112,7 @@ export async function summarizeRunFolder(
     runs,
     executorModel: options.model,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.evalStrength ? { evalStrength: options.evalStrength } : {}),
   });
   const summary: RunSummary = {
     version: 1,

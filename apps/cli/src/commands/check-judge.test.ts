@@ -32,7 +32,14 @@ beforeAll(async () => {
   fake.respondWith((request) => {
     const shown = responseShown(request.body);
     const verdict = shown
-      ? { id: 'a9', verdict: 'pass', evidence: 'names r.md', quote: 'I wrote r.md: north', source: 'response', absent: null }
+      ? {
+          id: 'a9',
+          verdict: 'pass',
+          evidence: 'names r.md',
+          quote: 'I wrote r.md: north',
+          source: 'response',
+          absent: null,
+        }
       : { id: 'a9', verdict: 'fail', evidence: 'no file is named', quote: null, source: null, absent: 'r.md' };
     return {
       body: anthropicMessage({

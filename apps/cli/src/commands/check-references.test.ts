@@ -113,6 +113,36 @@ describe('skeval check --reference-from', () => {
     await rm(join(runDir, 'feedback.json'));
   }, 60_000);
 
+  it('skeval run hints at references never checked; once checked, benchmark.json carries the eval strength', async () => {
+    await run(['check', 'greeting', '--reference-from', runDir, '--save-references']);
+    await rm(join(root, 'greeting', 'evals-runs', 'check.json'));
+    const agent = `node ${join(repo, 'examples/agents/greeting-agent.mjs')} {prompt_file}`;
+    const runArgs = ['run', 'greeting', '--agent-command', agent, '--compare', '--output-dir', 'runs', '--json'];
+    const unchecked = await run(runArgs);
+    expect(unchecked.stderr).toContain(
+      `skeval: hint: greeting has references but its evals were never checked: skeval check ${join(root, 'greeting')} shows`,
+    );
+    const checked = await run(['check', 'greeting', '--json']);
+    const report = JSON.parse(checked.stdout).skills[0];
+    const again = await run(runArgs);
+    expect(again.stderr).not.toContain('hint:');
+    const benchmark = JSON.parse(
+      await readFile(join(JSON.parse(again.stdout).runs[0].run_dir, 'benchmark.json'), 'utf8'),
+    );
+    expect(benchmark.skeval.eval_strength).toMatchObject({
+      current: true,
+      mutation_score: report.mutation_score,
+      cases_with_reference: 3,
+      cases: 4,
+    });
+    const vacuous = report.cases
+      .flatMap((entry: CheckedCase) => entry.assertions)
+      .filter((assertion: { verdict: string }) => assertion.verdict === 'vacuous');
+    expect(benchmark.skeval.eval_strength.verdicts.vacuous).toBe(vacuous.length);
+    await rm(join(root, 'greeting', 'evals', 'reference'), { recursive: true });
+    await rm(join(root, 'greeting', 'evals-runs', 'check.json'));
+  }, 120_000);
+
   it('refuses --save-references without --reference-from (exit 2)', async () => {
     const result = await run(['check', 'greeting', '--save-references']);
     expect(result.code).toBe(2);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { discoverSkills, referenceStubMarker } from '@skeval/evals';
 import { readJsonArtifact, writeJsonAtomic } from '@skeval/run-folder';
 import {
   type CheckedSkill,
@@ -9,6 +10,7 @@ import {
   checkRecordSchema,
   type EvalStrength,
 } from '@skeval/schema';
+import { referenceFolderName, referenceRootOf } from './reference.js';
 
 /** `<skill>/evals-runs/check.json`: where the last check of a skill is kept for `skeval run`. */
 export function checkRecordPath(skillDir: string): string {
@@ -65,4 +67,36 @@ export async function readEvalStrength(skillDir: string, evalsPath: string): Pro
   if (read.status !== 'ok') return undefined;
   const digest = await evalsDigest(evalsPath).catch(() => '');
   return { ...read.value.strength, current: digest === read.value.evals_sha256 };
+}
+
+/**
+ * The hint `skeval run` prints for a skill whose evals have references but were never checked,
+ * or undefined: was it checked, or has it nothing to check against.
+ */
+export async function uncheckedReferencesHint(run: { skill: string; skillDir: string }): Promise<string | undefined> {
+  if (
+    await stat(checkRecordPath(run.skillDir)).then(
+      () => true,
+      () => false,
+    )
+  )
+    return undefined;
+  const [skill] = await discoverSkills({ path: run.skillDir });
+  const cases = skill?.load.evals?.cases ?? [];
+  if (!skill) return undefined;
+  const root = referenceRootOf(skill.evalsPath);
+  let found = cases.some((evalCase) => evalCase.reference !== undefined);
+  for (const evalCase of cases) {
+    if (found) break;
+    const dir = join(root, referenceFolderName(evalCase.id));
+    const response = await readFile(join(dir, 'response.md'), 'utf8').catch(() => undefined);
+    found =
+      (response !== undefined && !response.startsWith(referenceStubMarker)) ||
+      (await stat(join(dir, 'outputs')).then(
+        (entry) => entry.isDirectory(),
+        () => false,
+      ));
+  }
+  if (!found) return undefined;
+  return `${skill.name} has references but its evals were never checked: skeval check ${skill.dir} shows whether each assertion tells a good answer from a bad one`;
 }
