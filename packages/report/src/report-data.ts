@@ -1,4 +1,4 @@
-import type { Configuration, Feedback, VerdictStatus } from '@skeval/schema';
+import type { Configuration, EvalStrength, Feedback, VerdictStatus } from '@skeval/schema';
 
 /** The id of the `<script type="application/json">` element holding the report's data. */
 export const dataElementId = 'skeval-report-data';
@@ -74,6 +74,8 @@ export interface ReportOverview {
   arms: ArmOverview[];
   /** From benchmark.json's `skeval` block; `null` without two arms. */
   comparison: ReportComparison | null;
+  /** The skill's evals at their last `skeval check` (benchmark.json's `skeval.eval_strength`); `null` when never checked. */
+  evalStrength: EvalStrength | null;
 }
 
 export interface ReportCase {

@@ -175,23 +175,28 @@ function summarize(
 ): CaseCheck {
   const { evalCase, skill, reference } = options;
   const referenceRows = graded.get('reference')?.rows ?? [];
+  const readsOf = evalCase.assertions.map((assertion) => assertionReads(assertion, skill.dir));
   // A mutant's rows: those graded on it, and the reference's for the assertions it cannot change.
+  const rowsCache = new Map<string, AssertionResult[]>();
   const rowsOf = (name: string): AssertionResult[] => {
+    const cached = rowsCache.get(name);
+    if (cached) return cached;
+    const rows = filledRows(name);
+    rowsCache.set(name, rows);
+    return rows;
+  };
+  const filledRows = (name: string): AssertionResult[] => {
     const entry = graded.get(name);
     if (!entry?.byIndex) return entry?.rows ?? [];
     const { byIndex } = entry;
     return evalCase.assertions.flatMap((assertion, index) => {
       const row = byIndex.has(index) ? byIndex.get(index) : referenceRows[index];
       if (!row) return [];
-      return [
-        assertionReads(assertion, skill.dir).judged && !byIndex.has(index)
-          ? { ...row, status: 'skipped' as const }
-          : row,
-      ];
+      return [readsOf[index]?.judged && !byIndex.has(index) ? { ...row, status: 'skipped' as const } : row];
     });
   };
   const assertions: CheckedAssertion[] = evalCase.assertions.map((assertion, index) => {
-    const reads = assertionReads(assertion, skill.dir);
+    const reads = readsOf[index] ?? assertionReads(assertion, skill.dir);
     const traceOnly = reads.trace && !reads.response && reads.files !== 'any' && reads.files.length === 0;
     const gap = reference && traceOnly && !reference.trace;
     const evidence: AssertionEvidence = {

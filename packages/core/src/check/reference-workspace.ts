@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
 import { prepareWorkspace } from '../workspace/prepare-workspace.js';
@@ -42,17 +43,24 @@ export async function prepareVariantWorkspace(options: {
   const inputs = new Map<string, Buffer>();
   for (const path of [...workspace.start.keys()].sort()) inputs.set(path, await readFile(join(workspace.dir, path)));
   let shown: FileSet = inputs;
+  const folders = new Set<string>([workspace.dir]);
   return {
     dir: workspace.dir,
     inputs,
+    // Synchronous on purpose: a variant changes a file or two, and a check shows thousands of
+    // variants; a trip through the thread pool for each would cost more than the write.
     async show(files) {
       for (const path of shown.keys())
-        if (!files.has(path)) await rm(join(workspace.dir, path), { force: true, recursive: true });
+        if (!files.has(path)) rmSync(join(workspace.dir, path), { force: true, recursive: true });
       for (const [path, content] of files) {
         if (shown.get(path) === content) continue;
         const target = join(workspace.dir, path);
-        await mkdir(dirname(target), { recursive: true });
-        await writeFile(target, content);
+        const folder = dirname(target);
+        if (!folders.has(folder)) {
+          mkdirSync(folder, { recursive: true });
+          folders.add(folder);
+        }
+        writeFileSync(target, content);
       }
       shown = new Map(files);
     },
