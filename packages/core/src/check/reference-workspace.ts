@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
@@ -26,6 +27,21 @@ export function inputsWithOutputs(inputs: FileSet, outputs: FileSet): Map<string
 }
 
 /**
+ * Where variant workspaces go: a memory-backed folder where the system has one (`/dev/shm` on
+ * Linux), else the temporary folder. A check writes a file or two for each of thousands of
+ * variants; on a busy disk each write can take milliseconds, in memory microseconds.
+ */
+export function variantTempRoot(): string {
+  const shared = '/dev/shm';
+  try {
+    accessSync(shared, constants.W_OK);
+    return statSync(shared).isDirectory() ? shared : tmpdir();
+  } catch {
+    return tmpdir();
+  }
+}
+
+/**
  * One folder per case, prepared as a run prepares its workspace, in which each variant's end
  * state (the reference, the null agent's untouched inputs, a mutant) is shown in turn.
  */
@@ -38,7 +54,7 @@ export async function prepareVariantWorkspace(options: {
     skill: options.skill,
     evalCase: options.evalCase,
     install: [],
-    ...(options.tempRoot ? { tempRoot: options.tempRoot } : {}),
+    tempRoot: options.tempRoot ?? variantTempRoot(),
   });
   const inputs = new Map<string, Buffer>();
   for (const path of [...workspace.start.keys()].sort()) inputs.set(path, await readFile(join(workspace.dir, path)));
