@@ -4,7 +4,7 @@
 // every deterministic mutant graded. Goal: ≤ 5 s. Prints the mutants graded and their rate.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { goal, sized } from './figures.mjs';
@@ -74,6 +74,9 @@ for (const entry of checked)
   for (const assertion of entry.assertions) verdicts[assertion.verdict] = (verdicts[assertion.verdict] ?? 0) + 1;
 console.log(`cases: ${caseCount} × 8 assertions, ${mutants} mutants (${(mutants / caseCount).toFixed(1)} per case)`);
 console.log(`verdicts: ${JSON.stringify(verdicts)}; mutation score ${report.skills[0].mutation_score.toFixed(2)}`);
+console.log(
+  `load average during the check: ${loadavg()[0].toFixed(1)} (a figure of a busy machine is no figure of the tool)`,
+);
 console.log(`variants graded per second: ${Math.round((mutants + 3 * caseCount) / seconds)}`);
 console.log(
   `skeval check: ${seconds.toFixed(2)} s ${goal({ name: 'skeval check of 100 cases × 8 assertions', value: seconds, max: 5, unit: ' s' })}`,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { checkReportSchema } from './check.js';
 import { benchmarkSchema } from './benchmark.js';
+import { checkReportSchema } from './check.js';
 import { skevalConfigSchema } from './config-file.js';
 import { evalsFileSchema } from './evals-file.js';
 import { feedbackSchema } from './feedback.js';

@@ -56,7 +56,7 @@ describe('skeval check --reference-from', () => {
     const cases = casesOf(result.stdout);
     const sources = Object.fromEntries(cases.map((entry) => [entry.case_id, entry.reference]));
     expect(sources).toEqual({
-      '1': 'runs/greeting/' + runDir.split('/').at(-1) + '/eval-1/with_skill/run-1/ (passed every assertion)',
+      '1': `runs/greeting/${runDir.split('/').at(-1)}/eval-1/with_skill/run-1/ (passed every assertion)`,
       // Its custom grader cannot load in this copy (no @skeval/scripts beside it): an errored assertion, so no reference.
       'named-ada': null,
       'no-emoji': expect.stringMatching(/eval-no-emoji\/with_skill\/run-1\/ \(passed every assertion\)$/),

@@ -17,14 +17,14 @@ export function checkRecordPath(skillDir: string): string {
   return join(skillDir, 'evals-runs', 'check.json');
 }
 
-export async function evalsDigest(evalsPath: string): Promise<string> {
+async function evalsDigest(evalsPath: string): Promise<string> {
   return createHash('sha256')
     .update(await readFile(evalsPath))
     .digest('hex');
 }
 
 /** A skill's check in numbers: the mutation score, the verdicts counted, the mutants that survived. */
-export function strengthOf(skill: CheckedSkill, checkedAt: string): EvalStrength {
+function strengthOf(skill: CheckedSkill, checkedAt: string): EvalStrength {
   const verdicts: Record<CheckVerdict, number> = { ok: 0, broken: 0, vacuous: 0, weak: 0, unchecked: 0 };
   for (const evalCase of skill.cases) for (const assertion of evalCase.assertions) verdicts[assertion.verdict] += 1;
   return {

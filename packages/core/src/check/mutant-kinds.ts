@@ -19,11 +19,11 @@ export interface TextChange {
 }
 
 /** At most this many numbers of one target are changed: the first ones. */
-export const maxNumbersPerTarget = 8;
+const maxNumbersPerTarget = 8;
 /** At most this many keys of a JSON file are dropped, one mutant each: the first ones. */
-export const maxKeysPerFile = 8;
+const maxKeysPerFile = 8;
 /** At most this many columns of a file's tables are dropped, one mutant each. */
-export const maxColumnsPerTarget = 8;
+const maxColumnsPerTarget = 8;
 
 /** The mutants of one output file: deleted, then (for a text file) its content changes. */
 export function fileMutants(options: {

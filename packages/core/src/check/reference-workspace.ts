@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LoadedCase } from '@skeval/evals';
 import { prepareWorkspace } from '../workspace/prepare-workspace.js';
@@ -31,7 +31,7 @@ export function inputsWithOutputs(inputs: FileSet, outputs: FileSet): Map<string
  * Linux), else the temporary folder. A check writes a file or two for each of thousands of
  * variants; on a busy disk each write can take milliseconds, in memory microseconds.
  */
-export function variantTempRoot(): string {
+function variantTempRoot(): string {
   const shared = '/dev/shm';
   try {
     accessSync(shared, constants.W_OK);
