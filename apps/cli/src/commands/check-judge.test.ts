@@ -30,6 +30,22 @@ beforeAll(async () => {
   // A judge that passes the claim when the response says which file it wrote, quoting it; a fail otherwise.
   // It counts a token per four characters of the request, as a tokenizer would roughly.
   fake.respondWith((request) => {
+    if (JSON.stringify(request.body).includes('wrong_answers')) {
+      // Two near misses: a stale total, and one that also tries to write outside the workspace.
+      const answers = [
+        {
+          broke: 'north is 125',
+          response: 'I wrote r.md: north 125, south 80.',
+          files: [{ path: 'r.md', content: '| region | total |\n|---|---|\n| north | 125 |\n| south | 80 |\n' }],
+        },
+        {
+          broke: 'the file is elsewhere',
+          response: 'I wrote r.md: north 120, south 80.',
+          files: [{ path: '../../escaped.md', content: 'x' }],
+        },
+      ];
+      return { body: anthropicMessage({ toolUse: { name: 'wrong_answers', input: { answers } } }) };
+    }
     const shown = responseShown(request.body);
     const verdict = shown
       ? {
@@ -93,6 +109,24 @@ describe('skeval check with a judge', () => {
     const cost = Number(spent?.[2]);
     expect(cost).toBeGreaterThanOrEqual(Math.floor(plan.judge.cost_usd.low * 1e4) / 1e4);
     expect(cost).toBeLessThanOrEqual(plan.judge.cost_usd.high);
+  });
+
+  it('--llm-mutants asks the judge model once per case for near misses, grades them apart, and drops a path that leaves the workspace', async () => {
+    const planned = JSON.parse(
+      (await run(['check', 'totals', ...judgeFlags, '--no-judge', '--llm-mutants', '2', '--dry-run', '--json'])).stdout,
+    );
+    expect(planned.llm_mutant_calls).toBe(1);
+    const before = fake.requests.length;
+    const checked = await run(['check', 'totals', ...judgeFlags, '--no-judge', '--llm-mutants', '2', '--json']);
+    expect(fake.requests.length - before).toBe(1);
+    const [entry] = JSON.parse(checked.stdout).skills[0].cases;
+    expect(entry.llm_mutants).toEqual([
+      { id: 'llm-1', killed: true, broke: 'north is 125' },
+      // Its only file change left the workspace and was dropped: the reference's files, the reference's answer.
+      { id: 'llm-2', killed: false, broke: 'the file is elsewhere' },
+    ]);
+    await expect(import('node:fs/promises').then((fs) => fs.stat(join(root, '..', 'escaped.md')))).rejects.toThrow();
+    expect(entry.mutants.some((mutant: { id: string }) => mutant.id.startsWith('llm-'))).toBe(false);
   });
 
   it('--no-judge leaves the claim unchecked and calls nothing', async () => {

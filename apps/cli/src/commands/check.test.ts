@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkReportSchema } from '@skeval/schema';
@@ -144,6 +144,15 @@ describe('skeval check', () => {
     const fixed = await run(['validate', '--lint', '--json', 'totals/evals/evals.json']);
     const fixedRules = JSON.parse(fixed.stdout).files[0].lint.map((warning: { rule: string }) => warning.rule);
     expect(fixedRules.filter((rule: string) => /empty-match|negated-absent|provided-file/.test(rule))).toEqual([]);
+  });
+
+  it('refuses a link in a reference folder, naming it (exit 2), and reads nothing through it', async () => {
+    const skillDir = await writeCheckFixture(root);
+    await symlink('/etc/passwd', join(skillDir, 'evals', 'reference', '1', 'outputs', 'passwd'));
+    const result = await run(['check', 'totals', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('evals/reference/1/outputs/passwd: a link; a reference holds plain files');
+    expect(result.stdout).toBe('');
   });
 
   it('refuses a reference folder that leaves the skill, naming the evals file and the case (exit 2)', async () => {
