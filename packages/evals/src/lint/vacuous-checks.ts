@@ -50,7 +50,7 @@ export function vacuousChecks(
   if (path !== undefined && existsGraders.has(grader) && providedPaths(evalCase).has(path.replace(/^\.\//, '')))
     found.push({
       rule: 'provided-file-exists',
-      message: `${path} is one of the case's own \`files\`: it is in the workspace before the agent starts, so this passes on an agent that did nothing; check a file the agent writes, or what it changed in this one (\`workspace\`/\`file-contains\`)`,
+      message: `${path} is one of the case's own \`files\`: it is in the workspace before the agent starts, so this passes on an agent that did nothing; check a file the agent writes, or what it changed in this one (\`workspace\`/\`file-contains\`); to check that the agent kept it, keep this beside a check of what the agent did`,
     });
   if (grader === 'output-not-contains') {
     const given = `${evalCase.prompt}\n${context.skillMarkdown ?? ''}\n${context.inputsText()}`.toLowerCase();
