@@ -189,7 +189,7 @@ function summarize(
     const entry = graded.get(name);
     if (!entry?.byIndex) return entry?.rows ?? [];
     const { byIndex } = entry;
-    return evalCase.assertions.flatMap((assertion, index) => {
+    return evalCase.assertions.flatMap((_assertion, index) => {
       const row = byIndex.has(index) ? byIndex.get(index) : referenceRows[index];
       if (!row) return [];
       return [readsOf[index]?.judged && !byIndex.has(index) ? { ...row, status: 'skipped' as const } : row];

@@ -10,12 +10,6 @@ export interface VacuousCheck {
 }
 
 const patternGraders = new Set(['regex-match', 'output-regex', 'workspace-file-contains']);
-const containsGraders = new Set([
-  'output-contains',
-  'output-icontains',
-  'output-not-contains',
-  'workspace-file-contains',
-]);
 const existsGraders = new Set(['file-exists', 'workspace-file-exists']);
 /** The most of a case's input file read for the words it mentions. */
 const maxInputBytes = 1_000_000;
