@@ -23,7 +23,7 @@ const commandsOutside: Plugin = {
 };
 
 const quick = ['validate', 'brief', 'transpile', 'import'];
-const engine = ['init', 'run', 'grade', 'compare', 'calibrate', 'merge', 'report', 'triggers', 'doctor'];
+const engine = ['init', 'check', 'run', 'grade', 'compare', 'calibrate', 'merge', 'report', 'triggers', 'doctor'];
 const entries = (names: string[]) =>
   Object.fromEntries(names.map((name) => [`commands/${name}`, `src/commands/${name}.ts`]));
 

@@ -33,6 +33,13 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./commands/validate.js')).defineValidate,
   },
   {
+    name: 'check',
+    arguments: '[path]',
+    description:
+      "does the eval tell a good answer from a bad one? grade every assertion on the case's reference, a null agent and mutants, running no agent",
+    load: async () => (await import('./commands/check.js')).defineCheck,
+  },
+  {
     name: 'run',
     arguments: '[path]',
     description:

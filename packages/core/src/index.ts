@@ -85,3 +85,6 @@ export {
   type SkillTriggersRun,
 } from './triggers/run-triggers.js';
 export { type CaseWorkspace, type PrepareWorkspaceOptions, prepareWorkspace } from './workspace/prepare-workspace.js';
+export { type CheckEvalsOptions, type CheckEvalsResult, type CheckPlan, checkEvals, type PlannedCheckSkill, planCheck } from './check/check-evals.js';
+export { checkRecordPath, readEvalStrength, uncheckedReferencesHint } from './check/check-record.js';
+export { generateMutants, type Mutant, type MutantKind, mutantKinds } from './check/mutants.js';

@@ -53,3 +53,5 @@ export { describeMultiTurn, multiTurnCases } from './validate/describe-turns.js'
 export { detectForeignFormat } from './import/detect-format.js';
 export { describeImport, type ImportForeignFileOptions, importForeignFile, isForeignEvalsFileName } from './import/import-file.js';
 export { type ForeignFormat, foreignFormats, type ImportedCase, type ImportResult } from './import/types.js';
+export { referenceStub, referenceStubMarker } from './init/reference-stubs.js';
+export { type CaseReference } from './load/types.js';

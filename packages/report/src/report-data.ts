@@ -1,4 +1,4 @@
-import type { Feedback, VerdictStatus } from '@skeval/schema';
+import type { EvalStrength, Feedback, VerdictStatus } from '@skeval/schema';
 import type { Configuration } from '@skeval/schema/internal';
 
 /** The id of the `<script type="application/json">` element holding the report's data. */
@@ -77,6 +77,8 @@ export interface ReportOverview {
   comparison: ReportComparison | null;
   /** The judge's noise floor, the sign test and the judge's last κ, one sentence each (see `measuresOf`). */
   measures?: Array<{ text: string; flagged: boolean }>;
+  /** The skill's evals at their last `skeval check` (benchmark.json's `skeval.eval_strength`); `null` when never checked. */
+  evalStrength: EvalStrength | null;
 }
 
 export interface ReportCase {

@@ -1,4 +1,4 @@
-import type { Benchmark, BenchmarkRun } from '@skeval/schema';
+import type { Benchmark, BenchmarkRun, EvalStrength } from '@skeval/schema';
 import type { Configuration, StatSummary } from '@skeval/schema/internal';
 import { type ArmRun, analyzeArms } from './arms/analyze-arms.js';
 import { judgeNoiseOf } from './arms/judge-noise.js';
@@ -28,6 +28,8 @@ export interface BuildBenchmarkOptions {
   /** The agent's model, when the runner knows it. */
   executorModel: string | null;
   seed?: number;
+  /** The skill's evals at their last `skeval check`, kept under `skeval` beside the comparison. */
+  evalStrength?: EvalStrength;
 }
 
 /**
@@ -118,7 +120,15 @@ export function buildBenchmark(options: BuildBenchmarkOptions): Benchmark {
     },
     runs,
     run_summary: runSummary,
-    ...(analysis ? { skeval: { version: 1 as const, ...analysis } } : {}),
+    ...(analysis
+      ? {
+          skeval: {
+            version: 1 as const,
+            ...analysis,
+            ...(options.evalStrength ? { eval_strength: options.evalStrength } : {}),
+          },
+        }
+      : {}),
   };
 }
 

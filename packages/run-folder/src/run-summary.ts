@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type Benchmark, type RunSummary, runSummarySchema } from '@skeval/schema';
+import { type Benchmark, type EvalStrength, type RunSummary, runSummarySchema } from '@skeval/schema';
 import type { CostCapRecord, RunConfigRecord } from '@skeval/schema/internal';
 import { buildBenchmark, judgeNoiseFor } from './benchmark.js';
 import { describesCase, type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
@@ -72,6 +72,8 @@ export interface SummarizeRunFolderOptions {
   costCap?: CostCapRecord | null;
   /** The case runs of the folder, already read back (a merge has read them to check them); else they are read. */
   runs?: readonly CaseRunDigest[];
+  /** The skill's evals at their last `skeval check`: benchmark.json carries it as `skeval.eval_strength`. */
+  evalStrength?: EvalStrength;
   /**
    * Draws benchmark.md from the benchmark: the run folder is handed its renderer (core's Markdown
    * benchmark reporter), so it holds the files and their agreement, not how a report looks.
@@ -104,6 +106,7 @@ export async function summarizeRunFolder(
     runs,
     executorModel: options.model,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.evalStrength ? { evalStrength: options.evalStrength } : {}),
   });
   const summary: RunSummary = {
     version: 1,

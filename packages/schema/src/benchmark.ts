@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { evalStrengthSchema } from './check.js';
 import { expectationResultSchema } from './grading.js';
 
 /** The arms a case can run in. */
@@ -194,7 +195,11 @@ export const armAnalysisSchema = z.looseObject({
 export type ArmAnalysis = z.infer<typeof armAnalysisSchema>;
 
 /** Skeval's own numbers, kept under `skeval` so skill-creator's fields keep their meaning. */
-export const benchmarkSkevalSchema = armAnalysisSchema.extend({ version: z.literal(1) });
+export const benchmarkSkevalSchema = armAnalysisSchema.extend({
+  version: z.literal(1),
+  /** The skill's evals at their last `skeval check`, when it was checked. */
+  eval_strength: evalStrengthSchema.optional(),
+});
 export type BenchmarkSkeval = z.infer<typeof benchmarkSkevalSchema>;
 
 /** `benchmark.json`: skill-creator's shape, with Skeval's additions under `skeval`. */

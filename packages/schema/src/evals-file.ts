@@ -111,6 +111,20 @@ export const evalCaseSchema = z
           'Hosts (host or host:port) the agent may reach in this case besides its model, with the default --network model.',
       }),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    reference: z
+      .looseObject({
+        response: z.string().optional().meta({ description: 'The known-good final response.' }),
+        files: z
+          .string()
+          .min(1)
+          .optional()
+          .meta({ description: 'A folder in the skill holding the files the workspace should end with.' }),
+      })
+      .optional()
+      .meta({
+        description:
+          'The known-good end state `skeval check` grades every assertion against (in place of `evals/reference/<id>/`).',
+      }),
     assertions: z
       .array(listedAssertionSchema)
       .optional()

@@ -43,3 +43,4 @@ export {
   triggersFileSchema,
   triggersHistorySchema,
 } from './triggers.js';
+export { type CheckedAssertion, type CheckedCase, type CheckedMutant, type CheckedSkill, type CheckRecord, type CheckReport, type CheckVerdict, checkedAssertionSchema, checkedCaseSchema, checkedMutantSchema, checkedSkillSchema, checkRecordSchema, checkReportSchema, checkVerdictSchema, checkVerdicts, type EvalStrength, evalStrengthSchema, type LlmMutantAnswers, llmMutantAnswersJsonSchema, llmMutantAnswersSchema } from './check.js';

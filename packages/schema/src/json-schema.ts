@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { benchmarkSchema } from './benchmark.js';
 import { calibrationSchema } from './calibration.js';
+import { checkReportSchema } from './check.js';
 import { skevalConfigSchema } from './config-file.js';
 import { evalsFileSchema } from './evals-file.js';
 import { feedbackSchema } from './feedback.js';
@@ -20,6 +21,7 @@ export const jsonSchemaSources = {
   'summary.schema.json': { schema: runSummarySchema, io: 'output' },
   'calibration.schema.json': { schema: calibrationSchema, io: 'output' },
   'skeval-config.schema.json': { schema: skevalConfigSchema, io: 'input' },
+  'check.schema.json': { schema: checkReportSchema, io: 'output' },
 } as const;
 
 export type JsonSchemaFileName = keyof typeof jsonSchemaSources;

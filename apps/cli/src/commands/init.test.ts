@@ -51,13 +51,24 @@ describe('skeval init', () => {
       result.stdout,
     ).toBe(`wrote greeting/evals/evals.json: 3 cases for greeting (2 the skill is for, 1 negative control)
 wrote greeting/skeval.config.mjs: every setting commented out (docs/config.md)
+wrote 3 reference stubs in greeting/evals/reference/: the known-good answer of each case, for skeval check
 
 Next:
   1. edit what is marked TODO: each prompt, and the checks of what a good result holds
   2. skeval validate --lint greeting  check the file
   3. skeval run greeting --dry-run    the agent runs and judge calls it would make
   4. skeval run greeting              run it
+  5. write each reference, then skeval check greeting: does each check tell a good answer from a bad one?
 `);
+    const stub = await readFile(join(root, 'greeting', 'evals', 'reference', 'welcome-note', 'response.md'), 'utf8');
+    expect(stub.startsWith('<!-- skeval: reference stub: replace this whole file')).toBe(true);
+    // A stub is no reference: the check says the case has none, and where to write it.
+    const checked = await run(['check', 'greeting', '--json', '--no-judge']);
+    const [first] = JSON.parse(checked.stdout).skills[0].cases;
+    expect(first.reference).toBeNull();
+    expect(first.assertions.map((assertion: { why: string }) => assertion.why).join('\n')).toContain(
+      "the case's reference is still the stub skeval init wrote (evals/reference/greeting/response.md)",
+    );
     const evals = await readEvals('greeting');
     expect(evals.$schema).toBe('../../node_modules/@skeval/schema/json-schema/evals.schema.json');
     expect(evals.skill_name).toBe('greeting');
@@ -210,6 +221,8 @@ Next:
         },
       ],
       warnings: [],
+      // bare's stubs were written by the first init; --force replaces the evals file, never a reference.
+      references: [],
     });
   });
 });

@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { formatIssue, type InitEvalsResult, initEvals, inspectInitTarget } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
@@ -63,7 +63,9 @@ async function init(skillDir: string, flags: InitFlags, { io, setExitCode }: Com
     const rule = 'rule' in warning ? ` [lint/${warning.rule}]` : '';
     io.stderr(`${formatIssue(fileName, warning)}${rule}\n`);
   }
-  io.stdout(flags.json ? jsonOutput(toJson(result, fileName, config)) : renderText(result, fileName, io.cwd, config));
+  io.stdout(
+    flags.json ? jsonOutput(toJson(result, fileName, config, io.cwd)) : renderText(result, fileName, io.cwd, config),
+  );
   setExitCode(exitCodes.ok);
 }
 
@@ -93,15 +95,21 @@ function renderText(result: InitEvalsResult, fileName: string, cwd: string, conf
     `${result.exists ? 'replaced' : 'wrote'} ${fileName}: ${cases} cases for ${result.skillName} (${cases - 1} the skill is for, 1 negative control)`,
     ...(config?.written ? [`wrote ${config.file}: every setting commented out (docs/config.md)`] : []),
     ...(config && !config.written ? [`kept ${config.file}: the config file already in effect for the skill`] : []),
+    ...(result.references.length
+      ? [
+          `wrote ${result.references.length} reference stub${result.references.length === 1 ? '' : 's'} in ${relative(cwd, dirname(dirname(result.references[0] ?? ''))) || '.'}/: the known-good answer of each case, for skeval check`,
+        ]
+      : []),
     '',
     'Next:',
     '  1. edit what is marked TODO: each prompt, and the checks of what a good result holds',
     ...steps.map(([command, what], at) => `  ${at + 2}. ${command.padEnd(width)}  ${what}`),
+    `  ${steps.length + 2}. write each reference, then skeval check ${skill}: does each check tell a good answer from a bad one?`,
   ];
   return `${lines.join('\n')}\n`;
 }
 
-function toJson(result: InitEvalsResult, fileName: string, config: ConfigWritten | undefined) {
+function toJson(result: InitEvalsResult, fileName: string, config: ConfigWritten | undefined, cwd: string) {
   return {
     evalsFile: fileName,
     configFile: config?.file ?? null,
@@ -116,6 +124,7 @@ function toJson(result: InitEvalsResult, fileName: string, config: ConfigWritten
       negativeControl: evalCase.metadata?.negative_control === true,
     })),
     warnings: result.warnings,
+    references: result.references.map((path) => relative(cwd, path) || path),
   };
 }
 

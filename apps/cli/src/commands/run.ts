@@ -187,6 +187,10 @@ async function finishRun(prepared: PreparedRun, result: RunReport): Promise<numb
   }
   if (result.costCap) io.stderr(`skeval: ${describeCostCap(result.costCap, result.runs)}\n`);
   noteUnknownSkills(io, prepared.loaded, result);
+  for (const skillRun of result.runs) {
+    const hint = await core.uncheckedReferencesHint(skillRun);
+    if (hint) io.stderr(`skeval: hint: ${hint}\n`);
+  }
   const code = exitCodeOf(result, checks, {
     // With a pass-rate gate, single failures do not fail a run; on a shard the gate waits for the merge.
     passRateGated: (skillRun) =>

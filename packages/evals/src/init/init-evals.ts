@@ -11,6 +11,7 @@ import { explainUnsafeSkillName, unsafeSkillNameMessage } from '../load/names.js
 import { parseSkillManifest } from '../skills/read-skill-manifest.js';
 import { createSkillPathCheck, evalsFileOf } from '../skills/skill-folder.js';
 import { formatJson } from './format-json.js';
+import { writeReferenceStubs } from './reference-stubs.js';
 import { readSkillHints, type SkillHints } from './skill-hints.js';
 import { buildStarterEvals, type StarterEvals } from './starter-evals.js';
 
@@ -55,6 +56,8 @@ export interface InitEvalsResult extends InitTarget {
   derived: boolean;
   /** What `skeval validate --lint` says of the file: nothing, unless a prompt given draws a warning. */
   warnings: Array<EvalsIssue | LintWarning>;
+  /** The reference stubs written, `evals/reference/<id>/response.md` per case (one already there is kept). */
+  references: string[];
 }
 
 /**
@@ -139,7 +142,11 @@ export async function initEvals(options: InitEvalsOptions = {}): Promise<InitEva
   }
   await mkdir(dirname(target.evalsPath), { recursive: true });
   await writeWhole(target.evalsPath, built.text, options.force ?? false, cwd);
-  return { ...target, evals: built.evals, schemaPath, derived, warnings: built.warnings };
+  const references = await writeReferenceStubs({
+    evalsDir: dirname(target.evalsPath),
+    caseIds: built.evals.evals.map((evalCase) => evalCase.id),
+  });
+  return { ...target, evals: built.evals, schemaPath, derived, warnings: built.warnings, references };
 }
 
 /** What loading and linting say of the text: errors (a bug) are thrown, warnings returned. */

@@ -3,6 +3,7 @@ import { formatPointer } from '@skeval/schema/internal';
 import { resolveGrader } from '@skeval/scripts';
 import type { LoadedCase, LoadedEvalsFile } from '../load/types.js';
 import { scriptableCheck, vagueness } from './claim-text.js';
+import { inputsTextOf, vacuousChecks } from './vacuous-checks.js';
 
 /** The lint rules, each documented in docs/lint.md with a good and a bad example. */
 export const lintRules = [
@@ -13,6 +14,9 @@ export const lintRules = [
   'no-negative-control',
   'unused-expected-output',
   'copied-from-skill',
+  'empty-match-pattern',
+  'provided-file-exists',
+  'negated-absent-value',
 ] as const;
 export type LintRule = (typeof lintRules)[number];
 
@@ -61,8 +65,16 @@ export function lintEvals(options: LintEvalsOptions): LintWarning[] {
   for (const evalCase of options.evals.cases) {
     const casePath = ['evals', evalCase.index];
     checkAssertionCount(evalCase, casePath, warn);
+    let inputs: string | undefined;
+    const inputsText = () => (inputs ??= inputsTextOf(evalCase, skillDir));
     for (const assertion of evalCase.assertions) {
       const path = [...casePath, assertion.list, assertion.index];
+      for (const check of vacuousChecks(assertion, evalCase, {
+        skillDir,
+        ...(options.skillMarkdown === undefined ? {} : { skillMarkdown: options.skillMarkdown }),
+        inputsText,
+      }))
+        warn(check.rule, path, check.message);
       const claim = claimOf(assertion);
       if (claim === undefined) continue;
       const scriptable = scriptableCheck(claim);

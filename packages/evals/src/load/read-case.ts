@@ -5,7 +5,7 @@ import { countErrors, type IssueSink, isPlainObject, type JsonPath, unknownKeys 
 import { readFiles } from './read-files.js';
 import { readSetup } from './read-setup.js';
 import { readAssertionLists, readTurns } from './read-turns.js';
-import type { LoadedCase } from './types.js';
+import type { CaseReference, LoadedCase } from './types.js';
 
 const caseFieldsSchema = evalCaseSchema.omit({
   assertions: true,
@@ -88,11 +88,20 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
       ...(setup.ignored || !setup.setup ? {} : { setup: setup.setup }),
       ...(fields.allow_hosts?.length ? { allowHosts: fields.allow_hosts } : {}),
       metadata: fields.metadata ?? {},
+      ...(fields.reference ? { reference: referenceOf(fields.reference) } : {}),
       negativeControl: readNegativeControl(fields.metadata, [...path, 'metadata', 'negative_control'], sink),
       assertions,
       ...(skills ? { skills } : {}),
       extra: Object.fromEntries(kept.map((key) => [key, value[key]])),
     },
+  };
+}
+
+/** The case's `reference` key: the known-good response and the folder of files, as written. */
+function referenceOf(reference: { response?: string | undefined; files?: string | undefined }): CaseReference {
+  return {
+    ...(reference.response === undefined ? {} : { response: reference.response }),
+    ...(reference.files === undefined ? {} : { files: reference.files }),
   };
 }
 

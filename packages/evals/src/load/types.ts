@@ -7,6 +7,13 @@ export interface CaseFile {
   content?: string;
 }
 
+/** A case's known-good end state, as its `reference` key gives it. */
+export interface CaseReference {
+  response?: string;
+  /** A folder in the skill (paths from the skill folder; `evals/`-relative paths also resolve). */
+  files?: string;
+}
+
 /** One turn of a case: what the user says, and the assertions graded on that turn's response. */
 export interface CaseTurn {
   prompt: string;
@@ -39,6 +46,8 @@ export interface LoadedCase {
   /** Hosts (`host` or `host:port`) the agent may reach in this case besides its model (`allow_hosts`). */
   allowHosts?: string[];
   metadata: Record<string, unknown>;
+  /** The case's `reference` key: a known-good response and a folder of end-state files, for `skeval check`. */
+  reference?: CaseReference;
   /**
    * A negative control: a case the skill should not change, marked `"metadata": {
    * "negative_control": true }`. Comparisons report it as held or broken instead of flagging its

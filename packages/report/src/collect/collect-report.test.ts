@@ -171,3 +171,29 @@ describe('collectReport', () => {
     );
   });
 });
+
+describe('collectReport: eval strength', () => {
+  it("shows benchmark.json's skeval.eval_strength, and nothing when the skill was never checked", async () => {
+    expect(run.overview.evalStrength).toBeNull();
+    const path = join(runDir, 'benchmark.json');
+    const original = await readFile(path, 'utf8');
+    const strength = {
+      checked_at: '2026-12-01T10:00:00.000Z',
+      current: false,
+      mutation_score: 0.75,
+      verdicts: { ok: 5, broken: 1, vacuous: 1, weak: 1, unchecked: 0 },
+      cases_with_reference: 2,
+      cases: 6,
+      surviving_mutants: [{ case_id: 'greet', id: 'number-times-ten:outputs/greeting.txt#1' }],
+    };
+    const benchmark = JSON.parse(original);
+    benchmark.skeval.eval_strength = strength;
+    await writeFile(path, JSON.stringify(benchmark));
+    try {
+      const [checked] = (await collectReport({ paths: [runDir], cwd: root })).data.runs;
+      expect(checked?.overview.evalStrength).toEqual(strength);
+    } finally {
+      await writeFile(path, original);
+    }
+  });
+});

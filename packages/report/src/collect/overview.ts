@@ -75,5 +75,5 @@ export function overviewOf(runs: readonly StoredCaseRun[], benchmark: Benchmark 
           method: `${delta.method}, ${delta.resamples} resamples, seed ${delta.seed}`,
         }
       : null;
-  return { arms, comparison };
+  return { arms, comparison, evalStrength: analysis?.eval_strength ?? null };
 }

@@ -1,5 +1,6 @@
 import type { ReportComparison, ReportRun } from '../report-data.js';
 import { PassRateChart } from './chart.js';
+import { EvalStrengthSection } from './eval-strength.js';
 import { armName, cost, count, percent, points, seconds } from './format.js';
 import { type ReviewState, reviewProgressOf } from './review-store.js';
 import type { SaveStatus } from './save-reviews.js';
@@ -131,6 +132,7 @@ export function SkillOverview(props: ReviewBarProps & { onPick: (caseKey: string
           ))}
         </ul>
       ) : null}
+      {run.overview.evalStrength ? <EvalStrengthSection strength={run.overview.evalStrength} /> : null}
       {run.cases.length ? <PassRateChart run={run} onPick={props.onPick} /> : <p>No case run finished.</p>}
       <ReviewBar {...props} />
     </section>
