@@ -13,7 +13,8 @@ import { type PreparedRun, plannedOptions } from './run.js';
  */
 export async function printDryRun(prepared: PreparedRun): Promise<number> {
   const { core, io, flags, judge } = prepared;
-  const json = dryRunFormat(prepared.reporters) === 'json';
+  // The config file's reporters are for results: a dry run reads only the flags typed.
+  const json = prepared.settings.sources.reporters === 'flag' && dryRunFormat(prepared.reporters) === 'json';
   const plan = await core.planRun(await plannedOptions(prepared));
   const { wrapWords } = await import('@skeval/core/internal');
   const width = terminalOf(io, 'stdout').width;

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
-import { chooseReporters, reporterOption, writeReports } from '../reporter-flag.js';
+import { chooseReporters, flagReporters, reporterOption, writeReports } from '../reporter-flag.js';
 
 /** `skeval merge`'s options. */
 const mergeOptions = {
@@ -51,7 +51,7 @@ export function defineMerge(command: Command, { io, setExitCode }: CommandContex
           'merge: --copy and --move cannot go together: --copy leaves the shards as they are, --move uses them up',
       });
     }
-    const reporters = chooseReporters(flags.reporter, flags.json);
+    const reporters = chooseReporters(flagReporters(flags.reporter, flags.json));
     const core = await import('@skeval/core');
     const result = await core.mergeShards({
       dirs,

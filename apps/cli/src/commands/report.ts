@@ -2,6 +2,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
+import { resolveRunNameAsRun } from '../run-name.js';
 
 /** `skeval report`'s options. */
 const reportOptions = {
@@ -27,11 +28,12 @@ export function defineReport(command: Command, context: CommandContext): void {
 const kilobytes = (text: string) => `${Math.round(Buffer.byteLength(text) / 1024).toLocaleString('en-US')} KB`;
 
 async function report(given: string[], flags: ReportFlags, { io, signal }: CommandContext): Promise<void> {
-  const [{ renderHtmlReport, serveReport }, { resolveRunName, writeFileAtomic }] = await Promise.all([
+  const [{ renderHtmlReport, serveReport }, core] = await Promise.all([
     import('@skeval/report'),
     import('@skeval/core'),
   ]);
-  const paths = await Promise.all(given.map((path) => resolveRunName(path, { cwd: io.cwd })));
+  const { writeFileAtomic } = core;
+  const paths = await Promise.all(given.map((value) => resolveRunNameAsRun({ core, value, io })));
   const shown = (path: string) => {
     const from = relative(io.cwd, path);
     return from === '' ? '.' : from.startsWith('..') || isAbsolute(from) ? path : from;

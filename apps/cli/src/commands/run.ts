@@ -70,7 +70,7 @@ async function prepareRun(options: {
         '--min-delta gates the difference the skill makes, which needs two arms: add --compare (with and without the skill) or --baseline <skill-dir>',
     });
   }
-  const reporters = chooseReporters(flags.reporter, flags.json);
+  const reporters = chooseReporters(flags.reporter);
   const judge = resolveJudge({ core, judge: flags.judge, judgeSource: settings.sources.judge, requests: flags, io });
   const selection = selectionOf(core, path, flags, io);
   return { core, io, path, flags, settings, loaded, twoArms, reporters, judge, selection };
