@@ -41,7 +41,15 @@ export { defineConfig } from './config/define-config.js';
 export { configFileNames, type FindConfigFileOptions, findConfigFile } from './config/find-config-file.js';
 export { type LoadConfigFileOptions, type LoadedConfig, loadConfigFile } from './config/load-config-file.js';
 export { type WriteStarterConfigResult, writeStarterConfig } from './config/starter-config.js';
-export { checkGates, errorsOf, type GateCheck, type GateName, withSkillPassRate } from './gates/check-gates.js';
+export {
+  checkGates,
+  errorsOf,
+  type GateCheck,
+  type GateName,
+  gatesForArms,
+  uncheckedDeltaNote,
+  withSkillPassRate,
+} from './gates/check-gates.js';
 export { type GradeCaseRunOptions, gradeCaseRun } from './grading/grade-case-run.js';
 export { type JudgeSetup, resolveJudgeSetup } from './grading/judge-setup.js';
 export { renderBenchmark } from './reporters/benchmark-markdown.js';

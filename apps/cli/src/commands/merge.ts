@@ -70,6 +70,8 @@ export function defineMerge(command: Command, { io, setExitCode }: CommandContex
     });
     // The gates the shards ran with hold the merged run, as they would have held the unsharded one.
     const checks = result.runs.flatMap((run) => core.checkGates(run, result.gates));
+    if (result.uncheckedGates.includes('min-delta') && result.configFile)
+      io.stderr(`skeval: ${core.uncheckedDeltaNote(result.configFile)}\n`);
     for (const check of checks) io.stderr(`skeval: ${check.message}\n`);
     setExitCode(written ? exitCodeOf(result, checks) : exitCodes.infrastructure);
   });

@@ -117,12 +117,7 @@ export async function plannedOptions(prepared: PreparedRun) {
 
 /** Runs and grades every chosen case, with progress on stderr. */
 async function runCases(prepared: PreparedRun, signal: AbortSignal | undefined): Promise<RunReport> {
-  const { io, flags, settings, loaded, twoArms, core } = prepared;
-  if (settings.minDeltaFrom === 'file' && !twoArms && loaded) {
-    io.stderr(
-      `skeval: note: the minDelta gate of ${loaded.file} is not checked: this run has one arm (add --compare or --baseline to check it)\n`,
-    );
-  }
+  const { io, flags, settings, loaded, core } = prepared;
   const skillTimeoutsMs = Object.fromEntries(
     Object.keys(loaded?.config.skills ?? {}).map((skill) => [skill, settings.forSkill(skill).timeout * 1000]),
   );
@@ -156,17 +151,16 @@ async function finishRun(prepared: PreparedRun, result: RunReport): Promise<numb
   // checked here too).
   const { shard } = prepared.selection;
   const gatesOf = (skill: string) => {
-    const { minDelta, minPassRate, ...gates } = settings.forSkill(skill).gates;
-    if (shard) return gates;
-    return {
-      ...gates,
-      ...(minPassRate === undefined ? {} : { minPassRate }),
-      ...(twoArms && minDelta !== undefined ? { minDelta } : {}),
-    };
+    const { gates } = core.gatesForArms(settings.forSkill(skill).gates, twoArms ? 2 : 1);
+    if (!shard) return gates;
+    const { minDelta: _delta, minPassRate: _rate, ...counted } = gates;
+    return counted;
   };
   const checks = result.interrupted
     ? []
     : result.runs.flatMap((skillRun) => core.checkGates(skillRun, gatesOf(skillRun.skill)));
+  if (settings.minDeltaFrom === 'file' && !twoArms && prepared.loaded && result.runs.length > 0)
+    io.stderr(`skeval: ${core.uncheckedDeltaNote(prepared.loaded.file)}\n`);
   for (const check of checks) io.stderr(`skeval: ${check.message}\n`);
   const deferred = shard
     ? result.runs.filter((skillRun) => {

@@ -39,6 +39,21 @@ export function withSkillPassRate(run: SkillRun): number | null {
   return rates.length ? rates.reduce((sum, rate) => sum + rate, 0) / rates.length : null;
 }
 
+/**
+ * The gates a run is held to, the same for a whole run and for a merge of its shards: `minDelta`
+ * only where the run has two arms (a one-arm run has no delta), and which gates were left out.
+ */
+export function gatesForArms(gates: Gates, arms: number): { gates: Gates; unchecked: GateName[] } {
+  if (arms > 1 || gates.minDelta === undefined) return { gates, unchecked: [] };
+  const { minDelta: _, ...rest } = gates;
+  return { gates: rest, unchecked: ['min-delta'] };
+}
+
+/** The note for a `minDelta` gate of the config file that a one-arm run does not check. */
+export function uncheckedDeltaNote(configFile: string): string {
+  return `note: the minDelta gate of ${configFile} is not checked: this run has one arm (add --compare or --baseline to check it)`;
+}
+
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 const signed = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
 const points = (value: number) => `${signed(value)} pts`;
