@@ -1,5 +1,6 @@
 import type { Gates } from '@skeval/schema';
 import type { SkillRun } from '../run/run-report.js';
+import { armPassRates } from './arm-pass-rates.js';
 
 /** The gates there are, by the flag that sets each. */
 export type GateName = 'min-pass-rate' | 'min-delta' | 'max-errors';
@@ -28,15 +29,11 @@ export function errorsOf(run: SkillRun): { agentErrors: number; erroredAssertion
 }
 
 /**
- * The with_skill arm's pass rate: the mean of its case runs' pass rates (`passRateOf`, as
- * grading.json has it), the number benchmark.md shows; null when no case run graded anything.
+ * The with_skill arm's pass rate (`armPassRates`), the number the terminal's last lines,
+ * benchmark.md and the HTML report show; null when no case run graded anything.
  */
 export function withSkillPassRate(run: SkillRun): number | null {
-  const rates = run.outcomes
-    .filter((outcome) => outcome.arm === 'with_skill')
-    .map((outcome) => outcome.grading.summary.pass_rate)
-    .filter((rate): rate is number => rate !== null);
-  return rates.length ? rates.reduce((sum, rate) => sum + rate, 0) / rates.length : null;
+  return armPassRates(run).find((entry) => entry.arm === 'with_skill')?.rate ?? null;
 }
 
 /**
