@@ -9,7 +9,7 @@ export {
   inspectInitTarget,
 } from './init/init-evals.js';
 export type { SkillHints } from './init/skill-hints.js';
-export type { StarterEvals } from './init/starter-evals.js';
+export { isPlaceholderPrompt, type StarterEvals } from './init/starter-evals.js';
 export { type LintEvalsOptions, type LintRule, type LintWarning, lintEvals, lintRules } from './lint/lint-evals.js';
 export { type AssertionAlias, assertionAliases } from './load/assertion-aliases.js';
 export { assertionsOfCase, caseTurns } from './load/case-turns.js';

@@ -107,6 +107,7 @@ export async function plannedOptions(prepared: PreparedRun) {
     ...(flags.iteration ? { iteration: flags.iteration } : {}),
     ...(resume ? { resume } : {}),
     extraSkills: flags.extraSkill,
+    ...(flags.allowTodo ? { allowTodo: true } : {}),
     contextMode: flags.contextMode,
     env: io.env,
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
