@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import {
   type Benchmark,
+  type Configuration,
   type CostCapRecord,
   type RunConfigRecord,
   type RunSummary,
@@ -70,6 +71,8 @@ export interface SummarizeRunFolderOptions {
   model: string | null;
   judge: string | null;
   interrupted: boolean;
+  /** The case runs an interrupt stopped before they finished (summary.json's `interrupted_case_runs`). */
+  interruptedCaseRuns?: ReadonlyArray<{ id: string; arm: Configuration; run_number: number }>;
   seed?: number;
   /** The settings of the run (null: none recorded); without it (a re-grade), those summary.json records are kept. */
   config?: RunConfigRecord | null;
@@ -119,6 +122,7 @@ export async function summarizeRunFolder(
     model: options.model,
     judge: options.judge,
     interrupted: options.interrupted,
+    ...(options.interruptedCaseRuns?.length ? { interrupted_case_runs: [...options.interruptedCaseRuns] } : {}),
     arms: [...new Set(runs.map((run) => run.arm))].sort(),
     runs_per_configuration: Math.max(1, ...runs.map((run) => run.runNumber)),
     cases: runs.map((run) => {

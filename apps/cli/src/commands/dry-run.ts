@@ -50,7 +50,7 @@ function renderPlan(
 ): string {
   const lines = plan.skills.map(
     (skill) =>
-      `${skill.skill}: ${skill.cases} cases${skill.casesInAllShards === undefined || !plan.shard ? '' : ` (shard ${plan.shard.index}/${plan.shard.total}: of ${skill.casesInAllShards})`} × ${skill.arms} arm${skill.arms === 1 ? '' : 's'} × ${skill.runs} run${skill.runs === 1 ? '' : 's'} = ${skill.agentRuns} agent runs; ${skill.judgeCalls} judge calls`,
+      `${skill.skill}: ${count(skill.cases, 'case')}${skill.casesInAllShards === undefined || !plan.shard ? '' : ` (shard ${plan.shard.index}/${plan.shard.total}: of ${skill.casesInAllShards})`} × ${count(skill.arms, 'arm')} × ${count(skill.runs, 'run')} = ${count(skill.agentRuns, 'agent run')}; ${count(skill.judgeCalls, 'judge call')}`,
   );
   for (const invalid of plan.invalid)
     lines.push(
@@ -58,7 +58,7 @@ function renderPlan(
     );
   for (const entry of plan.unpaired) lines.push(entry.reason);
   lines.push(
-    `in all: ${plan.agentRuns} agent runs, ${plan.judgeCalls} judge calls${plan.judge ? ` to ${plan.judge}` : ''}`,
+    `in all: ${count(plan.agentRuns, 'agent run')}, ${count(plan.judgeCalls, 'judge call')}${plan.judge ? ` to ${plan.judge}` : ''}`,
   );
   if (plan.judgeInputTokens && plan.judgeOutputTokens !== null) {
     lines.push(
@@ -83,3 +83,6 @@ function renderPlan(
   }
   return `${lines.flatMap((line) => wrap(line).map((part, at) => (at === 0 ? part : `  ${part}`))).join('\n')}\n`;
 }
+
+/** `1 case`, `2 cases`. */
+const count = (value: number, noun: string) => `${value} ${noun}${value === 1 ? '' : 's'}`;

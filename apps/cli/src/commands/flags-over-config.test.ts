@@ -74,7 +74,7 @@ describe('flags over the config file', () => {
   it('--dry-run prints the plan whatever reporters the config file names, and --json makes it JSON', async () => {
     const text = await cli(['run', 'greet', '--dry-run']);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toContain('greet: 1 cases × 1 arm × 1 run = 1 agent runs');
+    expect(text.stdout).toContain('greet: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls');
     const json = await cli(['run', 'greet', '--dry-run', '--json']);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ agent_runs: 1 });

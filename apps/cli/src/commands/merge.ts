@@ -86,7 +86,7 @@ function shownPath(path: string, cwd: string): string {
 /** What was merged, on stderr (the report on stdout is the run's own). */
 function describeMerge(result: MergeShardsResult, shown: (path: string) => string): string {
   return `${[
-    `skeval: merged ${result.shards.length} shard${result.shards.length === 1 ? '' : 's'} of ${result.skill}: ${result.cases} cases, ${result.caseRuns} case runs → ${shown(result.runDir)}`,
+    `skeval: merged ${result.shards.length} shard${result.shards.length === 1 ? '' : 's'} of ${result.skill}: ${result.cases} case${result.cases === 1 ? '' : 's'}, ${result.caseRuns} case run${result.caseRuns === 1 ? '' : 's'} → ${shown(result.runDir)}`,
     ...result.shards.map(
       (shard) =>
         `  shard ${shard.index}/${shard.total}: ${shard.cases} case${shard.cases === 1 ? '' : 's'} from ${shown(shard.dir)}`,

@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { interruptNotice } from '../interrupt-notice.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 import { resolveRunNameAsRun } from '../run-name.js';
@@ -49,16 +50,20 @@ async function report(given: string[], flags: ReportFlags, { io, signal }: Comma
       0,
     );
     io.stdout(
-      `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} cases, ${caseRuns} case runs, ${kilobytes(rendered.html)}\n`,
+      `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} case${cases === 1 ? '' : 's'}, ${caseRuns} case run${caseRuns === 1 ? '' : 's'}, ${kilobytes(rendered.html)}\n`,
     );
     for (const run of runs) for (const problem of run.problems) io.stderr(`skeval: not in the report: ${problem}\n`);
   }
   if (!flags.serve) return;
   const server = await serveReport({ paths, cwd: io.cwd, ...(signal ? { signal } : {}) });
+  // Ctrl-C is how serving ends: this command says so itself, in one line, and exits 0.
+  interruptNotice.said = true;
   io.stderr(
     `skeval: serving the report of ${server.runDirs.map(shown).join(', ')} at ${server.url}\n` +
       `skeval: labels and notes are saved to feedback.json in each run folder as you review; Ctrl-C stops\n`,
   );
   io.stdout(`${server.url}\n`);
   await server.closed;
+  interruptNotice.said = false;
+  io.stderr(`skeval: stopped serving ${server.url}; the labels given are in feedback.json\n`);
 }

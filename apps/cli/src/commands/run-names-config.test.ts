@@ -57,7 +57,9 @@ describe("run names and the config file's outputDir", () => {
   it('report <skill>/latest writes the page of the newest run in outputDir', async () => {
     const result = await cli(['report', 'skills/greet/latest']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^wrote results/greet/${runs[1]}/report\\.html: greet; 1 cases`));
+    expect(result.stdout).toMatch(
+      new RegExp(`^wrote results/greet/${runs[1]}/report\\.html: greet; 1 case, 1 case run,`),
+    );
   });
 
   it('grade latest from the skill folder re-grades the newest run in outputDir', async () => {

@@ -1,7 +1,9 @@
-import type { CostCapState, JudgeSetup, LoadedConfig, RunReport } from '@skeval/core';
+import { relative } from 'node:path';
+import type { CostCapState, JudgeSetup, LoadedConfig, RunProgressEvent, RunReport } from '@skeval/core';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
+import { interruptNotice } from '../interrupt-notice.js';
 import type { CommandContext } from '../main.js';
 import { createRunnerFromFlags } from '../option-groups/agent-options.js';
 import { readConfigFile } from '../option-groups/config-file.js';
@@ -12,6 +14,7 @@ import { type GivenFlag, type RunSettings, resolveRunSettings } from '../run-set
 import { stderrOutput } from '../terminal.js';
 import { printDryRun } from './dry-run.js';
 import { type RunFlags, runOptions } from './run-options.js';
+import { noteUnknownSkills } from './unknown-skills.js';
 
 type Core = typeof import('@skeval/core');
 
@@ -33,7 +36,12 @@ export interface PreparedRun {
 
 /** `skeval run`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineRun(command: Command, context: CommandContext): void {
-  command.argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.');
+  command
+    .argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 every graded assertion of the skill passed (or the gates set passed), 1 an assertion of the with_skill arm or a gate failed, 2 bad usage or invalid input (no agent started), 3 undecided verdicts (agent, judge or grader errors past --max-errors), the cost cap stopped case runs, or an artifact could not be written, 130 interrupted (finish with --resume).',
+    );
   addOptions(command, runOptions).action((path: string, parsed: RunFlags) =>
     run(path, parsed, context, (key) => command.getOptionValueSource(key) === 'cli'),
   );
@@ -122,19 +130,42 @@ async function runCases(prepared: PreparedRun, signal: AbortSignal | undefined):
   const skillTimeoutsMs = Object.fromEntries(
     Object.keys(loaded?.config.skills ?? {}).map((skill) => [skill, settings.forSkill(skill).timeout * 1000]),
   );
-  const result = await core.runEvals({
-    ...(await plannedOptions(prepared)),
-    concurrency: flags.concurrency,
-    timeoutMs: flags.timeout * 1000,
-    skillTimeoutsMs,
-    ...(flags.maxCostUsd === undefined ? {} : { maxCostUsd: flags.maxCostUsd }),
-    configOf: settings.record,
-    keepWorkspaces: flags.keepWorkspaces ?? false,
-    ...(signal ? { signal } : {}),
-    onProgress: core.terminalReporter.live(stderrOutput(io)),
-  });
+  const result = await core
+    .runEvals({
+      ...(await plannedOptions(prepared)),
+      concurrency: flags.concurrency,
+      timeoutMs: flags.timeout * 1000,
+      skillTimeoutsMs,
+      ...(flags.maxCostUsd === undefined ? {} : { maxCostUsd: flags.maxCostUsd }),
+      configOf: settings.record,
+      keepWorkspaces: flags.keepWorkspaces ?? false,
+      ...(signal ? { signal } : {}),
+      onProgress: announcingInterrupts(core.terminalReporter.live(stderrOutput(io)), io.cwd),
+    })
+    .finally(() => {
+      interruptNotice.said = false;
+      delete interruptNotice.resumeHint;
+    });
   if (io.stderrIsTTY) io.stderr('\r\x1b[K');
   return result;
+}
+
+/**
+ * The progress reporter, and from the first case run on, the run says itself what a Ctrl-C does
+ * (the progress line's `stopping: …`), naming the folder to resume, which a second Ctrl-C repeats.
+ */
+function announcingInterrupts(live: (event: RunProgressEvent) => void, cwd: string) {
+  return (event: RunProgressEvent) => {
+    if (event.type === 'run-start') {
+      interruptNotice.said = true;
+      const [only, ...others] = event.runDirs;
+      interruptNotice.resumeHint =
+        only && others.length === 0
+          ? `skeval run --resume ${relative(cwd, only).startsWith('..') ? only : relative(cwd, only)}`
+          : 'skeval run --resume <folder> for each run folder';
+    }
+    live(event);
+  };
 }
 
 /** Writes the reports, checks the gates, says what else there is to say; resolves to the exit code. */
@@ -175,7 +206,7 @@ async function finishRun(prepared: PreparedRun, result: RunReport): Promise<numb
     );
   }
   if (result.costCap) io.stderr(`skeval: ${describeCostCap(result.costCap, result.runs)}\n`);
-  noteUnknownSkills(io, prepared.loaded, result);
+  await noteUnknownSkills({ io, loaded: prepared.loaded, result });
   const code = exitCodeOf(result, checks, {
     // With a pass-rate gate, single failures do not fail a run; on a shard the gate waits for the merge.
     passRateGated: (skillRun) =>
@@ -186,23 +217,17 @@ async function finishRun(prepared: PreparedRun, result: RunReport): Promise<numb
 
 /** The cost cap's line after a run: what was spent against the cap, and what to do when it stopped the run. */
 function describeCostCap(cap: CostCapState, runs: RunReport['runs']): string {
-  const spent = `$${cap.spentUsd.toFixed(4)} of the $${cap.capUsd.toFixed(2)} cap`;
+  // The cap as it was given: $0.005 stays $0.005, never rounded to a cap it is not.
+  const capText = Number(cap.capUsd.toFixed(2)) === cap.capUsd ? cap.capUsd.toFixed(2) : String(cap.capUsd);
+  const spent = `$${cap.spentUsd.toFixed(4)} of the $${capText} cap`;
+  const caseRuns = (count: number) => `${count} case run${count === 1 ? '' : 's'}`;
   const unpriced = cap.unpriced
     ? `; ${cap.unpriced} case run${cap.unpriced === 1 ? '' : 's'} of unknown cost counted as $0`
     : '';
-  if (!cap.stopped) return `cost: spent ${spent} (${cap.finished} case runs)${unpriced}`;
+  if (!cap.stopped) return `cost: spent ${spent} (${caseRuns(cap.finished)})${unpriced}`;
   const mean = cap.finished ? cap.spentUsd / cap.finished : 0;
   const resume = runs.length === 1 && runs[0] ? ` --resume ${runs[0].runDir}` : ' --resume <run-dir>';
-  return `stopped at the cost cap: spent ${spent} on ${cap.finished} case runs (about $${mean.toFixed(4)} each); ${cap.notStarted} case run${cap.notStarted === 1 ? ' was' : 's were'} not started, since the next would pass the cap${unpriced}; to finish, run again with${resume} and a higher --max-cost-usd`;
-}
-
-/** A `skills.<name>` entry of the config file that no skill of the run has: most likely a typo. */
-function noteUnknownSkills(io: CommandContext['io'], loaded: LoadedConfig | undefined, result: RunReport): void {
-  const names = new Set([...result.runs.map((entry) => entry.skill), ...result.invalid.map((entry) => entry.skill)]);
-  for (const name of Object.keys(loaded?.config.skills ?? {})) {
-    if (!names.has(name) && result.runs.length > 0)
-      io.stderr(`skeval: note: skills.${name} in ${loaded?.file} names no skill of this run\n`);
-  }
+  return `stopped at the cost cap: spent ${spent} on ${caseRuns(cap.finished)} (about $${mean.toFixed(4)} each); ${cap.notStarted} case run${cap.notStarted === 1 ? ' was' : 's were'} not started, since the next would pass the cap${unpriced}; to finish, run again with${resume} and a higher --max-cost-usd`;
 }
 
 /** Where `--resume latest` counts runs: the skill run, its output folder and iteration. */

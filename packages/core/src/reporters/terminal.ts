@@ -179,7 +179,7 @@ function totalsLines(report: RunReport, style: Style, width: number): string[] {
     String(cases),
     ...(agentErrors ? [style.error(plural(agentErrors, 'agent error'))] : []),
     ...(skillEdits ? [style.error(`${skillEdits} edited the skill`)] : []),
-    ...(report.interrupted ? [style.error('interrupted')] : []),
+    ...(report.interrupted ? [style.error(interruptedText(report))] : []),
   ];
   const rates = passRateSummaries(report);
   return [
@@ -194,6 +194,12 @@ function totalsLines(report: RunReport, style: Style, width: number): string[] {
       return [`${style.dim(label)}  ${style.bold(rate)}${style.dim(note)}`];
     }),
   ];
+}
+
+/** `interrupted`, with how many case runs it stopped: they are in no count and no pass rate. */
+function interruptedText(report: RunReport): string {
+  const stopped = report.runs.reduce((sum, run) => sum + (run.interruptedCaseRuns?.length ?? 0), 0);
+  return stopped ? `${stopped} interrupted (not counted)` : 'interrupted';
 }
 
 /** A paragraph wrapped to the width: the first line after `first`, the rest after `rest`. */

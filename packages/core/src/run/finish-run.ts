@@ -46,6 +46,12 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       outcomes: [...(execution.outcomes.get(planned) ?? [])].sort(byCaseOrder),
       problems: [],
       writeErrors: [...(execution.writeErrors.get(planned) ?? [])],
+      interruptedCaseRuns: [...(execution.stopped.get(planned) ?? [])].sort(
+        (a, b) =>
+          a.caseId.localeCompare(b.caseId, undefined, { numeric: true }) ||
+          a.arm.localeCompare(b.arm) ||
+          a.runNumber - b.runNumber,
+      ),
     };
     runs.push(run);
     const manifest = plan.shard
@@ -71,7 +77,7 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
           interrupted: execution.interrupted,
         })
       : undefined;
-    if (run.outcomes.length === 0 && !existsSync(runDir) && !manifest) continue;
+    if (run.outcomes.length === 0 && !run.interruptedCaseRuns?.length && !existsSync(runDir) && !manifest) continue;
     try {
       if (manifest) await writeShardManifest(runDir, manifest);
       const written = await summarizeRunFolder({
@@ -83,6 +89,11 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
         model: runner.model ?? null,
         judge: options.judge,
         interrupted: execution.interrupted,
+        interruptedCaseRuns: run.interruptedCaseRuns?.map((entry) => ({
+          id: entry.caseId,
+          arm: entry.arm,
+          run_number: entry.runNumber,
+        })),
         config: options.configOf?.(skill.name) ?? null,
         costCap: options.costCap ? costCapRecord(options.costCap.state()) : null,
       });

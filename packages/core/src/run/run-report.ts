@@ -1,6 +1,6 @@
 import type { EvalsIssue } from '@skeval/evals';
 import type { CaseRunOutcome } from '@skeval/run-folder';
-import type { Benchmark } from '@skeval/schema';
+import type { Benchmark, Configuration } from '@skeval/schema';
 import type { CostCapState } from './cost-cap.js';
 
 /** One skill's run folder after a run or a re-grade. */
@@ -15,6 +15,8 @@ export interface SkillRun {
   problems: string[];
   /** Files that could not be written (a full disk, a read-only folder), with the OS error and the fix. */
   writeErrors: string[];
+  /** Case runs a Ctrl-C stopped before they finished: not recorded, in no pass rate; `--resume` runs them again. */
+  interruptedCaseRuns?: Array<{ caseId: string; arm: Configuration; runNumber: number }>;
 }
 
 /** Assertion and case-run counts over a whole run. */
