@@ -45,7 +45,7 @@ export function passRateSummaries(report: RunReport, separator = ' | '): string[
 }
 
 /** `+13.4 pts`, `−5.0 pts` (the minus sign of the gates' lines). */
-export function signedPoints(points: number): string {
+function signedPoints(points: number): string {
   return `${points >= 0 ? '+' : '−'}${Math.abs(points).toFixed(1)} pts`;
 }
 
