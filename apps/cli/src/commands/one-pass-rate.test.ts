@@ -90,7 +90,7 @@ describe('one pass rate per arm', () => {
   it("the terminal's last line shows each arm and the delta", () => {
     expect(run.code, run.stderr).toBe(0);
     const last = run.stdout.trimEnd().split('\n').at(-1);
-    expect(last).toBe(' Pass rate  with_skill 91.7% | without_skill 66.7% | Δ +25.0 pts');
+    expect(last).toBe(' Pass rate  with_skill 91.7%, without_skill 66.7%, Δ +25.0 pts');
     expect(run.stdout).not.toMatch(pooled);
   });
 

@@ -229,7 +229,7 @@ async function expectOnePassRate(runDir: string, printed: { stdout: string; stde
     expect(graded === 0 ? null : Number(passed) / graded).toBe(own?.rate);
   }
   // The totals line shows each arm's rate and the delta, as the comparison does: never a pool.
-  const totalsLine = / Pass rate {2}with_skill ([\d.]+%) \| without_skill ([\d.]+%) \| Δ ([+−][\d.]+) pts/.exec(
+  const totalsLine = / Pass rate {2}with_skill ([\d.]+%), without_skill ([\d.]+%), Δ ([+−][\d.]+) pts/.exec(
     printed.stdout,
   );
   expect(totalsLine?.slice(1, 3)).toEqual([

@@ -26,10 +26,10 @@ export function assertionLabel(row: Pick<AssertionResult, 'text' | 'turn'>): str
 
 /**
  * Each skill's pass rates as a report's last line shows them, one entry per skill: one arm
- * `70.0%`; two `with_skill 57.1% | without_skill 43.7% | Δ +13.4 pts`, never a pool of the arms
+ * `70.0%`; two `with_skill 57.1%, without_skill 43.7%, Δ +13.4 pts`, never a pool of the arms
  * (`armPassRates`). With several skills each entry starts with the skill's name.
  */
-export function passRateSummaries(report: RunReport, separator = ' | '): string[] {
+export function passRateSummaries(report: RunReport, separator = ', '): string[] {
   return report.runs.map((run) => {
     const rates = armPassRates(run);
     const delta = passRateDelta(run, rates);

@@ -125,7 +125,8 @@ function finishedState(outcome: CaseRunOutcome, style: ReturnType<typeof createS
 
 /** The line a log starts with: how many case runs, which agent, and the run folders. */
 function startLine(event: Extract<RunProgressEvent, { type: 'run-start' }>, shown: (path: string) => string) {
-  const into = event.runDirs.length ? ` into ${event.runDirs.map(shown).join(', ')}` : '';
+  const [only, ...others] = event.runDirs;
+  const into = only ? ` into ${others.length ? `${event.runDirs.length} run folders` : shown(only)}` : '';
   return `skeval: starting ${plural(event.caseRuns, 'case run')} with agent ${event.agent}${into}\n`;
 }
 
