@@ -5,6 +5,11 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const turboBin = require.resolve('turbo/bin/turbo');
-const env = { ...process.env, SKEVAL_NODE_MAJOR: process.versions.node.split('.')[0] };
+// Turbo's telemetry notice on a first build says nothing about Skeval: off unless asked for.
+const env = {
+  TURBO_TELEMETRY_DISABLED: '1',
+  ...process.env,
+  SKEVAL_NODE_MAJOR: process.versions.node.split('.')[0],
+};
 const result = spawnSync(process.execPath, [turboBin, ...process.argv.slice(2)], { stdio: 'inherit', env });
 process.exitCode = result.status ?? 1;

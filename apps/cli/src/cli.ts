@@ -19,17 +19,25 @@ if (argv[0] === 'assert') {
 } else {
   // Ctrl-C (or SIGTERM, SIGHUP) stops launching case runs and gives running ones a grace; a
   // second signal ends at once. Either way the sandboxes die with Skeval (bubblewrap's
-  // --die-with-parent) and the case runs' temporary folders are removed on the way out.
+  // --die-with-parent) and the case runs' temporary folders are removed on the way out. The
+  // command that is running says what stopping does (see interrupt-notice.ts); else one line here.
+  const { interruptNotice } = await import('./interrupt-notice.js');
   const interrupt = new AbortController();
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const clearLine = () => (process.stderr.isTTY ? '\r\x1b[K' : '');
   const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupt.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 128 + (signal === 'SIGTERM' ? 15 : 1));
-    // On its own line, not over the live progress line.
-    const what = signal === 'SIGINT' ? 'interrupted' : `got ${signal}`;
-    process.stderr.write(
-      `${process.stderr.isTTY ? '\r\x1b[K' : ''}skeval: ${what}; finishing the running cases (again to stop now); finish the run later with --resume <its folder>\n`,
-    );
+    if (interrupt.signal.aborted) {
+      const resume = interruptNotice.resumeHint ? `; resume with ${interruptNotice.resumeHint}` : '';
+      process.stderr.write(
+        `${clearLine()}skeval: stopped at once; case runs still running are not recorded${resume}\n`,
+      );
+      process.exit(signal === 'SIGINT' ? 130 : 128 + (signal === 'SIGTERM' ? 15 : 1));
+    }
     interrupt.abort();
+    if (!interruptNotice.said) {
+      const what = signal === 'SIGINT' ? 'interrupted' : `got ${signal}`;
+      process.stderr.write(`${clearLine()}skeval: ${what}; stopping (Ctrl-C again stops at once)\n`);
+    }
   };
   for (const signal of signals) process.on(signal, onSignal);
   const { main } = await import('./main.js');

@@ -53,16 +53,27 @@ export const reportOptions = {
   json: { flags: '--json', description: 'print the result as JSON (the same as --reporter json)' },
 } as const satisfies OptionTable;
 
-type ReporterFlags = Pick<OptionValues<typeof reportOptions>, 'reporter'>;
+type ReporterFlags = Pick<OptionValues<typeof reportOptions>, 'reporter' | 'json'>;
 
 /**
- * `--reporter`'s value: the flags given, else the config file's `reporters` (their files read
- * from its folder), else none (the terminal report: see `chooseReporters`).
+ * The reporters the command line names: each `--reporter`, and `json` for `--json` (exactly
+ * `--reporter json`: given both, json is written once).
+ */
+export function flagReporters(specs: readonly ReporterSpec[] = [], json = false): ReporterSpec[] {
+  const chosen = [...specs];
+  if (json && !chosen.some((spec) => spec.name === 'json' && !spec.path)) chosen.push({ name: 'json' });
+  return chosen;
+}
+
+/**
+ * The reporters of a command: those the command line names (`--reporter`, `--json`), which
+ * replace the config file's `reporters` whole; else the file's (their files read from its
+ * folder); else none (the terminal report: see `chooseReporters`).
  */
 export function reporterSetting(inputs: SettingInputs<ReporterFlags>): ReporterSpec[] | undefined {
-  if (inputs.given('reporter')) {
+  if (inputs.given('reporter') || inputs.given('json')) {
     inputs.sources.reporters = 'flag';
-    return inputs.flags.reporter;
+    return flagReporters(inputs.given('reporter') ? inputs.flags.reporter : [], inputs.given('json'));
   }
   const entries = inputs.config.reporters;
   if (!entries) {
@@ -76,18 +87,16 @@ export function reporterSetting(inputs: SettingInputs<ReporterFlags>): ReporterS
 }
 
 /**
- * The reporters a command writes: those named with `--reporter`, `json` for `--json`, and the
- * terminal report when none goes to stdout. Two on stdout would interleave: a usage error.
+ * The reporters a command writes: `specs` (see `reporterSetting`), and the terminal report when
+ * none goes to stdout. Two on stdout would interleave: a usage error.
  */
-export function chooseReporters(specs: readonly ReporterSpec[] = [], json = false): ReporterSpec[] {
+export function chooseReporters(specs: readonly ReporterSpec[] = []): ReporterSpec[] {
   const chosen = [...specs];
-  if (json && !chosen.some((spec) => spec.name === 'json' && !spec.path)) chosen.push({ name: 'json' });
   const onStdout = chosen.filter((spec) => !spec.path);
   if (onStdout.length > 1) {
-    const names = onStdout.map((spec) => (spec.name === 'json' && json ? 'json (--json)' : spec.name));
     throw new SkevalError({
       code: 'usage',
-      message: `--reporter ${names.join(' and ')} would all write to stdout; send all but one to a file, as --reporter ${onStdout[1]?.name ?? 'junit'}:report.out`,
+      message: `--reporter ${onStdout.map((spec) => spec.name).join(' and ')} would all write to stdout${onStdout.some((spec) => spec.name === 'json') ? ' (--json is --reporter json)' : ''}; send all but one to a file, as --reporter ${onStdout[1]?.name ?? 'junit'}:report.out`,
     });
   }
   if (onStdout.length === 0) chosen.unshift({ name: 'terminal' });

@@ -39,6 +39,7 @@ export type SettingFlags = Pick<
   | 'sandboxMount'
   | 'passEnv'
   | 'reporter'
+  | 'json'
   | 'minPassRate'
   | 'minDelta'
   | 'maxErrors'
@@ -52,7 +53,7 @@ export type SettingFlags = Pick<
 /** Whether a flag was given on the command line (commander's `getOptionValueSource` is `cli`). */
 export type GivenFlag = (key: keyof SettingFlags) => boolean;
 
-type Values = Omit<SettingFlags, 'minPassRate' | 'minDelta' | 'maxErrors'>;
+type Values = Omit<SettingFlags, 'minPassRate' | 'minDelta' | 'maxErrors' | 'json'>;
 
 /** The settings of one `skeval run`: each from a flag, else the config file, else its default. */
 export interface RunSettings {

@@ -21,7 +21,7 @@ export function terminalOf(io: CliIo, stream: 'stdout' | 'stderr'): TerminalSett
 
 /** stderr as a reporter's live part writes to it: its colour, width and whether it is a terminal. */
 export function stderrOutput(io: CliIo): ReporterOutput {
-  return { write: io.stderr, ...terminalOf(io, 'stderr'), isTTY: io.stderrIsTTY === true };
+  return { write: io.stderr, ...terminalOf(io, 'stderr'), isTTY: io.stderrIsTTY === true, cwd: io.cwd };
 }
 
 function colorOf(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {

@@ -57,3 +57,4 @@ export { type EndState, type EndStateOptions, layOutEndState } from './workspace
 export { agreementOf, confusionOf, type LabelledVerdict } from './calibrate/agreement.js';
 export { type CalibrateOptions, calibrate, defaultMinKappa } from './calibrate/calibrate.js';
 export { renderCalibration } from './reporters/calibration-terminal.js';
+export { gatesForArms, uncheckedDeltaNote } from './gates/check-gates.js';

@@ -55,3 +55,4 @@ export { describeImport, type ImportForeignFileOptions, importForeignFile, isFor
 export { type ForeignFormat, foreignFormats, type ImportedCase, type ImportResult } from './import/types.js';
 export { referenceStub, referenceStubMarker } from './init/reference-stubs.js';
 export { type CaseReference } from './load/types.js';
+export { isPlaceholderPrompt } from './init/starter-evals.js';

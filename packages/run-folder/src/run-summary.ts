@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type Benchmark, type EvalStrength, type RunSummary, runSummarySchema } from '@skeval/schema';
-import type { CostCapRecord, RunConfigRecord } from '@skeval/schema/internal';
+import type { Configuration, CostCapRecord, RunConfigRecord } from '@skeval/schema/internal';
 import { buildBenchmark, judgeNoiseFor } from './benchmark.js';
 import { describesCase, type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
 import { listCaseRunFolders, runFiles } from './layout.js';
@@ -65,6 +65,8 @@ export interface SummarizeRunFolderOptions {
   model: string | null;
   judge: string | null;
   interrupted: boolean;
+  /** The case runs an interrupt stopped before they finished (summary.json's `interrupted_case_runs`). */
+  interruptedCaseRuns?: ReadonlyArray<{ id: string; arm: Configuration; run_number: number }>;
   seed?: number;
   /** The settings of the run (null: none recorded); without it (a re-grade), those summary.json records are kept. */
   config?: RunConfigRecord | null;
@@ -117,6 +119,7 @@ export async function summarizeRunFolder(
     model: options.model,
     judge: options.judge,
     interrupted: options.interrupted,
+    ...(options.interruptedCaseRuns?.length ? { interrupted_case_runs: [...options.interruptedCaseRuns] } : {}),
     arms: [...new Set(runs.map((run) => run.arm))].sort(),
     runs_per_configuration: Math.max(1, ...runs.map((run) => run.runNumber)),
     cases: runs.map((run) => {

@@ -49,6 +49,13 @@ export const runSummarySchema = z.looseObject({
   model: z.string().nullable(),
   judge: z.string().nullable(),
   interrupted: z.boolean(),
+  /**
+   * The case runs a Ctrl-C stopped before they finished: nothing of them is recorded (not agent
+   * errors, not in any pass rate), and `skeval run --resume` runs them again.
+   */
+  interrupted_case_runs: z
+    .array(z.object({ id: z.string(), arm: configurationSchema, run_number: z.number().int().positive() }))
+    .optional(),
   /** The arms the run has case runs in. */
   arms: z.array(configurationSchema),
   runs_per_configuration: z.number().int().positive(),

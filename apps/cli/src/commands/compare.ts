@@ -3,6 +3,7 @@ import { exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, decimalNumber, invalid, type OptionTable, type OptionValues } from '../options.js';
+import { resolveRunNameAsRun } from '../run-name.js';
 import { terminalOf } from '../terminal.js';
 
 /** `skeval compare`'s options. */
@@ -40,10 +41,11 @@ export function defineCompare(command: Command, { io, setExitCode }: CommandCont
       '\nExit codes: 0 no regression, 1 the pass rate dropped beyond the threshold,\n2 bad input, or the two runs share no case.',
     );
   addOptions(command, compareOptions).action(async (before: string, after: string, flags: CompareFlags) => {
-    const { compareReporter, compareRuns, resolveRunName } = await import('@skeval/core/internal');
+    const core = await import('@skeval/core/internal');
+    const { compareReporter, compareRuns } = core;
     const result = await compareRuns({
-      before: await resolveRunName(before, { cwd: io.cwd }),
-      after: await resolveRunName(after, { cwd: io.cwd }),
+      before: await resolveRunNameAsRun({ core, value: before, io }),
+      after: await resolveRunNameAsRun({ core, value: after, io }),
       cwd: io.cwd,
       arm: flags.arm,
       ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }),

@@ -360,7 +360,7 @@ describe('per-skill settings', () => {
       'skeval: gate max-errors passed: slow: 1 error (1 agent error, 0 errored assertions), within the maximum of 1\n',
     );
     expect(result.stderr).toContain(
-      `skeval: note: skills.missing in ${join(root, 'tree/skeval.config.json')} names no skill of this run\n`,
+      `skeval: note: skills.missing in ${join(root, 'tree/skeval.config.json')} names no skill below ${join(root, 'tree')}; its settings apply to nothing\n`,
     );
     const slow = await summaryIn('tree/runs/slow');
     expect(slow.cases[0]).toMatchObject({ status: 'timeout' });

@@ -125,7 +125,7 @@ describe('skeval run --max-cost-usd', () => {
       'cap-file',
     ]);
     expect(fromFile.code).toBe(3);
-    expect(fromFile.stderr).toContain('spent $0.2500 of the $0.40 cap on 1 case runs');
+    expect(fromFile.stderr).toContain('spent $0.2500 of the $0.40 cap on 1 case run');
     const overridden = await cli([
       'run',
       'priced',
@@ -153,8 +153,10 @@ describe('skeval run --max-cost-usd', () => {
       'unpriced-out',
     ]);
     expect(result.code, result.stderr).toBe(0);
+    // Said once, not after every case run: the cost line counts them.
+    expect(result.stderr.match(/the cost of this case run is unknown/g)).toHaveLength(1);
     expect(result.stderr).toMatch(
-      /skeval: note: unpriced 1: the cost of this case run is unknown \(its agent or judge reported no price\); the cost cap counts it as \$0 and cannot see such spend\n/,
+      /skeval: note: unpriced 1: the cost of this case run is unknown \(its agent or judge reported no price\); the cost cap counts such case runs as \$0 and cannot see their spend \(the cost line at the end counts them\)\n/,
     );
     expect(result.stderr).toContain(
       'skeval: cost: spent $0.0000 of the $0.01 cap (2 case runs); 2 case runs of unknown cost counted as $0\n',

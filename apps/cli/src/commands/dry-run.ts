@@ -13,7 +13,8 @@ import { type PreparedRun, plannedOptions } from './run.js';
  */
 export async function printDryRun(prepared: PreparedRun): Promise<number> {
   const { core, io, flags, judge } = prepared;
-  const json = dryRunFormat(prepared.reporters) === 'json';
+  // The config file's reporters are for results: a dry run reads only the flags typed.
+  const json = prepared.settings.sources.reporters === 'flag' && dryRunFormat(prepared.reporters) === 'json';
   const plan = await core.planRun(await plannedOptions(prepared));
   const { wrapWords } = await import('@skeval/core/internal');
   const width = terminalOf(io, 'stdout').width;
@@ -49,7 +50,7 @@ function renderPlan(
 ): string {
   const lines = plan.skills.map(
     (skill) =>
-      `${skill.skill}: ${skill.cases} cases${skill.casesInAllShards === undefined || !plan.shard ? '' : ` (shard ${plan.shard.index}/${plan.shard.total}: of ${skill.casesInAllShards})`} × ${skill.arms} arm${skill.arms === 1 ? '' : 's'} × ${skill.runs} run${skill.runs === 1 ? '' : 's'} = ${skill.agentRuns} agent runs; ${skill.judgeCalls} judge calls`,
+      `${skill.skill}: ${count(skill.cases, 'case')}${skill.casesInAllShards === undefined || !plan.shard ? '' : ` (shard ${plan.shard.index}/${plan.shard.total}: of ${skill.casesInAllShards})`} × ${count(skill.arms, 'arm')} × ${count(skill.runs, 'run')} = ${count(skill.agentRuns, 'agent run')}; ${count(skill.judgeCalls, 'judge call')}`,
   );
   for (const skill of plan.skills)
     if (skill.requiredSample) lines.push(requiredSampleLine(skill.skill, skill.requiredSample));
@@ -59,7 +60,7 @@ function renderPlan(
     );
   for (const entry of plan.unpaired) lines.push(entry.reason);
   lines.push(
-    `in all: ${plan.agentRuns} agent runs, ${plan.judgeCalls} judge calls${plan.judge ? ` to ${plan.judge}` : ''}`,
+    `in all: ${count(plan.agentRuns, 'agent run')}, ${count(plan.judgeCalls, 'judge call')}${plan.judge ? ` to ${plan.judge}` : ''}`,
   );
   if (plan.judgeInputTokens && plan.judgeOutputTokens !== null) {
     lines.push(
@@ -96,3 +97,6 @@ function requiredSampleLine(skill: string, required: NonNullable<RunPlan['skills
     return `${skill}: the cases needed to detect a Δ of ${required.detect_points} pts cannot be estimated: ${observed} showed no variance`;
   return `${skill}: to detect a Δ of ${required.detect_points} pts at 80% power (two-sided 5%): ${plans}; from ${observed} (sd between cases ${required.sd_between_points.toFixed(1)} pts, within a case ${required.sd_within_points.toFixed(1)} pts); Vally's sign test needs 6 cases or more`;
 }
+
+/** `1 case`, `2 cases`. */
+const count = (value: number, noun: string) => `${value} ${noun}${value === 1 ? '' : 's'}`;

@@ -11,6 +11,7 @@ import {
 } from '../option-groups/judge-options.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 import { chooseReporters, reporterSetting, reportOptions, writeReports } from '../reporter-flag.js';
+import { resolveRunNameAsRun } from '../run-name.js';
 
 /** `skeval grade`'s options. */
 const gradeOptions = {
@@ -50,9 +51,12 @@ async function grade(
   given: (key: keyof GradeFlags) => boolean,
 ): Promise<void> {
   const core = await import('@skeval/core/internal');
-  const runDir = await core.resolveRunName(name, {
-    cwd: io.cwd,
+  const runDir = await resolveRunNameAsRun({
+    core,
+    value: name,
+    io,
     ...(parsed.skillPath ? { skillPath: parsed.skillPath } : {}),
+    ...(parsed.config ? { configFlag: parsed.config } : {}),
   });
   // The config file above the run folder: the judge and reporters it names, as `skeval run` had them.
   const loaded = await readConfigFile({ core, path: runDir, configFlag: parsed.config, io });
@@ -63,7 +67,7 @@ async function grade(
     ...judgeRequestSettings(inputs),
     reporter: reporterSetting(inputs),
   };
-  const reporters = chooseReporters(flags.reporter, flags.json);
+  const reporters = chooseReporters(flags.reporter);
   const judge = resolveJudge({ core, judge: flags.judge, judgeSource: inputs.sources.judge, requests: flags, io });
   const graded = await core.gradeRun({
     runDir,

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
-import { chooseReporters, reporterOption, writeReports } from '../reporter-flag.js';
+import { chooseReporters, flagReporters, reporterOption, writeReports } from '../reporter-flag.js';
 
 /** `skeval merge`'s options. */
 const mergeOptions = {
@@ -51,7 +51,7 @@ export function defineMerge(command: Command, { io, setExitCode }: CommandContex
           'merge: --copy and --move cannot go together: --copy leaves the shards as they are, --move uses them up',
       });
     }
-    const reporters = chooseReporters(flags.reporter, flags.json);
+    const reporters = chooseReporters(flagReporters(flags.reporter, flags.json));
     const core = await import('@skeval/core/internal');
     const result = await core.mergeShards({
       dirs,
@@ -70,6 +70,8 @@ export function defineMerge(command: Command, { io, setExitCode }: CommandContex
     });
     // The gates the shards ran with hold the merged run, as they would have held the unsharded one.
     const checks = result.runs.flatMap((run) => core.checkGates(run, result.gates));
+    if (result.uncheckedGates.includes('min-delta') && result.configFile)
+      io.stderr(`skeval: ${core.uncheckedDeltaNote(result.configFile)}\n`);
     for (const check of checks) io.stderr(`skeval: ${check.message}\n`);
     setExitCode(written ? exitCodeOf(result, checks) : exitCodes.infrastructure);
   });
@@ -84,7 +86,7 @@ function shownPath(path: string, cwd: string): string {
 /** What was merged, on stderr (the report on stdout is the run's own). */
 function describeMerge(result: MergeShardsResult, shown: (path: string) => string): string {
   return `${[
-    `skeval: merged ${result.shards.length} shard${result.shards.length === 1 ? '' : 's'} of ${result.skill}: ${result.cases} cases, ${result.caseRuns} case runs → ${shown(result.runDir)}`,
+    `skeval: merged ${result.shards.length} shard${result.shards.length === 1 ? '' : 's'} of ${result.skill}: ${result.cases} case${result.cases === 1 ? '' : 's'}, ${result.caseRuns} case run${result.caseRuns === 1 ? '' : 's'} → ${shown(result.runDir)}`,
     ...result.shards.map(
       (shard) =>
         `  shard ${shard.index}/${shard.total}: ${shard.cases} case${shard.cases === 1 ? '' : 's'} from ${shown(shard.dir)}`,

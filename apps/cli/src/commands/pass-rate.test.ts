@@ -228,8 +228,16 @@ async function expectOnePassRate(runDir: string, printed: { stdout: string; stde
     const own = byRun.get(key(caseId ?? '', arm ?? '', Number(run)));
     expect(graded === 0 ? null : Number(passed) / graded).toBe(own?.rate);
   }
-  // The totals line pools every assertion of the run; the comparison shows the arms' rates.
-  expect(/Pass rate +([\d.]+%)/.exec(printed.stdout)?.[1]).toBe(percent(overall));
+  // The totals line shows each arm's rate and the delta, as the comparison does: never a pool.
+  const totalsLine = / Pass rate {2}with_skill ([\d.]+%), without_skill ([\d.]+%), Δ ([+−][\d.]+) pts/.exec(
+    printed.stdout,
+  );
+  expect(totalsLine?.slice(1, 3)).toEqual([
+    percent(figures.with_skill.caseMean),
+    percent(figures.without_skill.caseMean),
+  ]);
+  expect(Number(totalsLine?.[3]?.replace('−', '-'))).toBeCloseTo(delta * 100, 1);
+  expect(printed.stdout).not.toContain(`Pass rate  ${percent(overall)}`);
   const compared = /pass rate(?:, case mean)? +([\d.]+%) +([\d.]+%) +([+−-][\d.]+) pts/.exec(printed.stdout);
   expect(compared?.slice(1, 3)).toEqual([
     percent(figures.with_skill.caseMean),

@@ -1,8 +1,10 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
+import { interruptNotice } from '../interrupt-notice.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
+import { resolveRunNameAsRun } from '../run-name.js';
 
 /** `skeval report`'s options. */
 const reportOptions = {
@@ -28,11 +30,12 @@ export function defineReport(command: Command, context: CommandContext): void {
 const kilobytes = (text: string) => `${Math.round(Buffer.byteLength(text) / 1024).toLocaleString('en-US')} KB`;
 
 async function report(given: string[], flags: ReportFlags, { io, signal, setExitCode }: CommandContext): Promise<void> {
-  const [{ renderHtmlReport, serveReport }, { resolveRunName, writeFileAtomic }] = await Promise.all([
+  const [{ renderHtmlReport, serveReport }, core] = await Promise.all([
     import('@skeval/report/internal'),
     import('@skeval/core/internal'),
   ]);
-  const paths = await Promise.all(given.map((path) => resolveRunName(path, { cwd: io.cwd })));
+  const { writeFileAtomic } = core;
+  const paths = await Promise.all(given.map((value) => resolveRunNameAsRun({ core, value, io })));
   const shown = (path: string) => {
     const from = relative(io.cwd, path);
     return from === '' ? '.' : from.startsWith('..') || isAbsolute(from) ? path : from;
@@ -48,7 +51,7 @@ async function report(given: string[], flags: ReportFlags, { io, signal, setExit
       0,
     );
     io.stdout(
-      `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} cases, ${caseRuns} case runs, ${kilobytes(rendered.html)}\n`,
+      `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} case${cases === 1 ? '' : 's'}, ${caseRuns} case run${caseRuns === 1 ? '' : 's'}, ${kilobytes(rendered.html)}\n`,
     );
     for (const run of runs) for (const problem of run.problems) io.stderr(`skeval: not in the report: ${problem}\n`);
     // The report holds every case run that reads back; one that does not (or is a link) is named and fails the command.
@@ -56,10 +59,14 @@ async function report(given: string[], flags: ReportFlags, { io, signal, setExit
   }
   if (!flags.serve) return;
   const server = await serveReport({ paths, cwd: io.cwd, ...(signal ? { signal } : {}) });
+  // Ctrl-C is how serving ends: this command says so itself, in one line, and exits 0.
+  interruptNotice.said = true;
   io.stderr(
     `skeval: serving the report of ${server.runDirs.map(shown).join(', ')} at ${server.url}\n` +
       `skeval: labels and notes are saved to feedback.json in each run folder as you review; Ctrl-C stops\n`,
   );
   io.stdout(`${server.url}\n`);
   await server.closed;
+  interruptNotice.said = false;
+  io.stderr(`skeval: stopped serving ${server.url}; the labels given are in feedback.json\n`);
 }

@@ -56,6 +56,10 @@ export const runOptions = {
     flags: '--resume <run-dir>',
     description: 'finish a run folder (or latest, latest~N): skip case runs whose artifacts are complete',
   },
+  allowTodo: {
+    flags: '--allow-todo',
+    description: "run cases whose prompt is still skeval init's TODO placeholder (refused by default)",
+  },
   keepWorkspaces: {
     flags: '--keep-workspaces',
     description: 'keep each case run workspace (its path is in context-manifest.json)',

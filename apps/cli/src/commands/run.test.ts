@@ -76,7 +76,9 @@ describe('skeval run', () => {
     expect(result.stdout).toMatch(
       /^good {2}out\/good\/\S+\n {2}case +agent +pass +fail +error +skip +time\n {2}1 +ok +1 +0 +0 +0 +\d+\.\d s\n\nAssertions {2}1 passed \(1\)\n Case runs {2}1\n Pass rate {2}100\.0%\n$/,
     );
-    expect(result.stderr).toMatch(/^\[1\/1\] good 1: 1\/1 passed \(\d+\.\d s\) · \d+ s elapsed\n$/);
+    expect(result.stderr).toMatch(
+      /^skeval: starting 1 case run with agent command into \S+\n\[1\/1\] good 1: 1\/1 passed \(\d+\.\d s\) · \d+ s elapsed\n$/,
+    );
   });
 
   it('prints the comparison after a --compare run', async () => {
@@ -191,7 +193,7 @@ describe('skeval run', () => {
       child.stderr.on('data', (chunk) => (stderr += chunk));
       await waitForCases(join(root, out, 'many'), 2);
       child.kill(signal);
-      for (let wait = 0; wait < 100 && !stderr.includes('finishing the running cases'); wait += 1) {
+      for (let wait = 0; wait < 100 && !stderr.includes('skeval: stopping: '); wait += 1) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       child.kill(signal);

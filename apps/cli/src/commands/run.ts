@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
-import type { JudgeSetup, RunReport } from '@skeval/core';
+import { relative, resolve } from 'node:path';
+import type { JudgeSetup, RunProgressEvent, RunReport } from '@skeval/core';
 import type { CostCapState, LoadedConfig } from '@skeval/core/internal';
 import { SkevalError } from '@skeval/schema';
 import type { Command } from 'commander';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
+import { interruptNotice } from '../interrupt-notice.js';
 import type { CommandContext } from '../main.js';
 import { createRunnerFromFlags } from '../option-groups/agent-options.js';
 import { readConfigFile, warnWeakened } from '../option-groups/config-file.js';
@@ -14,6 +15,7 @@ import { type GivenFlag, type RunSettings, resolveRunSettings } from '../run-set
 import { stderrOutput } from '../terminal.js';
 import { printDryRun } from './dry-run.js';
 import { type RunFlags, runOptions } from './run-options.js';
+import { noteUnknownSkills } from './unknown-skills.js';
 
 type Core = typeof import('@skeval/core/internal');
 
@@ -35,7 +37,12 @@ export interface PreparedRun {
 
 /** `skeval run`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineRun(command: Command, context: CommandContext): void {
-  command.argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.');
+  command
+    .argument('[path]', 'a skill folder with evals/evals.json, or a tree of skills', '.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 every graded assertion of the skill passed (or the gates set passed), 1 an assertion of the with_skill arm or a gate failed, 2 bad usage or invalid input (no agent started), 3 undecided verdicts (agent, judge or grader errors past --max-errors), the cost cap stopped case runs, or an artifact could not be written, 130 interrupted (finish with --resume).',
+    );
   addOptions(command, runOptions).action((path: string, parsed: RunFlags) =>
     run(path, parsed, context, (key) => command.getOptionValueSource(key) === 'cli'),
   );
@@ -73,7 +80,7 @@ async function prepareRun(options: {
         '--min-delta gates the difference the skill makes, which needs two arms: add --compare (with and without the skill) or --baseline <skill-dir>',
     });
   }
-  const reporters = chooseReporters(flags.reporter, flags.json);
+  const reporters = chooseReporters(flags.reporter);
   const judge = resolveJudge({ core, judge: flags.judge, judgeSource: settings.sources.judge, requests: flags, io });
   const selection = selectionOf(core, path, flags, io);
   return { core, io, path, flags, settings, loaded, twoArms, reporters, judge, selection };
@@ -110,6 +117,7 @@ export async function plannedOptions(prepared: PreparedRun) {
     ...(flags.iteration ? { iteration: flags.iteration } : {}),
     ...(resume ? { resume } : {}),
     extraSkills: flags.extraSkill,
+    ...(flags.allowTodo ? { allowTodo: true } : {}),
     contextMode: flags.contextMode,
     env: io.env,
     ...(flags.sandbox ? { sandbox: flags.sandbox } : {}),
@@ -123,28 +131,46 @@ export async function plannedOptions(prepared: PreparedRun) {
 
 /** Runs and grades every chosen case, with progress on stderr. */
 async function runCases(prepared: PreparedRun, signal: AbortSignal | undefined): Promise<RunReport> {
-  const { io, flags, settings, loaded, twoArms, core } = prepared;
-  if (settings.minDeltaFrom === 'file' && !twoArms && loaded) {
-    io.stderr(
-      `skeval: note: the minDelta gate of ${loaded.file} is not checked: this run has one arm (add --compare or --baseline to check it)\n`,
-    );
-  }
+  const { io, flags, settings, loaded, core } = prepared;
   const skillTimeoutsMs = Object.fromEntries(
     Object.keys(loaded?.config.skills ?? {}).map((skill) => [skill, settings.forSkill(skill).timeout * 1000]),
   );
-  const result = await core.runEvals({
-    ...(await plannedOptions(prepared)),
-    concurrency: flags.concurrency,
-    timeoutMs: flags.timeout * 1000,
-    skillTimeoutsMs,
-    ...(flags.maxCostUsd === undefined ? {} : { maxCostUsd: flags.maxCostUsd }),
-    configOf: settings.record,
-    keepWorkspaces: flags.keepWorkspaces ?? false,
-    ...(signal ? { signal } : {}),
-    onProgress: core.terminalReporter.live(stderrOutput(io)),
-  });
+  const result = await core
+    .runEvals({
+      ...(await plannedOptions(prepared)),
+      concurrency: flags.concurrency,
+      timeoutMs: flags.timeout * 1000,
+      skillTimeoutsMs,
+      ...(flags.maxCostUsd === undefined ? {} : { maxCostUsd: flags.maxCostUsd }),
+      configOf: settings.record,
+      keepWorkspaces: flags.keepWorkspaces ?? false,
+      ...(signal ? { signal } : {}),
+      onProgress: announcingInterrupts(core.terminalReporter.live(stderrOutput(io)), io.cwd),
+    })
+    .finally(() => {
+      interruptNotice.said = false;
+      delete interruptNotice.resumeHint;
+    });
   if (io.stderrIsTTY) io.stderr('\r\x1b[K');
   return result;
+}
+
+/**
+ * The progress reporter, and from the first case run on, the run says itself what a Ctrl-C does
+ * (the progress line's `stopping: …`), naming the folder to resume, which a second Ctrl-C repeats.
+ */
+function announcingInterrupts(live: (event: RunProgressEvent) => void, cwd: string) {
+  return (event: RunProgressEvent) => {
+    if (event.type === 'run-start') {
+      interruptNotice.said = true;
+      const [only, ...others] = event.runDirs;
+      interruptNotice.resumeHint =
+        only && others.length === 0
+          ? `skeval run --resume ${relative(cwd, only).startsWith('..') ? only : relative(cwd, only)}`
+          : 'skeval run --resume <folder> for each run folder';
+    }
+    live(event);
+  };
 }
 
 /** Writes the reports, checks the gates, says what else there is to say; resolves to the exit code. */
@@ -162,17 +188,16 @@ async function finishRun(prepared: PreparedRun, result: RunReport): Promise<numb
   // checked here too).
   const { shard } = prepared.selection;
   const gatesOf = (skill: string) => {
-    const { minDelta, minPassRate, ...gates } = settings.forSkill(skill).gates;
-    if (shard) return gates;
-    return {
-      ...gates,
-      ...(minPassRate === undefined ? {} : { minPassRate }),
-      ...(twoArms && minDelta !== undefined ? { minDelta } : {}),
-    };
+    const { gates } = core.gatesForArms(settings.forSkill(skill).gates, twoArms ? 2 : 1);
+    if (!shard) return gates;
+    const { minDelta: _delta, minPassRate: _rate, ...counted } = gates;
+    return counted;
   };
   const checks = result.interrupted
     ? []
     : result.runs.flatMap((skillRun) => core.checkGates(skillRun, gatesOf(skillRun.skill)));
+  if (settings.minDeltaFrom === 'file' && !twoArms && prepared.loaded && result.runs.length > 0)
+    io.stderr(`skeval: ${core.uncheckedDeltaNote(prepared.loaded.file)}\n`);
   for (const check of checks) io.stderr(`skeval: ${check.message}\n`);
   const deferred = shard
     ? result.runs.filter((skillRun) => {
@@ -186,7 +211,7 @@ async function finishRun(prepared: PreparedRun, result: RunReport): Promise<numb
     );
   }
   if (result.costCap) io.stderr(`skeval: ${describeCostCap(result.costCap, result.runs)}\n`);
-  noteUnknownSkills(io, prepared.loaded, result);
+  await noteUnknownSkills({ io, loaded: prepared.loaded, result });
   for (const skillRun of result.runs) {
     const hint = await core.uncheckedReferencesHint(skillRun);
     if (hint) io.stderr(`skeval: hint: ${hint}\n`);
@@ -201,23 +226,17 @@ async function finishRun(prepared: PreparedRun, result: RunReport): Promise<numb
 
 /** The cost cap's line after a run: what was spent against the cap, and what to do when it stopped the run. */
 function describeCostCap(cap: CostCapState, runs: RunReport['runs']): string {
-  const spent = `$${cap.spentUsd.toFixed(4)} of the $${cap.capUsd.toFixed(2)} cap`;
+  // The cap as it was given: $0.005 stays $0.005, never rounded to a cap it is not.
+  const capText = Number(cap.capUsd.toFixed(2)) === cap.capUsd ? cap.capUsd.toFixed(2) : String(cap.capUsd);
+  const spent = `$${cap.spentUsd.toFixed(4)} of the $${capText} cap`;
+  const caseRuns = (count: number) => `${count} case run${count === 1 ? '' : 's'}`;
   const unpriced = cap.unpriced
     ? `; ${cap.unpriced} case run${cap.unpriced === 1 ? '' : 's'} of unknown cost counted as $0`
     : '';
-  if (!cap.stopped) return `cost: spent ${spent} (${cap.finished} case runs)${unpriced}`;
+  if (!cap.stopped) return `cost: spent ${spent} (${caseRuns(cap.finished)})${unpriced}`;
   const mean = cap.finished ? cap.spentUsd / cap.finished : 0;
   const resume = runs.length === 1 && runs[0] ? ` --resume ${runs[0].runDir}` : ' --resume <run-dir>';
-  return `stopped at the cost cap: spent ${spent} on ${cap.finished} case runs (about $${mean.toFixed(4)} each); ${cap.notStarted} case run${cap.notStarted === 1 ? ' was' : 's were'} not started, since the next would pass the cap${unpriced}; to finish, run again with${resume} and a higher --max-cost-usd`;
-}
-
-/** A `skills.<name>` entry of the config file that no skill of the run has: most likely a typo. */
-function noteUnknownSkills(io: CommandContext['io'], loaded: LoadedConfig | undefined, result: RunReport): void {
-  const names = new Set([...result.runs.map((entry) => entry.skill), ...result.invalid.map((entry) => entry.skill)]);
-  for (const name of Object.keys(loaded?.config.skills ?? {})) {
-    if (!names.has(name) && result.runs.length > 0)
-      io.stderr(`skeval: note: skills.${name} in ${loaded?.file} names no skill of this run\n`);
-  }
+  return `stopped at the cost cap: spent ${spent} on ${caseRuns(cap.finished)} (about $${mean.toFixed(4)} each); ${cap.notStarted} case run${cap.notStarted === 1 ? ' was' : 's were'} not started, since the next would pass the cap${unpriced}; to finish, run again with${resume} and a higher --max-cost-usd`;
 }
 
 /** Where `--resume latest` counts runs: the skill run, its output folder and iteration. */

@@ -60,7 +60,10 @@ describe('the terminal report', () => {
     // The skipped judged claim is counted, not listed.
     expect(stdout).not.toContain('A prose claim');
     expect(stdout).toMatch(/\nAssertions {2}28 failed \| 2 errors \| 2 passed \| 1 skipped \(33\)\n/);
-    expect(stdout).toMatch(/\n Case runs {2}5 \| 1 agent error\n Pass rate {2}6\.3% \(skipped left out\)\n/);
+    // One line per skill: each skill's own pass rate, never a pool of the two.
+    expect(stdout).toMatch(
+      /\n Case runs {2}5 \| 1 agent error\n Pass rate {2}long: 25\.0%\n {12}reports: 33\.3% \(skipped left out\)\n/,
+    );
   }, 30_000);
 
   it('lists 20 per skill and names `skeval report` with the run folder for the rest', async () => {

@@ -144,6 +144,7 @@ describe('skeval validate', () => {
     const json = JSON.parse((await run(['validate', '--lint', '--json', 'skills/weak'])).stdout);
     expect(json.summary.lint).toEqual({
       warnings: 3,
+      errors: 0,
       by_rule: { 'copied-from-skill': 1, 'prompt-names-skill': 1, 'no-negative-control': 1 },
     });
     expect(json.files[0].lint[0]).toMatchObject({

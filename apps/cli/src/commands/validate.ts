@@ -32,14 +32,15 @@ export function defineValidate(command: Command, { io, setExitCode }: CommandCon
     .argument('[paths...]', 'evals.json files, or folders searched for evals/evals.json (then *.json)', [])
     .addHelpText(
       'after',
-      '\nExit codes: 0 every file is valid (lint warnings included), 2 a file is invalid or a path is missing.',
+      '\nExit codes: 0 every file is valid (lint warnings included), 2 a file is invalid, a path is missing, or (--lint) a prompt is still a TODO placeholder.',
     );
   addOptions(command, validateOptions).action(async (paths: string[], flags: ValidateFlags) => {
     const result = await validateEvals({ paths, cwd: io.cwd, lint: flags.lint ?? false });
     io.stdout(
       flags.json ? jsonOutput(toJson(result)) : renderText(result, flags.quiet ?? false, flags.verbose ?? false),
     );
-    setExitCode(result.summary.invalid === 0 ? exitCodes.ok : exitCodes.usage);
+    const lintErrors = result.summary.lint?.errors ?? 0;
+    setExitCode(result.summary.invalid === 0 && lintErrors === 0 ? exitCodes.ok : exitCodes.usage);
   });
 }
 
@@ -50,13 +51,18 @@ function renderText(result: ValidateEvalsResult, quiet: boolean, verbose: boolea
       ...warning,
       message: `${warning.message} [lint/${warning.rule}]`,
     }));
-    const errors = file.errors.map((issue) => ({ ...issue, text: formatIssue(file.fileName, issue) }));
+    // A lint error (a placeholder prompt) is listed with the errors: --quiet keeps it, nothing collapses it.
+    const errors = [...file.errors, ...lint.filter((issue) => issue.severity === 'error')].map((issue) => ({
+      ...issue,
+      text: formatIssue(file.fileName, issue),
+    }));
+    const lintWarnings = lint.filter((issue) => issue.severity === 'warning');
     // A warning repeated across a file is one line with a count and its first places, unless --verbose.
     const warnings = quiet
       ? []
       : verbose
-        ? [...file.warnings, ...lint].map((issue) => ({ ...issue, text: formatIssue(file.fileName, issue) }))
-        : collapseIssues([...file.warnings, ...lint]).map((group) => ({
+        ? [...file.warnings, ...lintWarnings].map((issue) => ({ ...issue, text: formatIssue(file.fileName, issue) }))
+        : collapseIssues([...file.warnings, ...lintWarnings]).map((group) => ({
             ...group,
             text: formatCollapsedIssue(file.fileName, group),
           }));
@@ -73,8 +79,9 @@ function renderText(result: ValidateEvalsResult, quiet: boolean, verbose: boolea
   lines.push(`${files} ${noun}: ${valid} valid, ${invalid} invalid, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   if (lint) {
     const counts = Object.entries(lint.byRule).map(([rule, count]) => `${rule} ${count}`);
+    const errors = lint.errors ? `${lint.errors} error${lint.errors === 1 ? '' : 's'}, ` : '';
     lines.push(
-      `lint: ${lint.warnings} warning${lint.warnings === 1 ? '' : 's'}${counts.length ? ` (${counts.join(', ')})` : ''}`,
+      `lint: ${errors}${lint.warnings} warning${lint.warnings === 1 ? '' : 's'}${counts.length ? ` (${counts.join(', ')})` : ''}`,
     );
   }
   return `${lines.join('\n')}\n`;

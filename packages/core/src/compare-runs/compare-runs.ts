@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { bootstrapMeanInterval, mean, readJsonArtifact, runFiles } from '@skeval/run-folder';
+import { bootstrapMeanInterval, mean, readJsonArtifact, readRunSummary, runFiles } from '@skeval/run-folder';
 import { type Benchmark, benchmarkSchema, SkevalError } from '@skeval/schema';
 import type { Configuration } from '@skeval/schema/internal';
 
@@ -51,6 +51,14 @@ export async function compareRuns(options: CompareRunsOptions): Promise<CompareR
     loadBenchmark(resolve(cwd, options.before), options.before),
     loadBenchmark(resolve(cwd, options.after), options.after),
   ]);
+  const [skillBefore, skillAfter] = [before.metadata.skill_name, after.metadata.skill_name];
+  // Runs of two skills share case ids by accident: a table of them would say nothing.
+  if (skillBefore && skillAfter && skillBefore !== skillAfter) {
+    throw new SkevalError({
+      code: 'usage',
+      message: `${options.before} is a run of the skill ${skillBefore}, ${options.after} of ${skillAfter}: compare two runs of the same skill (a change of a skill's version is --baseline <skill-dir> on skeval run)`,
+    });
+  }
   const ratesBefore = caseRates(before, arm);
   const ratesAfter = caseRates(after, arm);
   const ids = [...new Set([...ratesBefore.keys(), ...ratesAfter.keys()])].sort((a, b) =>
@@ -120,6 +128,7 @@ async function loadBenchmark(path: string, given: string): Promise<Benchmark> {
   const isFolder = (await stat(path).catch(() => undefined))?.isDirectory();
   const file = isFolder ? join(path, runFiles.benchmark) : path;
   const label = isFolder ? join(given, runFiles.benchmark) : given;
+  if (isFolder) await refuseInterrupted(path, given);
   const read = await readJsonArtifact(file, benchmarkSchema, label);
   if (read.status === 'ok') return read.value;
   if (read.status === 'absent') {
@@ -129,4 +138,14 @@ async function loadBenchmark(path: string, given: string): Promise<Benchmark> {
     });
   }
   throw new SkevalError({ code: 'invalid_input', message: `${label}: not a benchmark.json: ${read.detail}` });
+}
+
+/** A run folder a Ctrl-C stopped (its summary.json says so) holds part of its run: it is named, not compared. */
+async function refuseInterrupted(dir: string, given: string): Promise<void> {
+  const summary = await readRunSummary(dir);
+  if (summary.status !== 'ok' || !summary.value.interrupted) return;
+  throw new SkevalError({
+    code: 'usage',
+    message: `${given}: this run was interrupted, so it holds part of its case runs; finish it with skeval run --resume ${given} (with the flags it ran with), or compare finished runs`,
+  });
 }

@@ -1,5 +1,6 @@
 import type { Gates } from '@skeval/schema';
 import type { SkillRun } from '../run/run-report.js';
+import { armPassRates } from './arm-pass-rates.js';
 
 /** The gates there are, by the flag that sets each. */
 export type GateName = 'min-pass-rate' | 'min-delta' | 'max-errors';
@@ -28,15 +29,26 @@ export function errorsOf(run: SkillRun): { agentErrors: number; erroredAssertion
 }
 
 /**
- * The with_skill arm's pass rate: the mean of its case runs' pass rates (`passRateOf`, as
- * grading.json has it), the number benchmark.md shows; null when no case run graded anything.
+ * The with_skill arm's pass rate (`armPassRates`), the number the terminal's last lines,
+ * benchmark.md and the HTML report show; null when no case run graded anything.
  */
 export function withSkillPassRate(run: SkillRun): number | null {
-  const rates = run.outcomes
-    .filter((outcome) => outcome.arm === 'with_skill')
-    .map((outcome) => outcome.grading.summary.pass_rate)
-    .filter((rate): rate is number => rate !== null);
-  return rates.length ? rates.reduce((sum, rate) => sum + rate, 0) / rates.length : null;
+  return armPassRates(run).find((entry) => entry.arm === 'with_skill')?.rate ?? null;
+}
+
+/**
+ * The gates a run is held to, the same for a whole run and for a merge of its shards: `minDelta`
+ * only where the run has two arms (a one-arm run has no delta), and which gates were left out.
+ */
+export function gatesForArms(gates: Gates, arms: number): { gates: Gates; unchecked: GateName[] } {
+  if (arms > 1 || gates.minDelta === undefined) return { gates, unchecked: [] };
+  const { minDelta: _, ...rest } = gates;
+  return { gates: rest, unchecked: ['min-delta'] };
+}
+
+/** The note for a `minDelta` gate of the config file that a one-arm run does not check. */
+export function uncheckedDeltaNote(configFile: string): string {
+  return `note: the minDelta gate of ${configFile} is not checked: this run has one arm (add --compare or --baseline to check it)`;
 }
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;

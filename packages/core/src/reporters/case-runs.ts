@@ -1,8 +1,8 @@
 import { isAbsolute, relative } from 'node:path';
 import type { CaseRunOutcome } from '@skeval/run-folder';
 import type { AssertionResult } from '@skeval/schema';
-import { passRateOf } from '@skeval/schema/internal';
-import type { RunTotals, SkillRun } from '../run/run-report.js';
+import { armPassRates, passRateDelta } from '../gates/arm-pass-rates.js';
+import type { RunReport, SkillRun } from '../run/run-report.js';
 
 /** True when a skill's run has arms or trials, so a case run is named by arm and run number too. */
 export function hasArmsOrTrials(run: SkillRun): boolean {
@@ -24,10 +24,29 @@ export function assertionLabel(row: Pick<AssertionResult, 'text' | 'turn'>): str
   return row.turn ? `[turn ${row.turn}] ${row.text}` : row.text;
 }
 
-/** The run's pass rate (`passRateOf`: skipped assertions left out, errors counted as not passed). */
-export function totalPassRate(totals: RunTotals): number | null {
-  const total = totals.passed + totals.failed + totals.errored + totals.skipped;
-  return passRateOf({ passed: totals.passed, total, skipped: totals.skipped });
+/**
+ * Each skill's pass rates as a report's last line shows them, one entry per skill: one arm
+ * `70.0%`; two `with_skill 57.1%, without_skill 43.7%, Δ +13.4 pts`, never a pool of the arms
+ * (`armPassRates`). With several skills each entry starts with the skill's name.
+ */
+export function passRateSummaries(report: RunReport, separator = ', '): string[] {
+  return report.runs.map((run) => {
+    const rates = armPassRates(run);
+    const delta = passRateDelta(run, rates);
+    const parts =
+      rates.length === 1
+        ? [formatPercent(rates[0]?.rate ?? null)]
+        : [
+            ...rates.map((entry) => `${entry.arm} ${formatPercent(entry.rate)}`),
+            ...(delta === null ? [] : [`Δ ${signedPoints(delta * 100)}`]),
+          ];
+    return `${report.runs.length > 1 ? `${run.skill}: ` : ''}${parts.join(separator)}`;
+  });
+}
+
+/** `+13.4 pts`, `−5.0 pts` (the minus sign of the gates' lines). */
+function signedPoints(points: number): string {
+  return `${points >= 0 ? '+' : '−'}${Math.abs(points).toFixed(1)} pts`;
 }
 
 /** `80.0%`, or `n/a` when nothing was graded. */

@@ -6,9 +6,9 @@ import {
   formatDuration,
   formatPercent,
   hasArmsOrTrials,
+  passRateSummaries,
   plural,
   problemsOf,
-  totalPassRate,
 } from './case-runs.js';
 import { printable, truncate } from './text-width.js';
 
@@ -35,7 +35,7 @@ export function renderMarkdownReport(report: RunReport, options: MarkdownReportO
   const lines = [
     '## Skeval results',
     '',
-    `${counts.join(', ')} of ${plural(passed + failed + errored + skipped, 'assertion')} in ${plural(cases, 'case run')}${agentErrors ? ` (${plural(agentErrors, 'agent error')})` : ''}; pass rate ${formatPercent(totalPassRate(report.totals))}${report.interrupted ? '; **interrupted**' : ''}.`,
+    `${counts.join(', ')} of ${plural(passed + failed + errored + skipped, 'assertion')} in ${plural(cases, 'case run')}${agentErrors ? ` (${plural(agentErrors, 'agent error')})` : ''}; pass rate ${passRateSummaries(report, ', ').join('; ') || 'n/a'}${report.interrupted ? '; **interrupted**' : ''}.`,
   ];
   for (const invalid of report.invalid) {
     lines.push('', `**${cell(invalid.skill)}**: not run, its evals file is invalid:`, '');

@@ -1,5 +1,6 @@
 import type { CaseRunOutcome } from '@skeval/run-folder';
 import type { RunProgressEvent } from '../run/run-evals.js';
+import { displayPath, plural } from './case-runs.js';
 import type { ReporterOutput } from './reporter.js';
 import { createStyle } from './style.js';
 import { displayWidth, truncate } from './text-width.js';
@@ -40,21 +41,28 @@ export function createProgress(output: ReporterOutput): (event: RunProgressEvent
     // One column spare: a line that fills the last column makes some terminals wrap.
     output.write(style.dim(truncate(line, width - 1)));
   };
-  const finished = (outcome: CaseRunOutcome) => {
-    const { passed, total: assertions, skipped: notGraded } = outcome.grading.summary;
-    const graded = assertions - notGraded;
-    if (outcome.status !== 'ok') {
-      const message = outcome.error?.message.split('\n')[0] ?? '';
-      return { text: `${outcome.status}: ${message}`, paint: style.error };
-    }
-    // The pass rate's own terms: skipped assertions are not graded, so not counted against it.
-    const text = `${passed}/${graded} passed${notGraded ? `, ${notGraded} skipped` : ''}`;
-    return { text, paint: passed === graded ? style.pass : style.fail };
-  };
+  const shown = (path: string) => displayPath(path, output.cwd);
   return (event) => {
     if (event.type === 'run-start') {
       total = event.caseRuns;
       nested = event.nested;
+      // A log has no live line: it says at once what the run is doing and where it writes.
+      if (!live) output.write(startLine(event, shown));
+      return;
+    }
+    if (event.type === 'stopping' || event.type === 'case-interrupted') {
+      if (event.type === 'case-interrupted') {
+        const at = running.indexOf(nameOf(event));
+        if (at >= 0) running.splice(at, 1);
+        skipped += 1;
+      }
+      clear();
+      output.write(
+        event.type === 'stopping'
+          ? `skeval: ${stoppingMessage(event, shown)}\n`
+          : `${style.dim(`[${counter()}] `)}${nameOf(event)}: ${style.error('interrupted')} (not recorded; --resume runs it again)\n`,
+      );
+      status();
       return;
     }
     if (event.type === 'case-start') {
@@ -63,16 +71,12 @@ export function createProgress(output: ReporterOutput): (event: RunProgressEvent
       status();
       return;
     }
-    if (event.type === 'note') {
+    if (event.type === 'note' || event.type === 'case-redo') {
       clear();
-      output.write(`skeval: note: ${event.message}\n`);
-      status();
-      return;
-    }
-    if (event.type === 'case-redo') {
-      clear();
-      for (const problem of event.problems)
-        output.write(`skeval: ${problem}: running ${event.skill} ${event.caseId} again\n`);
+      if (event.type === 'note') output.write(`skeval: note: ${event.message}\n`);
+      else
+        for (const problem of event.problems)
+          output.write(`skeval: ${problem}: running ${event.skill} ${event.caseId} again\n`);
       status();
       return;
     }
@@ -87,7 +91,7 @@ export function createProgress(output: ReporterOutput): (event: RunProgressEvent
     const at = running.indexOf(name);
     if (at >= 0) running.splice(at, 1);
     ended += 1;
-    const state = finished(outcome);
+    const state = finishedState(outcome, style);
     const prefix = `[${counter()}] `;
     const took = ` (${seconds(outcome.durationMs, 1)})${outcome.skillEdited ? ' — the run edited the skill' : ''}`;
     // Within the width: the case's name and state whole, with as much of the timing as fits;
@@ -104,6 +108,41 @@ export function createProgress(output: ReporterOutput): (event: RunProgressEvent
     output.write(`${style.dim(prefix)}${shownName}: ${state.paint(shownState)}${style.dim(suffix)}\n`);
     status();
   };
+}
+
+/** A finished case run's state as its progress line shows it: passes of graded, or the agent's error. */
+function finishedState(outcome: CaseRunOutcome, style: ReturnType<typeof createStyle>) {
+  const { passed, total: assertions, skipped: notGraded } = outcome.grading.summary;
+  const graded = assertions - notGraded;
+  if (outcome.status !== 'ok') {
+    const message = outcome.error?.message.split('\n')[0] ?? '';
+    return { text: `${outcome.status}: ${message}`, paint: style.error };
+  }
+  // The pass rate's own terms: skipped assertions are not graded, so not counted against it.
+  const text = `${passed}/${graded} passed${notGraded ? `, ${notGraded} skipped` : ''}`;
+  return { text, paint: passed === graded ? style.pass : style.fail };
+}
+
+/** The line a log starts with: how many case runs, which agent, and the run folders. */
+function startLine(event: Extract<RunProgressEvent, { type: 'run-start' }>, shown: (path: string) => string) {
+  const [only, ...others] = event.runDirs;
+  const into = only ? ` into ${others.length ? `${event.runDirs.length} run folders` : shown(only)}` : '';
+  return `skeval: starting ${plural(event.caseRuns, 'case run')} with agent ${event.agent}${into}\n`;
+}
+
+/** What the first Ctrl-C does, in one line: how long the running case runs get, and how to finish the run. */
+function stoppingMessage(event: Extract<RunProgressEvent, { type: 'stopping' }>, shown: (path: string) => string) {
+  const { running, graceMs } = event;
+  const folders = event.runDirs.map(shown);
+  const resume =
+    folders.length === 1
+      ? `skeval run --resume ${folders[0]} (with the same flags)`
+      : `skeval run --resume <folder> for each of ${folders.join(', ')}`;
+  const grace =
+    running === 0
+      ? 'no case run is running, and no other starts'
+      : `no other case run starts; the ${plural(running, 'running case run')} ${running === 1 ? 'gets' : 'get'} ${seconds(graceMs)} to finish, then ${running === 1 ? 'it is' : 'they are'} recorded as interrupted`;
+  return `stopping: ${grace}; resume with ${resume}; Ctrl-C again stops at once`;
 }
 
 /** `0.2 s` with `digits` decimals under 10 s, else whole seconds, minutes past a minute. */

@@ -13,6 +13,8 @@ export interface ReporterOutput {
   isTTY?: boolean;
   /** The clock elapsed times and estimates are measured with. @default Date.now */
   now?: () => number;
+  /** Paths inside it are shown relative to it. */
+  cwd?: string;
 }
 
 /**

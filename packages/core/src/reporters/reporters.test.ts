@@ -72,18 +72,22 @@ describe("the terminal reporter's live part, the progress line", () => {
   it('writes a line per finished case run, skipped assertions apart, with the time elapsed', () => {
     const { output, written } = recorded();
     const onEvent = reporters.terminalReporter.live(output);
-    onEvent({ type: 'run-start', caseRuns: 2, nested: false });
+    onEvent({ type: 'run-start', caseRuns: 2, nested: false, agent: 'command', runDirs: ['/runs/greeting/r1'] });
     onEvent({ type: 'case-start', skill: 'greeting', caseId: 'named-ada', arm: 'with_skill', runNumber: 1 });
     onEvent({ type: 'case-end', outcome });
-    // Not a terminal: no status line, only the finished case run (the clock read once at the start, once here).
-    expect(written).toEqual(['[1/2] greeting named-ada: 2/3 passed, 1 skipped (0.2 s) · 2 s elapsed, ~2 s left\n']);
+    // Not a terminal: no status line; a start line, then the finished case run (the clock read once at the start, once here).
+    expect(written).toEqual([
+      'skeval: starting 2 case runs with agent command into /runs/greeting/r1\n',
+      '[1/2] greeting named-ada: 2/3 passed, 1 skipped (0.2 s) · 2 s elapsed, ~2 s left\n',
+    ]);
   });
 
   it('on a terminal, keeps a status line of the running case runs under the finished ones', () => {
     const { output, written } = recorded({ isTTY: true, width: 80 });
     const onEvent = reporters.terminalReporter.live(output);
-    onEvent({ type: 'run-start', caseRuns: 2, nested: false });
+    onEvent({ type: 'run-start', caseRuns: 2, nested: false, agent: 'command', runDirs: ['/runs/greeting/r1'] });
     onEvent({ type: 'case-start', skill: 'greeting', caseId: 'named-ada', arm: 'with_skill', runNumber: 1 });
+    // A terminal has the live line: no start line.
     expect(written).toEqual(['\r\x1b[K', '0/2 done · running 1: greeting named-ada · 2 s elapsed']);
   });
 });

@@ -7,9 +7,9 @@ import {
   formatDuration,
   formatPercent,
   hasArmsOrTrials,
+  passRateSummaries,
   plural,
   problemsOf,
-  totalPassRate,
 } from './case-runs.js';
 import { judgeLines } from './measure-lines.js';
 import { createStyle, type Style } from './style.js';
@@ -59,7 +59,7 @@ export function renderTerminalReport(report: RunReport, options: TerminalReportO
     for (const error of run.writeErrors) lines.push(style.error(`could not write: ${error}`));
     for (const problem of run.problems) lines.push(style.error(`not read back: ${problem}`));
   }
-  lines.push('', ...totalsLines(report, style));
+  lines.push('', ...totalsLines(report, style, width));
   if (report.totals.skipped > 0 && options.judgeSkipReason)
     lines.push(...hanging(`judged assertions were skipped: ${options.judgeSkipReason}`, width, '', '  '));
   if (report.interrupted) {
@@ -174,7 +174,7 @@ function problemLines(run: SkillRun, { width, style, shown, maxProblems }: Secti
   return lines;
 }
 
-function totalsLines(report: RunReport, style: Style): string[] {
+function totalsLines(report: RunReport, style: Style, width: number): string[] {
   const { cases, passed, failed, errored, skipped, agentErrors, skillEdits } = report.totals;
   const graded = passed + failed + errored + skipped;
   const assertions = [
@@ -187,14 +187,27 @@ function totalsLines(report: RunReport, style: Style): string[] {
     String(cases),
     ...(agentErrors ? [style.error(plural(agentErrors, 'agent error'))] : []),
     ...(skillEdits ? [style.error(`${skillEdits} edited the skill`)] : []),
-    ...(report.interrupted ? [style.error('interrupted')] : []),
+    ...(report.interrupted ? [style.error(interruptedText(report))] : []),
   ];
-  const rate = totalPassRate(report.totals);
+  const rates = passRateSummaries(report);
   return [
     `${style.dim('Assertions')}  ${assertions.join(style.dim(' | '))} ${style.dim(`(${graded})`)}`,
     `${style.dim(' Case runs')}  ${runs.join(style.dim(' | '))}`,
-    `${style.dim(' Pass rate')}  ${style.bold(formatPercent(rate))}${skipped ? style.dim(' (skipped left out)') : ''}`,
+    ...(rates.length ? rates : [formatPercent(null)]).flatMap((rate, at) => {
+      const label = at === 0 ? ' Pass rate' : '          ';
+      const note = skipped && at === Math.max(0, rates.length - 1) ? ' (skipped left out)' : '';
+      // Too wide for the terminal: wrapped under the figures, unstyled.
+      if (displayWidth(`${label}  ${rate}${note}`) > width)
+        return hanging(`${rate}${note}`, width, `${label}  `, ' '.repeat(label.length + 4));
+      return [`${style.dim(label)}  ${style.bold(rate)}${style.dim(note)}`];
+    }),
   ];
+}
+
+/** `interrupted`, with how many case runs it stopped: they are in no count and no pass rate. */
+function interruptedText(report: RunReport): string {
+  const stopped = report.runs.reduce((sum, run) => sum + (run.interruptedCaseRuns?.length ?? 0), 0);
+  return stopped ? `${stopped} interrupted (not counted)` : 'interrupted';
 }
 
 /** A paragraph wrapped to the width: the first line after `first`, the rest after `rest`. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { discoverSkills } from '@skeval/evals';
 import { readSkillManifest } from '@skeval/evals/internal';
@@ -16,6 +16,8 @@ export interface RunFolderEntry {
   iteration?: string;
   /** When the run started, from a timestamp run id (`2026-12-01T10-51-27-924Z`); else when it was last written. */
   time: number;
+  /** Stopped before it finished: its summary.json says it was interrupted, or it has none yet. */
+  interrupted: boolean;
 }
 
 const runNamePattern = /^latest(?:~(.*))?$/;
@@ -59,7 +61,14 @@ export async function listRuns(runBase: string): Promise<RunFolderEntry[]> {
     const hasSummary = entries.includes(runFiles.summary);
     if (!hasSummary && !entries.some((entry) => entry.startsWith('eval-'))) return;
     const written = (await stat(hasSummary ? join(dir, runFiles.summary) : dir)).mtimeMs;
-    found.push({ dir, runId, ...(iteration === undefined ? {} : { iteration }), time: timeOf(runId) ?? written });
+    const interrupted = !hasSummary || (await wasInterrupted(join(dir, runFiles.summary)));
+    found.push({
+      dir,
+      runId,
+      ...(iteration === undefined ? {} : { iteration }),
+      time: timeOf(runId) ?? written,
+      interrupted,
+    });
     writtenAt.set(dir, written);
   };
   for (const entry of await folders(runBase)) {
@@ -71,6 +80,17 @@ export async function listRuns(runBase: string): Promise<RunFolderEntry[]> {
     (a, b) =>
       a.time - b.time || (writtenAt.get(a.dir) ?? 0) - (writtenAt.get(b.dir) ?? 0) || a.dir.localeCompare(b.dir),
   );
+}
+
+/** Whether a summary.json says its run was interrupted (one that does not read is left to the command that reads it). */
+async function wasInterrupted(file: string): Promise<boolean> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && 'interrupted' in value && value.interrupted === true;
+  } catch {
+    return false;
+  }
 }
 
 function timeOf(runId: string): number | undefined {
@@ -112,20 +132,27 @@ export async function resolveRunName(value: string, options: ResolveRunNameOptio
   if (back === undefined) return value;
   const label = options.label ? `${options.label} ` : '';
   const { base, skill } = await runBaseFor(value, name !== value, options);
-  const runs = await listRuns(base);
+  const all = await listRuns(base);
+  // An interrupted run holds part of its case runs: names count finished runs, but `--resume`'s.
+  const runs = options.label === '--resume' ? all : all.filter((run) => !run.interrupted);
+  const stopped = all.filter((run) => run.interrupted);
   const shown = shortPath(options.cwd, base);
   const whose = skill ? `skill ${skill}` : shown;
+  const skipped =
+    runs.length < all.length
+      ? ` (${stopped.length === 1 ? '1 interrupted run is' : `${stopped.length} interrupted runs are`} left out: finish ${stopped.length === 1 ? 'it' : 'one'} with skeval run --resume ${shortPath(options.cwd, stopped.at(-1)?.dir ?? base)})`
+      : '';
   if (runs.length === 0)
     throw new SkevalError({
       code: 'usage',
-      message: `${label}${value}: ${whose} has no runs yet (none in ${shown}); run it first with skeval run`,
+      message: `${label}${value}: ${whose} has no ${all.length ? 'finished ' : ''}runs yet (none in ${shown})${skipped}; run it first with skeval run`,
     });
   const run = runs[runs.length - 1 - back];
   if (!run) {
     const count = runs.length === 1 ? '1 run' : `${runs.length} runs`;
     throw new SkevalError({
       code: 'usage',
-      message: `${label}${value}: ${whose} has ${count} in ${shown}, so the oldest is ${runs.length === 1 ? 'latest' : `latest~${runs.length - 1}`}`,
+      message: `${label}${value}: ${whose} has ${count} in ${shown}, so the oldest is ${runs.length === 1 ? 'latest' : `latest~${runs.length - 1}`}${skipped}`,
     });
   }
   return shortPath(options.cwd, run.dir);

@@ -44,6 +44,8 @@ export interface RunSelection {
   contextMode?: 'isolated' | 'ambient';
   /** Skeval's own environment. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** Run cases whose prompt is still a `TODO` placeholder (`skeval init`'s) instead of refusing the run. @default false */
+  allowTodo?: boolean;
 }
 
 /** One skill of a plan: its cases, where its run folder goes, and what its agents must not see. */

@@ -6,7 +6,7 @@ import type { AgentRunner } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
 import { type ExecutionPlan, installFor, type PlannedCaseRun, type PlannedSkill } from './build-plan.js';
 import type { CostCap } from './cost-cap.js';
-import { runCase } from './run-case.js';
+import { type InterruptedCaseRun, runCase } from './run-case.js';
 import type { RunProgressEvent } from './run-progress.js';
 import { isFinished, storedCaseRun } from './stored-case-run.js';
 
@@ -36,6 +36,8 @@ export interface Execution {
   /** Messages of artifacts that could not be written, by skill. */
   writeErrors: Map<PlannedSkill, string[]>;
   interrupted: boolean;
+  /** Case runs an interrupt stopped past their grace, by skill: not recorded, not counted, run again by `--resume`. */
+  stopped: Map<PlannedSkill, InterruptedCaseRun[]>;
 }
 
 type SkipReason = 'complete' | 'interrupted' | 'write-failed' | 'cost-cap';
@@ -52,11 +54,21 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     outcomes: new Map(plan.skills.map((planned) => [planned, []])),
     writeErrors: new Map(plan.skills.map((planned) => [planned, []])),
     interrupted: false,
+    stopped: new Map(plan.skills.map((planned) => [planned, []])),
   };
   const hardStop = new AbortController();
   let writesFailed = false;
+  let running = 0;
   const onStop = () => {
     execution.interrupted = true;
+    options.onProgress?.({
+      type: 'stopping',
+      running,
+      graceMs: options.graceMs,
+      runDirs: plan.skills
+        .filter((planned) => plan.caseRuns.some((caseRun) => caseRun.planned === planned))
+        .map((planned) => planned.runDir),
+    });
     setTimeout(() => hardStop.abort(), options.graceMs).unref();
   };
   options.signal?.addEventListener('abort', onStop, { once: true });
@@ -95,10 +107,21 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
         const refused = await admit(caseRun);
         if (refused) return skip(caseRun, refused);
         options.onProgress?.({ type: 'case-start', ...labelOf(caseRun) });
-        const outcome = await launch(caseRun, options, hardStop.signal, pendingRemovals).catch((error: unknown) => {
+        running += 1;
+        const outcome = await launch(caseRun, options, hardStop.signal, pendingRemovals)
+          .catch((error: unknown) => {
+            costCap?.finished(undefined);
+            throw error;
+          })
+          .finally(() => {
+            running -= 1;
+          });
+        if ('interrupted' in outcome) {
           costCap?.finished(undefined);
-          throw error;
-        });
+          execution.stopped.get(caseRun.planned)?.push(outcome);
+          options.onProgress?.({ type: 'case-interrupted', ...labelOf(caseRun) });
+          return;
+        }
         costCap?.finished(outcome);
         execution.outcomes.get(caseRun.planned)?.push(outcome);
         // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
@@ -120,7 +143,7 @@ function launch(
   options: ExecutePlanOptions,
   signal: AbortSignal,
   pendingRemovals: Array<Promise<void>>,
-): Promise<CaseRunOutcome> {
+): Promise<CaseRunOutcome | InterruptedCaseRun> {
   const { planned, evalCase, arm, runNumber } = caseRun;
   const { skill } = planned;
   const graders = options.graders.get(planned);

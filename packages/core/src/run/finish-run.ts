@@ -48,6 +48,12 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       outcomes: [...(execution.outcomes.get(planned) ?? [])].sort(byCaseOrder),
       problems: [],
       writeErrors: [...(execution.writeErrors.get(planned) ?? [])],
+      interruptedCaseRuns: [...(execution.stopped.get(planned) ?? [])].sort(
+        (a, b) =>
+          a.caseId.localeCompare(b.caseId, undefined, { numeric: true }) ||
+          a.arm.localeCompare(b.arm) ||
+          a.runNumber - b.runNumber,
+      ),
     };
     runs.push(run);
     const manifestOf = (artifacts: Record<string, string>) =>
@@ -75,7 +81,7 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
             artifacts,
           })
         : undefined;
-    if (run.outcomes.length === 0 && !existsSync(runDir) && !plan.shard) continue;
+    if (run.outcomes.length === 0 && !run.interruptedCaseRuns?.length && !existsSync(runDir) && !plan.shard) continue;
     try {
       // A shard's folder is made even when it owns no case: the merge reads its shard.json.
       if (plan.shard) await mkdir(runDir, { recursive: true });
@@ -88,6 +94,11 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
         model: runner.model ?? null,
         judge: options.judge,
         interrupted: execution.interrupted,
+        interruptedCaseRuns: run.interruptedCaseRuns?.map((entry) => ({
+          id: entry.caseId,
+          arm: entry.arm,
+          run_number: entry.runNumber,
+        })),
         config: options.configOf?.(skill.name) ?? null,
         costCap: options.costCap ? costCapRecord(options.costCap.state()) : null,
       });

@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
+import { isPlaceholderPrompt } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
@@ -35,7 +36,7 @@ export interface Preflight {
  */
 export async function preflight(
   plan: ExecutionPlan,
-  options: ContainmentOptions & { runner?: AgentRunner; judge?: JudgeSetup },
+  options: ContainmentOptions & { runner?: AgentRunner; judge?: JudgeSetup; allowTodo?: boolean },
 ): Promise<Preflight> {
   const problems: string[] = [];
   const notes: string[] = [];
@@ -53,6 +54,7 @@ export async function preflight(
   notes.push(...(check?.notes ?? []));
   const judgeProblem = options.judge ? judgeKeyProblem(plan, options.judge) : undefined;
   if (judgeProblem) problems.push(judgeProblem);
+  if (!options.allowTodo) problems.push(...placeholderPrompts(plan));
   if (plan.caseRuns.length > 0) problems.push(...unwritableRunFolders(plan));
   problems.push(...(await forgedCaseRuns(plan)));
   for (const planned of plan.skills)
@@ -74,6 +76,23 @@ export function refusePlan(problems: readonly string[]): void {
       ? only
       : `the run cannot start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`;
   throw new SkevalError({ code: 'usage', message });
+}
+
+/** Each planned case whose prompt is still a `TODO` placeholder (`skeval init`'s): the agent would get it as its task. */
+function placeholderPrompts(plan: ExecutionPlan): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const { planned, evalCase } of plan.caseRuns) {
+    const key = `${planned.skill.evalsPath}\0${evalCase.id}`;
+    const turns = evalCase.turns ?? [{ prompt: evalCase.prompt }];
+    if (seen.has(key) || !turns.some((turn) => isPlaceholderPrompt(turn.prompt))) continue;
+    seen.add(key);
+    const file = relative(plan.cwd, planned.skill.evalsPath) || planned.skill.evalsPath;
+    problems.push(
+      `${file}: evals[${evalCase.index}] (case ${evalCase.id}): the prompt is still a TODO placeholder: write the request a user would make, leave the case out with --case <id>, or pass --allow-todo to send it as it is`,
+    );
+  }
+  return problems;
 }
 
 /** A judge that will be asked (some planned case has a judged claim) but has no key to ask with. */

@@ -55,7 +55,16 @@ export interface RunCaseOptions {
  * in its sandbox; every process it left ended); the grading pass; the artifacts, with every
  * secret redacted.
  */
-export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> {
+/** A case run that an interrupt stopped before it finished: nothing of it is written, so `--resume` runs it again. */
+export interface InterruptedCaseRun {
+  interrupted: true;
+  skill: string;
+  caseId: string;
+  arm: Configuration;
+  runNumber: number;
+}
+
+export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome | InterruptedCaseRun> {
   const { skill, evalCase, runner, containment } = options;
   const startedAt = new Date();
   const fingerprintBefore = fingerprintSkill(skill.dir, options.skillOutputs);
@@ -80,7 +89,11 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
     ...(options.signal ? { signal: options.signal } : {}),
     purpose: 'case',
   });
-  if (!opened.ok) return failedCase(options, opened.error);
+  const interrupted = (): InterruptedCaseRun => {
+    const { caseDir: _, ...header } = outcomeHeader(options);
+    return { interrupted: true, ...header };
+  };
+  if (!opened.ok) return options.signal?.aborted ? interrupted() : failedCase(options, opened.error);
   const { session } = opened;
   try {
     const [firstTurn, ...laterTurns] = caseTurns(evalCase);
@@ -88,6 +101,8 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome> 
       firstTurn?.prompt ?? evalCase.prompt,
       ...laterTurns.map((turn) => turn.prompt),
     ]);
+    // Stopped by Ctrl-C past its grace: not an agent error, and not a result to grade or count.
+    if (options.signal?.aborted) return interrupted();
     const run = checkBaseline(ran, arm, skill);
     const { redactor } = containment;
     const { grading, outputs, deleted, unlisted, skillEdited } = await gradeSession(options, session, run, {

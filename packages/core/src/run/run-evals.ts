@@ -83,18 +83,29 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         )
       : [],
   );
+  // Said once, for the first case run of unknown cost: the cost line at the end counts them all.
+  let unpricedNoted = false;
   const costCap: CostCap | undefined =
     options.maxCostUsd === undefined
       ? undefined
-      : createCostCap(options.maxCostUsd, (outcome) =>
+      : createCostCap(options.maxCostUsd, (outcome) => {
+          if (unpricedNoted) return;
+          unpricedNoted = true;
           note(
-            `${outcome.skill} ${outcome.caseId}: the cost of this case run is unknown (its agent or judge reported no price); the cost cap counts it as $0 and cannot see such spend`,
-          ),
-        );
+            `${outcome.skill} ${outcome.caseId}: the cost of this case run is unknown (its agent or judge reported no price); the cost cap counts such case runs as $0 and cannot see their spend (the cost line at the end counts them)`,
+          );
+        });
   // Every run folder of the run exists before the first sandbox is set up, so the sandbox hides it.
   const started = plan.skills.filter((planned) => plan.caseRuns.some((caseRun) => caseRun.planned === planned));
   if (started.length > 0) await makeOwnFolders(started.map((planned) => planned.outputBase));
-  options.onProgress?.({ type: 'run-start', caseRuns: plan.caseRuns.length, nested: plan.nested });
+  const runDirs = started.map((planned) => planned.runDir);
+  options.onProgress?.({
+    type: 'run-start',
+    caseRuns: plan.caseRuns.length,
+    nested: plan.nested,
+    agent: options.runner.name,
+    runDirs,
+  });
   const timeoutMs = options.timeoutMs ?? 600_000;
   const execution = await executePlan({
     plan,

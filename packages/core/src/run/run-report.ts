@@ -1,6 +1,7 @@
 import type { EvalsIssue } from '@skeval/evals';
 import type { CaseRunOutcome } from '@skeval/run-folder';
 import type { Benchmark, RunSummary } from '@skeval/schema';
+import type { Configuration } from '@skeval/schema/internal';
 import type { CostCapState } from './cost-cap.js';
 
 /** One skill's run folder after a run or a re-grade. */
@@ -18,6 +19,8 @@ export interface SkillRun {
   problems: string[];
   /** Files that could not be written (a full disk, a read-only folder), with the OS error and the fix. */
   writeErrors: string[];
+  /** Case runs a Ctrl-C stopped before they finished: not recorded, in no pass rate; `--resume` runs them again. */
+  interruptedCaseRuns?: Array<{ caseId: string; arm: Configuration; runNumber: number }>;
 }
 
 /** Assertion and case-run counts over a whole run. */

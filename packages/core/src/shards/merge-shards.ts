@@ -3,6 +3,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { type CaseRunDigest, caseFolderName, outcomeOf, runFiles } from '@skeval/run-folder';
 import { type Gates, SkevalError } from '@skeval/schema';
 import pLimit from 'p-limit';
+import { type GateName, gatesForArms } from '../gates/check-gates.js';
 import { type RunReport, totalsOf } from '../run/run-report.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import { checkAllCases } from './check-all-cases.js';
@@ -40,8 +41,15 @@ export interface MergeShardsResult extends RunReport {
   /** Cases of the merged run, and their case runs (every arm and repetition). */
   cases: number;
   caseRuns: number;
-  /** The gates the shards ran with (`--min-pass-rate`, `--min-delta`, `--max-errors`): the merged run is held to them. */
+  /**
+   * The gates the shards ran with (`--min-pass-rate`, `--min-delta`, `--max-errors`) that the
+   * whole run would be held to: the merged run is held to them (`gatesForArms`).
+   */
   gates: Gates;
+  /** Gates the shards ran with that the whole run would not check (`min-delta` with one arm). */
+  uncheckedGates: GateName[];
+  /** The config file the shards read, as summary.json records it; null without one. */
+  configFile: string | null;
   /** Why the shards' judged assertions were skipped (they ran with no judge), as their grading.json says. */
   judgeSkipReason?: string;
 }
@@ -122,7 +130,7 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
     const summary = await summarizeMerged(first, shards, read, staging, outDir, settings);
     await putInPlace(staging, outDir);
     done = true;
-    return resultOf(summary, sorted, staging, outDir, settings.gates);
+    return resultOf(summary, sorted, staging, outDir, settings);
   } catch (error) {
     if (placement !== 'move') throw error;
     throw new SkevalError({
@@ -184,9 +192,10 @@ function resultOf(
   sorted: readonly FoundShard[],
   staging: string,
   outDir: string,
-  gates: MergeShardsResult['gates'],
+  settings: Awaited<ReturnType<typeof readShardSettings>>['settings'],
 ): MergeShardsResult {
   const { manifest, cases, caseRuns, written } = summary;
+  const { gates, unchecked } = gatesForArms(settings.gates, manifest.options.arms.length);
   const run = {
     skill: manifest.skill,
     skillDir: manifest.skill_path,
@@ -211,6 +220,8 @@ function resultOf(
     cases: cases.length,
     caseRuns,
     gates,
+    uncheckedGates: unchecked,
+    configFile: settings.config?.file ?? null,
     ...(judgeSkipReason ? { judgeSkipReason } : {}),
   };
 }

@@ -37,7 +37,7 @@ const descriptions: Record<string, string> = {
 
 describe('initEvals', () => {
   it.each(Object.entries(descriptions))(
-    'writes a file for %s that validates with no warning and no lint warning',
+    'writes a file for %s that validates with no warning and no lint warning, its TODO prompts lint errors',
     async (name, description) => {
       const dir = await skill(
         name,
@@ -48,8 +48,11 @@ describe('initEvals', () => {
       const { files, summary } = await validateEvals({ paths: [dir], cwd: root, lint: true });
       expect(files[0]?.errors).toEqual([]);
       expect(files[0]?.warnings).toEqual([]);
-      expect(files[0]?.lint).toEqual([]);
-      expect(summary).toMatchObject({ valid: 1, warnings: 0, lint: { warnings: 0 } });
+      // Only its TODO prompts are flagged: an error each, which a run refuses (init-todo.test.ts).
+      expect(files[0]?.lint?.map((entry) => [entry.rule, entry.severity])).toEqual(
+        Array(3).fill(['todo-prompt', 'error']),
+      );
+      expect(summary).toMatchObject({ valid: 1, warnings: 0, lint: { warnings: 0, errors: 3 } });
       expect(result.evals.evals).toHaveLength(4);
       expect(result.evals.evals.at(-1)?.metadata).toEqual({ negative_control: true });
     },

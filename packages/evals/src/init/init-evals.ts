@@ -54,7 +54,7 @@ export interface InitEvalsResult extends InitTarget {
   schemaPath: string;
   /** Whether the description's requests and files were used (they are left out where they would draw a warning). */
   derived: boolean;
-  /** What `skeval validate --lint` says of the file: nothing, unless a prompt given draws a warning. */
+  /** What `skeval validate --lint` says of the file besides its `TODO` prompts: nothing, unless a prompt given draws a warning. */
   warnings: Array<EvalsIssue | LintWarning>;
   /** The reference stubs written, `evals/reference/<id>/response.md` per case (one already there is kept). */
   references: string[];
@@ -168,7 +168,8 @@ function check(text: string, target: InitTarget, markdown: string): Array<EvalsI
     skillMarkdown: markdown,
     skillDir: target.skillDir,
   });
-  return [...loaded.warnings, ...lint];
+  // The placeholders init writes are its own: their lint errors are what the next steps say to edit.
+  return [...loaded.warnings, ...lint.filter((entry) => entry.rule !== 'todo-prompt')];
 }
 
 /**

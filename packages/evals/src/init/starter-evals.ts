@@ -3,6 +3,15 @@ import type { SkillHints } from './skill-hints.js';
 /** The marker of every value `skeval init` leaves for the author to fill in. */
 const placeholderMarker = 'TODO';
 
+/**
+ * Whether a prompt is still a placeholder to fill in: it starts with `TODO` (as `skeval init`
+ * writes them, `TODO: write what a user would ask here`). A prompt that only mentions a TODO
+ * further on is a real request.
+ */
+export function isPlaceholderPrompt(prompt: string): boolean {
+  return /^TODO\b/.test(prompt.trim());
+}
+
 export interface BuildStarterEvalsOptions {
   skillName: string;
   hints: SkillHints;

@@ -1,6 +1,7 @@
 import type { NormalizedAssertion } from '@skeval/schema/internal';
 import { formatPointer } from '@skeval/schema/internal';
 import { resolveGrader } from '@skeval/scripts';
+import { isPlaceholderPrompt } from '../init/starter-evals.js';
 import type { LoadedCase, LoadedEvalsFile } from '../load/types.js';
 import { scriptableCheck, vagueness } from './claim-text.js';
 import { inputsTextOf, vacuousChecks } from './vacuous-checks.js';
@@ -17,12 +18,16 @@ export const lintRules = [
   'empty-match-pattern',
   'provided-file-exists',
   'negated-absent-value',
+  'todo-prompt',
 ] as const;
 export type LintRule = (typeof lintRules)[number];
 
-/** One weakness of an eval set, located like a validation issue. */
+/**
+ * One weakness of an eval set, located like a validation issue. Every rule warns but
+ * `todo-prompt`, an error: a placeholder prompt would be sent to the agent as the task.
+ */
 export interface LintWarning {
-  severity: 'warning';
+  severity: 'warning' | 'error';
   rule: LintRule;
   message: string;
   path: Array<string | number>;
@@ -51,7 +56,7 @@ export function lintEvals(options: LintEvalsOptions): LintWarning[] {
   const warnings: LintWarning[] = [];
   const warn = (rule: LintRule, path: Array<string | number>, message: string, key = false) => {
     warnings.push({
-      severity: 'warning',
+      severity: rule === 'todo-prompt' ? 'error' : 'warning',
       rule,
       message,
       path,
@@ -101,6 +106,7 @@ export function lintEvals(options: LintEvalsOptions): LintWarning[] {
         );
       }
     }
+    checkPlaceholderPrompts(evalCase, casePath, warn);
     if (skillName) {
       const named = namesSkill(evalCase.prompt, skillName);
       if (named)
@@ -140,6 +146,22 @@ export function lintEvals(options: LintEvalsOptions): LintWarning[] {
 }
 
 type Warn = (rule: LintRule, path: Array<string | number>, message: string, key?: boolean) => void;
+
+/** A prompt `skeval init` left as a `TODO` placeholder, in any turn: the agent would get the placeholder as its task. */
+function checkPlaceholderPrompts(evalCase: LoadedCase, casePath: Array<string | number>, warn: Warn): void {
+  const turns = evalCase.turns ?? [{ prompt: evalCase.prompt }];
+  turns.forEach((turn, at) => {
+    if (!isPlaceholderPrompt(turn.prompt)) return;
+    const where = turns.length > 1 ? `turn ${at + 1}'s prompt` : 'the prompt';
+    warn(
+      'todo-prompt',
+      [...casePath, 'prompt'],
+      `${where} is still a placeholder (${JSON.stringify(truncated(turn.prompt))}): write the request a user would make; skeval run refuses this case until then (--allow-todo sends it as it is)`,
+    );
+  });
+}
+
+const truncated = (text: string) => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
 
 function checkAssertionCount(evalCase: LoadedCase, casePath: Array<string | number>, warn: Warn): void {
   const count = evalCase.assertions.length;

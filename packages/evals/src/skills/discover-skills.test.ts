@@ -114,7 +114,7 @@ describe('discoverSkills over a tree laid out in every usual way', () => {
     await mkdir(join(tree, 'notes'), { recursive: true });
     await writeFile(join(tree, 'notes', 'evals.json'), evalsFile('bar'));
     await expect(discoverSkills({ path: '.', cwd: tree })).rejects.toThrow(
-      'no skills with evals found in .: a skill is a folder with SKILL.md and evals/evals.json\n  notes/evals.json names "bar"; no SKILL.md has that name: set "skill_name" to the `name` in its skill\'s SKILL.md, or move the file into that skill\'s folder',
+      'no skills with evals found in .: a skill is a folder with SKILL.md and evals/evals.json; skeval init <skill-dir> starts the evals of a skill\n  notes/evals.json names "bar"; no SKILL.md has that name: set "skill_name" to the `name` in its skill\'s SKILL.md, or move the file into that skill\'s folder',
     );
     await rm(tree, { recursive: true, force: true });
   });

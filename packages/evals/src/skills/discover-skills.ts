@@ -53,9 +53,13 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Sk
   const { pairs, unpaired } = await pairsAt(root, cwd);
   if (pairs.length === 0) {
     const reasons = unpaired.map((entry) => `\n  ${entry.reason}`).join('');
+    // A skill without evals yet: `skeval init` writes a starter set.
+    const start = existsSync(join(root, 'SKILL.md'))
+      ? `; start its evals with skeval init ${options.path}`
+      : '; skeval init <skill-dir> starts the evals of a skill';
     throw new SkevalError({
       code: 'usage',
-      message: `no skills with evals found in ${options.path}: a skill is a folder with SKILL.md and evals/evals.json${reasons}`,
+      message: `no skills with evals found in ${options.path}: a skill is a folder with SKILL.md and evals/evals.json${start}${reasons}`,
     });
   }
   const found: DiscoveredSkill[] = [];

@@ -52,8 +52,8 @@ export interface ValidateEvalsResult {
     warnings: number;
     /** How many issues of each code, over all files. */
     byCode: Partial<Record<EvalsIssueCode, number>>;
-    /** With `lint`: how many lint warnings, and of each rule. */
-    lint?: { warnings: number; byRule: Partial<Record<LintRule, number>> };
+    /** With `lint`: how many lint warnings and errors (a `TODO` prompt), and of each rule. */
+    lint?: { warnings: number; errors: number; byRule: Partial<Record<LintRule, number>> };
   };
 }
 
@@ -116,7 +116,9 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
     const byRule: Partial<Record<LintRule, number>> = {};
     for (const warning of files.flatMap((file) => file.lint ?? []))
       byRule[warning.rule] = (byRule[warning.rule] ?? 0) + 1;
-    summary.lint = { warnings: Object.values(byRule).reduce((sum, count) => sum + count, 0), byRule };
+    const all = files.flatMap((file) => file.lint ?? []);
+    const errors = all.filter((entry) => entry.severity === 'error').length;
+    summary.lint = { warnings: all.length - errors, errors, byRule };
   }
   return { files, summary };
 }
