@@ -5,6 +5,7 @@ import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Sandbox } from '../session/sandbox.js';
 import { buildShardManifest, writeShardManifest } from '../shards/shard-manifest.js';
+import { assertionSourcesOf } from './assertion-sources.js';
 import type { ExecutionPlan, PlannedSkill } from './build-plan.js';
 import { type CostCap, costCapRecord } from './cost-cap.js';
 import type { Execution } from './execute-plan.js';
@@ -39,6 +40,7 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
   const runs: SkillRun[] = [];
   for (const planned of plan.skills) {
     const { skill, runDir } = planned;
+    const sources = assertionSourcesOf(skill.evalsPath, skill.load);
     const run: SkillRun = {
       skill: skill.name,
       skillDir: skill.dir,
@@ -46,6 +48,7 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       outcomes: [...(execution.outcomes.get(planned) ?? [])].sort(byCaseOrder),
       problems: [],
       writeErrors: [...(execution.writeErrors.get(planned) ?? [])],
+      ...(sources ? { sources } : {}),
     };
     runs.push(run);
     const manifest = plan.shard

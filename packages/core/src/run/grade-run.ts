@@ -17,6 +17,7 @@ import { listFiles } from '@skeval/scripts/internal';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
+import { assertionSourcesOf } from './assertion-sources.js';
 import { byCaseOrder, type RunReport, totalsOf } from './run-report.js';
 
 export interface GradeRunOptions {
@@ -107,6 +108,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     judge,
     interrupted: previous?.interrupted ?? false,
   });
+  const sources = assertionSourcesOf(skill.evalsPath, skill.load);
   const run = {
     skill: skill.name,
     skillDir: skill.dir,
@@ -115,6 +117,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     benchmark: written.benchmark,
     problems,
     writeErrors: [],
+    ...(sources ? { sources } : {}),
   };
   const orphans = [...new Set(folders.map((entry) => entry.folder))].filter((folder) => !byFolder.has(folder));
   return {

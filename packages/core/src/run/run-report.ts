@@ -1,6 +1,7 @@
 import type { EvalsIssue } from '@skeval/evals';
 import type { CaseRunOutcome } from '@skeval/run-folder';
 import type { Benchmark } from '@skeval/schema';
+import type { AssertionSources } from './assertion-sources.js';
 import type { CostCapState } from './cost-cap.js';
 
 /** One skill's run folder after a run or a re-grade. */
@@ -15,6 +16,8 @@ export interface SkillRun {
   problems: string[];
   /** Files that could not be written (a full disk, a read-only folder), with the OS error and the fix. */
   writeErrors: string[];
+  /** The evals file and where each case's assertions are written in it (CI annotations point there). */
+  sources?: AssertionSources;
 }
 
 /** Assertion and case-run counts over a whole run. */
