@@ -129,7 +129,7 @@ export async function writeReports({ reporters, report, io, core, judgeSkipReaso
     const terminal = spec.path ? { color: false, width: 80 } : terminalOf(io, 'stdout');
     const text = core.renderReport(spec.name, report, {
       ...terminal,
-      cwd: io.cwd,
+      cwd: spec.name === 'github' ? githubWorkspace(io) : io.cwd,
       ...(judgeSkipReason ? { judgeSkipReason } : {}),
     });
     if (!spec.path) {
@@ -155,6 +155,12 @@ export async function writeReports({ reporters, report, io, core, judgeSkipReaso
     });
   }
   return written;
+}
+
+/** Where GitHub names files from: `$GITHUB_WORKSPACE` (the checkout) when set, else the current folder. */
+function githubWorkspace(io: CliIo): string {
+  const workspace = io.env.GITHUB_WORKSPACE;
+  return workspace ? resolve(io.cwd, workspace) : io.cwd;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

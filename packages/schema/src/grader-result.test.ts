@@ -51,6 +51,36 @@ describe('parseGraderResult', () => {
     expect(verdictOf({ pass: false, reason: 'no' })).toBe('fail');
   });
 
+  it('scores a v4 result without a score as agentv does: the assertions that passed ÷ all of them', () => {
+    const assertions = [
+      { text: 'a', passed: true },
+      { text: 'b', passed: false },
+      { text: 'c', passed: true },
+      { text: 'd', passed: false },
+    ];
+    expect(parseGraderResult({ assertions })).toEqual({ status: 'ok', result: { score: 0.5, assertions } });
+    expect(parseGraderResult({ assertions: [{ text: 't', passed: true }] })).toEqual({
+      status: 'ok',
+      result: { score: 1, assertions: [{ text: 't', passed: true }] },
+    });
+    expect(
+      verdictOf({ assertions: [{ text: 'a', passed: true }, ...assertions.slice(1, 2), ...assertions.slice(3)] }),
+    ).toBe('fail');
+    // A score that is given is kept, whatever the assertions say.
+    expect(verdictOf({ score: 0, assertions: [{ text: 'a', passed: true }] })).toBe('fail');
+  });
+
+  it('refuses a v4 result with neither a score nor an assertion: nothing to score', () => {
+    expect(parseGraderResult({ assertions: [] })).toEqual({
+      status: 'invalid',
+      message: expect.stringContaining('score is missing and assertions is empty'),
+    });
+    expect(parseGraderResult({ assertions: [{ text: 'x' }] })).toEqual({
+      status: 'invalid',
+      message: expect.stringContaining('assertions[0].passed is missing'),
+    });
+  });
+
   it.each([
     ['a string', 'PASS'],
     ['null', null],

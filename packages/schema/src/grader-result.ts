@@ -26,7 +26,8 @@ const invalid = (message: string): never => {
 /**
  * Reads a grader's result in either contract: agentv's v4 `{ score, assertions }`, or its v5
  * `{ pass, score?, reason?, checks? }`, which becomes v4 (each check an assertion; without
- * `score`, 1 for a pass and 0 for a fail).
+ * `score`, 1 for a pass and 0 for a fail). A v4 result without `score` is scored as agentv
+ * scores it: the assertions that passed ÷ all of them (none at all is `invalid`).
  *
  * The verdict is never guessed at. When a result has `pass`, it decides, and a `score` that says
  * otherwise (a pass below 0.5, a fail at 0.5 or more) makes the result `invalid`; so do a score
@@ -34,9 +35,9 @@ const invalid = (message: string): never => {
  * a JavaScript grader can), because such a value must never be compared.
  *
  * Written without zod on purpose: `skeval-assert` calls it on every custom grader's output and
- * must start in about the time of a bare Node process. Apart from those contradictions it
- * accepts exactly what `graderResultSchema` and `graderResultV5Schema` accept (a test holds them
- * together).
+ * must start in about the time of a bare Node process. Apart from those contradictions and a v4
+ * result without `score` (`graderResultSchema` is the result once scored) it accepts exactly what
+ * `graderResultSchema` and `graderResultV5Schema` accept (a test holds them together).
  */
 export function parseGraderResult(value: unknown): GraderResultReading {
   if (!isRecord(value) || !('pass' in value || 'assertions' in value)) return { status: 'unrecognized' };
@@ -89,9 +90,7 @@ function findNonFinite(root: Record<string, unknown>): { path: string; value: nu
 
 function parseV4(value: Record<string, unknown>): GraderResult {
   const { score, assertions, details } = value;
-  const checked = readScore(score);
-  if (checked === undefined)
-    return invalid('score is missing: a { score, assertions } result needs a score from 0 to 1');
+  const given = readScore(score);
   if (!Array.isArray(assertions)) return invalid(`assertions is ${describe(assertions)}, not a list`);
   if (details !== undefined && !isRecord(details)) return invalid(`details is ${describe(details)}, not an object`);
   const parsed = assertions.map((entry: unknown, index): Assertion => {
@@ -103,7 +102,15 @@ function parseV4(value: Record<string, unknown>): GraderResult {
     const checkedEvidence = readOptionalString(evidence, `${where}.evidence`);
     return checkedEvidence === undefined ? { text, passed } : { text, passed, evidence: checkedEvidence };
   });
+  const checked = given ?? scoreOfAssertions(parsed);
   return { score: checked, assertions: parsed, ...(details === undefined ? {} : { details }) };
+}
+
+/** agentv's score of `{ assertions }` without a score: the share that passed. None to count is not a score. */
+function scoreOfAssertions(assertions: Assertion[]): number {
+  if (assertions.length === 0)
+    return invalid('score is missing and assertions is empty: give a score from 0 to 1, or at least one assertion');
+  return assertions.filter((assertion) => assertion.passed).length / assertions.length;
 }
 
 function parseV5(value: Record<string, unknown>, pass: boolean, score: number | undefined): GraderResult {

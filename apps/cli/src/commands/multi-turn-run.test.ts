@@ -155,7 +155,9 @@ describe('skeval run with multi-turn cases and the command runner', () => {
   it('names the turn in the JUnit, GitHub and Markdown reports', async () => {
     const junitFile = join(root, 'junit.xml');
     const reported = await run(['grade', runDir, '--reporter', 'github', '--reporter', `junit:${junitFile}`]);
-    expect(reported.stdout).toMatch(/^::error title=failed%3A chat › refine::\[turn 3\] output-contains value=/m);
+    expect(reported.stdout).toMatch(
+      /^::error file=chat\/evals\/evals.json,line=\d+,col=\d+,title=failed%3A chat › refine::\[turn 3\] output-contains value=/m,
+    );
     expect(await readFile(junitFile, 'utf8')).toMatch(/<testcase name="\[turn 3\] output-contains value=/);
     const markdown = await run(['grade', runDir, '--reporter', 'markdown']);
     // Markdown escapes the brackets, so they show as typed.

@@ -56,18 +56,26 @@ describe('--reporter github', () => {
     const result = await runCli(root, ['grade', runDir, '--reporter', 'github']);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
-    for (const line of lines) expect(line).toMatch(/^::error title=[^:]+::/);
+    // The fixture's evals file is one line: each assertion is at line 1, at its own column.
+    const located = 'file=reports/evals/evals.json,line=1,col=\\d+,';
+    for (const line of lines) expect(line).toMatch(new RegExp(`^::error (${located})?title=[^:]+::`));
     expect(lines[0]).toBe(
       `::error title=agent error%3A reports › crashes::node exited with code 1; stderr: segfault simulated%0A1 assertion not graded; artifacts in ${result.stdout.match(/artifacts in (\S+eval-crashes)/)?.[1]}`,
     );
     // The agent's answer: % and line breaks escaped, its own "::error::" kept inside the message.
     expect(lines[1]).toMatch(
-      /^::error title=failed%3A reports › hostile::echo-answer%0A\]\]> <b>bold<\/b> & "double" 'single' \\u0000 nul \\u001b\[31mred\\u001b\[0m 100%25 a:b,c %0A::error::x /,
+      /^::error file=reports\/evals\/evals.json,line=1,col=\d+,title=failed%3A reports › hostile::echo-answer%0A\]\]> <b>bold<\/b> & "double" 'single' \\u0000 nul \\u001b\[31mred\\u001b\[0m 100%25 a:b,c %0A::error::x /,
     );
-    expect(lines[2]).toMatch(/^::error title=undecided%3A reports › hostile::crash%0Agrader_failed: /);
-    expect(lines[3]).toBe(
-      '::error title=failed%3A reports › hostile::file-exists path=missing.txt%0Amissing.txt does not exist in the workspace',
+    expect(lines[2]).toMatch(
+      /^::error file=[^,]+,line=1,col=\d+,title=undecided%3A reports › hostile::crash%0Agrader_failed: /,
     );
+    expect(lines[3]).toMatch(
+      /^::error file=[^,]+,line=1,col=\d+,title=failed%3A reports › hostile::file-exists path=missing.txt%0Amissing.txt does not exist in the workspace$/,
+    );
+    // Three assertions of one case: three columns, in the order they are written.
+    const columns = lines.slice(1).map((line) => Number(line.match(/,col=(\d+),/)?.[1]));
+    expect(columns).toEqual([...columns].sort((a, b) => a - b));
+    expect(new Set(columns).size).toBe(3);
   });
 
   it('appends a Markdown step summary to $GITHUB_STEP_SUMMARY', async () => {

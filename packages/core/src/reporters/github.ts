@@ -1,8 +1,12 @@
+import { sourceOfRow } from '../run/assertion-sources.js';
 import type { RunReport } from '../run/run-report.js';
 import { armAndRun, assertionLabel, displayPath, hasArmsOrTrials, plural, problemsOf } from './case-runs.js';
 
 export interface GithubReportOptions {
-  /** The repository's root (`$GITHUB_WORKSPACE`): annotation files are named relative to it. */
+  /**
+   * The repository's root (`$GITHUB_WORKSPACE`): annotation files are named relative to it, as
+   * GitHub needs to place them on the diff. A file outside it is named by its full path.
+   */
   cwd?: string;
 }
 
@@ -11,8 +15,9 @@ export interface GithubReportOptions {
  * (`::error title=…::…`), so each shows as an annotation on the run, and one per case run whose
  * agent failed. A baseline arm's results (`without_skill`, `old_skill`) are what the skill is
  * measured against, not the skill's own failures: its failed assertions are notices and its
- * undecided ones warnings, so a run that passes shows no error. The step summary is the `markdown` reporter's output (the CLI appends it to
- * `$GITHUB_STEP_SUMMARY`).
+ * undecided ones warnings, so a run that passes shows no error. Each assertion's annotation
+ * names the evals file and the line and column the assertion is written at (`file=…,line=…,col=…`).
+ * The step summary is the `markdown` reporter's output (the CLI appends it to `$GITHUB_STEP_SUMMARY`).
  */
 export function renderGithubAnnotations(report: RunReport, options: GithubReportOptions = {}): string {
   const lines: string[] = [];
@@ -38,11 +43,17 @@ export function renderGithubAnnotations(report: RunReport, options: GithubReport
         lines.push(command(baseline ? 'warning' : 'error', { title: `agent ${outcome.status}: ${where}` }, message));
         continue;
       }
+      const rows = outcome.grading.assertion_results;
       for (const row of problems) {
         const failed = row.status === 'fail';
         const title = `${failed ? 'failed' : 'undecided'}: ${where}`;
         const level = !baseline ? 'error' : failed ? 'notice' : 'warning';
-        lines.push(command(level, { title }, `${assertionLabel(row)}\n${row.evidence}`));
+        const at = sourceOfRow(run.sources, outcome.caseId, rows.length, rows.indexOf(row));
+        const located: Record<string, string | number> =
+          at && run.sources
+            ? { file: displayPath(run.sources.evalsPath, options.cwd), line: at.line, col: at.column }
+            : {};
+        lines.push(command(level, { ...located, title }, `${assertionLabel(row)}\n${row.evidence}`));
       }
     }
     for (const error of run.writeErrors) lines.push(command('error', { title: `${run.skill}: not written` }, error));

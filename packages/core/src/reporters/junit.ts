@@ -9,6 +9,9 @@ import { assertionLabel, hasArmsOrTrials } from './case-runs.js';
  * `<testcase>` per assertion per case run, `classname` = `skill.case[.arm.run-n]`; a failed
  * assertion is a `<failure>`, an errored one an `<error>`, a skipped one `<skipped>`, each with
  * its evidence. A case run whose agent failed before any assertion is one `<error>` test case.
+ * `<testsuites>` sums `tests`, `failures`, `errors` and `skipped` over the suites: readers that
+ * take the totals from it (test-results-parser, the test-report actions) count skips as skips.
+ * Jenkins' schema has no `skipped` on `<testsuites>`; Jenkins ignores it (docs/decisions/0060).
  */
 export function renderJunitReport(report: RunReport): string {
   const suites = report.runs.map(suiteOf);
@@ -20,6 +23,7 @@ export function renderJunitReport(report: RunReport): string {
       tests: sum((suite) => suite.tests),
       failures: sum((suite) => suite.failures),
       errors: sum((suite) => suite.errors),
+      skipped: sum((suite) => suite.skipped),
       time: seconds(sum((suite) => suite.timeMs)),
     })}>`,
   ];
@@ -32,6 +36,7 @@ interface Suite {
   tests: number;
   failures: number;
   errors: number;
+  skipped: number;
   timeMs: number;
   lines: string[];
 }
@@ -45,6 +50,7 @@ function suiteOf(run: SkillRun): Suite {
     tests: cases.length,
     failures: count('failure'),
     errors: count('error'),
+    skipped: count('skipped'),
     timeMs,
   };
   const lines = [
@@ -53,7 +59,7 @@ function suiteOf(run: SkillRun): Suite {
       tests: suite.tests,
       failures: suite.failures,
       errors: suite.errors,
-      skipped: count('skipped'),
+      skipped: suite.skipped,
       time: seconds(timeMs),
       ...(run.benchmark ? { timestamp: run.benchmark.metadata.timestamp } : {}),
     })}>`,

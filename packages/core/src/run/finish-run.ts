@@ -7,6 +7,7 @@ import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { NetworkMode, Sandbox } from '../session/sandbox.js';
 import { artifactsOf, buildShardManifest, writeShardManifest } from '../shards/shard-manifest.js';
+import { assertionSourcesOf } from './assertion-sources.js';
 import type { ExecutionPlan, PlannedSkill } from './build-plan.js';
 import { type CostCap, costCapRecord } from './cost-cap.js';
 import type { Execution } from './execute-plan.js';
@@ -41,6 +42,7 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
   const runs: SkillRun[] = [];
   for (const planned of plan.skills) {
     const { skill, runDir } = planned;
+    const sources = assertionSourcesOf(skill.evalsPath, skill.load);
     const run: SkillRun = {
       skill: skill.name,
       skillDir: skill.dir,
@@ -54,6 +56,7 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
           a.arm.localeCompare(b.arm) ||
           a.runNumber - b.runNumber,
       ),
+      ...(sources ? { sources } : {}),
     };
     runs.push(run);
     const manifestOf = (artifacts: Record<string, string>) =>

@@ -18,6 +18,7 @@ import type { JudgeSetup } from '../grading/judge-setup.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import { updateShardManifest } from '../shards/shard-manifest.js';
 import { layOutEndState } from '../workspace/end-state.js';
+import { assertionSourcesOf } from './assertion-sources.js';
 import { byCaseOrder, type RunReport, totalsOf } from './run-report.js';
 
 export interface GradeRunOptions {
@@ -130,6 +131,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     interrupted: previous?.interrupted ?? false,
   });
   await updateShardManifest(runDir, written.runs);
+  const sources = assertionSourcesOf(skill.evalsPath, skill.load);
   const run = {
     skill: skill.name,
     skillDir: skill.dir,
@@ -140,6 +142,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     ...(written.summary.calibration ? { calibration: written.summary.calibration } : {}),
     problems,
     writeErrors: [],
+    ...(sources ? { sources } : {}),
   };
   const orphans = [...new Set(folders.map((entry) => entry.folder))].filter((folder) => !byFolder.has(folder));
   return {

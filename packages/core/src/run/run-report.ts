@@ -2,6 +2,7 @@ import type { EvalsIssue } from '@skeval/evals';
 import type { CaseRunOutcome } from '@skeval/run-folder';
 import type { Benchmark, RunSummary } from '@skeval/schema';
 import type { Configuration } from '@skeval/schema/internal';
+import type { AssertionSources } from './assertion-sources.js';
 import type { CostCapState } from './cost-cap.js';
 
 /** One skill's run folder after a run or a re-grade. */
@@ -21,6 +22,8 @@ export interface SkillRun {
   writeErrors: string[];
   /** Case runs a Ctrl-C stopped before they finished: not recorded, in no pass rate; `--resume` runs them again. */
   interruptedCaseRuns?: Array<{ caseId: string; arm: Configuration; runNumber: number }>;
+  /** The evals file and where each case's assertions are written in it (CI annotations point there). */
+  sources?: AssertionSources;
 }
 
 /** Assertion and case-run counts over a whole run. */
