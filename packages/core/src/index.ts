@@ -31,6 +31,16 @@ export {
   writeJsonAtomic,
 } from '@skeval/run-folder';
 export type { Gates, SkevalConfig, SkillConfig } from '@skeval/schema';
+export {
+  type CheckEvalsOptions,
+  type CheckEvalsResult,
+  type CheckPlan,
+  checkEvals,
+  type PlannedCheckSkill,
+  planCheck,
+} from './check/check-evals.js';
+export { checkRecordPath, readEvalStrength, uncheckedReferencesHint } from './check/check-record.js';
+export { generateMutants, type Mutant, type MutantKind, mutantKinds } from './check/mutants.js';
 export { type CompareRunsOptions, type CompareRunsResult, compareRuns } from './compare-runs/compare-runs.js';
 export { defineConfig } from './config/define-config.js';
 export { type GradeCaseRunOptions, gradeCaseRun } from './grading/grade-case-run.js';
@@ -85,6 +95,3 @@ export {
   type SkillTriggersRun,
 } from './triggers/run-triggers.js';
 export { type CaseWorkspace, type PrepareWorkspaceOptions, prepareWorkspace } from './workspace/prepare-workspace.js';
-export { type CheckEvalsOptions, type CheckEvalsResult, type CheckPlan, checkEvals, type PlannedCheckSkill, planCheck } from './check/check-evals.js';
-export { checkRecordPath, readEvalStrength, uncheckedReferencesHint } from './check/check-record.js';
-export { generateMutants, type Mutant, type MutantKind, mutantKinds } from './check/mutants.js';

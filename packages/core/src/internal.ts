@@ -2,13 +2,33 @@
 // cut and wrapped, and colour. Not the documented API (docs/library.md): they change without
 // notice, and everything a user renders goes through the reporters of the main entry.
 
+export { hashCaseRun } from '@skeval/run-folder/internal';
+export { agreementOf, confusionOf, type LabelledVerdict } from './calibrate/agreement.js';
+export { type CalibrateOptions, calibrate, defaultMinKappa } from './calibrate/calibrate.js';
 export type { CaseChange } from './compare-runs/compare-runs.js';
 export { configFileNames, type FindConfigFileOptions, findConfigFile } from './config/find-config-file.js';
 export { type LoadConfigFileOptions, type LoadedConfig, loadConfigFile } from './config/load-config-file.js';
 export { type WriteStarterConfigResult, writeStarterConfig } from './config/starter-config.js';
-export { checkGates, errorsOf, type GateCheck, type GateName, withSkillPassRate } from './gates/check-gates.js';
+export {
+  type DoctorAgent,
+  type DoctorReport,
+  doctorPassed,
+  doctorSummary,
+  renderDoctor,
+  runDoctor,
+} from './doctor/doctor.js';
+export {
+  checkGates,
+  errorsOf,
+  type GateCheck,
+  type GateName,
+  gatesForArms,
+  uncheckedDeltaNote,
+  withSkillPassRate,
+} from './gates/check-gates.js';
 export * from './index.js';
 export { renderBenchmark } from './reporters/benchmark-markdown.js';
+export { renderCalibration } from './reporters/calibration-terminal.js';
 export { createStyle, type Style } from './reporters/style.js';
 export { displayWidth, truncate, wrapWords } from './reporters/text-width.js';
 export { renderTriggersMarkdown } from './reporters/triggers-markdown.js';
@@ -37,6 +57,9 @@ export type { AgentCommand, InstalledSkill } from './runners/types.js';
 export { type ChooseSandboxOptions, chooseSandbox } from './session/choose-sandbox.js';
 export type { ProcessOutcome } from './session/run-process.js';
 export type { Sandbox, SandboxCommand, SandboxKind, SandboxPlan } from './session/sandbox.js';
+// The benchmarks time the process sweep and the macOS profile is shown in docs/agents.md.
+export { type SeatbeltPlan, seatbeltProfile } from './session/seatbelt-profile.js';
+export { sweepProcesses } from './session/sweep-processes.js';
 export {
   type CasePlacement,
   type MergeShardsOptions,
@@ -47,14 +70,5 @@ export { type ResolveShardOptions, resolveShard, type Shard, shardOfCase } from 
 export type { TriggersProgressEvent } from './triggers/evaluate-description.js';
 export { checkDescription } from './triggers/rewrite-description.js';
 export type { DecisionBudget } from './triggers/run-trigger-query.js';
-export type { SkillToInstall } from './workspace/prepare-workspace.js';
-// The benchmarks time the process sweep and the macOS profile is shown in docs/agents.md.
-export { type SeatbeltPlan, seatbeltProfile } from './session/seatbelt-profile.js';
-export { sweepProcesses } from './session/sweep-processes.js';
-export { type DoctorAgent, type DoctorReport, doctorPassed, doctorSummary, renderDoctor, runDoctor } from './doctor/doctor.js';
-export { hashCaseRun } from '@skeval/run-folder/internal';
 export { type EndState, type EndStateOptions, layOutEndState } from './workspace/end-state.js';
-export { agreementOf, confusionOf, type LabelledVerdict } from './calibrate/agreement.js';
-export { type CalibrateOptions, calibrate, defaultMinKappa } from './calibrate/calibrate.js';
-export { renderCalibration } from './reporters/calibration-terminal.js';
-export { gatesForArms, uncheckedDeltaNote } from './gates/check-gates.js';
+export type { SkillToInstall } from './workspace/prepare-workspace.js';

@@ -4,6 +4,14 @@
 
 export { renderBrief } from './brief/build-brief.js';
 export { describeAssertion } from './brief/describe-assertion.js';
+export { detectForeignFormat } from './import/detect-format.js';
+export {
+  describeImport,
+  type ImportForeignFileOptions,
+  importForeignFile,
+  isForeignEvalsFileName,
+} from './import/import-file.js';
+export { type ForeignFormat, foreignFormats, type ImportedCase, type ImportResult } from './import/types.js';
 export * from './index.js';
 export {
   type InitEvalsOptions,
@@ -13,8 +21,10 @@ export {
   initEvals,
   inspectInitTarget,
 } from './init/init-evals.js';
+export { referenceStub, referenceStubMarker } from './init/reference-stubs.js';
 export type { SkillHints } from './init/skill-hints.js';
 export type { StarterEvals } from './init/starter-evals.js';
+export { isPlaceholderPrompt } from './init/starter-evals.js';
 export { lintRules } from './lint/lint-evals.js';
 export { type AssertionAlias, assertionAliases } from './load/assertion-aliases.js';
 export { assertionsOfCase, caseTurns } from './load/case-turns.js';
@@ -31,7 +41,7 @@ export { type JsonDocument, type ParsedJson, parseJsonDocument } from './load/js
 export { defaultMaxEvalsFileBytes } from './load/load-evals-file.js';
 export { explainUnsafeSkillName, maxSkillNameLength, unsafeSkillNameMessage } from './load/names.js';
 export { createLineIndex, type DecodedSource, decodeSource, type LineIndex } from './load/source-text.js';
-export type { CaseFile, CaseTurn } from './load/types.js';
+export type { CaseFile, CaseReference, CaseTurn } from './load/types.js';
 export { findEvalsFiles } from './skills/find-evals-files.js';
 export { skillDirOf } from './skills/load-from-disk.js';
 export { readSkillManifest, type SkillManifest } from './skills/read-skill-manifest.js';
@@ -50,9 +60,3 @@ export {
 export { type TriggerQuery, type TriggerSetLoad, type TriggerShape, triggerShapes } from './triggers/types.js';
 export type { TriggerCounts } from './triggers/validate-triggers.js';
 export { describeMultiTurn, multiTurnCases } from './validate/describe-turns.js';
-export { detectForeignFormat } from './import/detect-format.js';
-export { describeImport, type ImportForeignFileOptions, importForeignFile, isForeignEvalsFileName } from './import/import-file.js';
-export { type ForeignFormat, foreignFormats, type ImportedCase, type ImportResult } from './import/types.js';
-export { referenceStub, referenceStubMarker } from './init/reference-stubs.js';
-export { type CaseReference } from './load/types.js';
-export { isPlaceholderPrompt } from './init/starter-evals.js';

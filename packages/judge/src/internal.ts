@@ -15,6 +15,7 @@ export {
   type JudgePrompt,
   judgeLimits,
   judgePromptVersion,
+  judgeTemplateOpenings,
   verdictSchema,
 } from './judge/build-prompt.js';
 export { minQuoteChars, normalizeForQuote } from './judge/evidence.js';
@@ -34,4 +35,3 @@ export {
   type ResolveJudgeModelOptions,
   resolveJudgeModel,
 } from './resolve/resolve-judge-model.js';
-export { judgeTemplateOpenings } from './judge/build-prompt.js';

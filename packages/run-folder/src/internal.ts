@@ -2,6 +2,19 @@
 // everything of the main entry and what they share beyond it. Not the documented API
 // (docs/library.md): it changes without notice.
 
+export { flipRateOf, judgeNoiseOf, majorityOf, type NoiseRun } from './arms/judge-noise.js';
+export { type PairedTrials, type RequiredCases, requiredCases } from './arms/required-cases.js';
+export {
+  passAtK,
+  passHatK,
+  type SignTest,
+  type SignTestVerdict,
+  signTestOf,
+  signTestP,
+  vallyRule,
+  vallyVerdict,
+} from './arms/small-samples.js';
+export { judgeNoiseFor } from './benchmark.js';
 export {
   buildContextManifest,
   buildTiming,
@@ -10,10 +23,6 @@ export {
   type ManifestObservations,
   type TimingInput,
 } from './case-run-records.js';
+export { hashCaseRun } from './case-run-sha.js';
 export * from './index.js';
 export type { SharedStrings } from './read-case-run.js';
-export { hashCaseRun } from './case-run-sha.js';
-export { flipRateOf, judgeNoiseOf, majorityOf, type NoiseRun } from './arms/judge-noise.js';
-export { type PairedTrials, type RequiredCases, requiredCases } from './arms/required-cases.js';
-export { passAtK, passHatK, type SignTest, type SignTestVerdict, signTestOf, signTestP, vallyRule, vallyVerdict } from './arms/small-samples.js';
-export { judgeNoiseFor } from './benchmark.js';

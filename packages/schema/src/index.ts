@@ -9,6 +9,28 @@ export {
 } from './assert-io.js';
 export { type Assertion, assertionSchema } from './assertions/assertion.js';
 export { type Benchmark, type BenchmarkRun, benchmarkSchema } from './benchmark.js';
+export {
+  type CheckedAssertion,
+  type CheckedCase,
+  type CheckedMutant,
+  type CheckedSkill,
+  type CheckRecord,
+  type CheckReport,
+  type CheckVerdict,
+  checkedAssertionSchema,
+  checkedCaseSchema,
+  checkedMutantSchema,
+  checkedSkillSchema,
+  checkRecordSchema,
+  checkReportSchema,
+  checkVerdictSchema,
+  checkVerdicts,
+  type EvalStrength,
+  evalStrengthSchema,
+  type LlmMutantAnswers,
+  llmMutantAnswersJsonSchema,
+  llmMutantAnswersSchema,
+} from './check.js';
 export { type Gates, type SkevalConfig, type SkillConfig, skevalConfigSchema } from './config-file.js';
 export { type ErrorCode, errorCodes, SkevalError, type SkevalErrorOptions } from './errors.js';
 export { type EvalCase, type EvalsFile, evalCaseSchema, evalsFileSchema } from './evals-file.js';
@@ -43,4 +65,3 @@ export {
   triggersFileSchema,
   triggersHistorySchema,
 } from './triggers.js';
-export { type CheckedAssertion, type CheckedCase, type CheckedMutant, type CheckedSkill, type CheckRecord, type CheckReport, type CheckVerdict, checkedAssertionSchema, checkedCaseSchema, checkedMutantSchema, checkedSkillSchema, checkRecordSchema, checkReportSchema, checkVerdictSchema, checkVerdicts, type EvalStrength, evalStrengthSchema, type LlmMutantAnswers, llmMutantAnswersJsonSchema, llmMutantAnswersSchema } from './check.js';

@@ -58,11 +58,24 @@ export {
   type Configuration,
   configurationSchema,
   configurations,
+  type JudgeNoise,
+  judgeNoiseSchema,
   type StatSummary,
   statSummarySchema,
 } from './benchmark.js';
+export {
+  type Agreement,
+  agreementSchema,
+  type Calibration,
+  type CalibrationRecord,
+  type Confusion,
+  calibrationRecordSchema,
+  calibrationSchema,
+  confusionSchema,
+} from './calibration.js';
 export { type ConfigKey, configKeyHelp, gatesSchema, skillConfigSchema } from './config-file.js';
 export { describeSchemaIssues, describeZodIssue, formatPointer, jsonTypeName, valueAt } from './describe-issue.js';
+export { closestName, didYouMean } from './did-you-mean.js';
 export {
   caseIdSchema,
   type FileInput,
@@ -120,6 +133,3 @@ export {
   triggerRunStatuses,
   triggerStops,
 } from './triggers.js';
-export { closestName, didYouMean } from './did-you-mean.js';
-export { type JudgeNoise, judgeNoiseSchema } from './benchmark.js';
-export { type Agreement, agreementSchema, type Calibration, type CalibrationRecord, type Confusion, calibrationRecordSchema, calibrationSchema, confusionSchema } from './calibration.js';

@@ -1,6 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type PairedTrials, type RequiredCases, readJsonArtifact, requiredCases, runFiles } from '@skeval/run-folder/internal';
+import {
+  type PairedTrials,
+  type RequiredCases,
+  readJsonArtifact,
+  requiredCases,
+  runFiles,
+} from '@skeval/run-folder/internal';
 import { type Benchmark, benchmarkSchema } from '@skeval/schema';
 
 /** The default Δ a dry run sizes a comparison for, in percentage points (`--detect`). */
