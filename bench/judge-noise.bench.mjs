@@ -2,7 +2,7 @@
 // a compared run of 500 cases × 2 arms × 10 judged claims × 5 samples, through the built
 // @skeval/run-folder, and what it adds to summarizing a run. Goal: ≤ 5 s.
 
-import { judgeNoiseOf } from '../packages/run-folder/dist/index.js';
+import { judgeNoiseOf } from '../packages/run-folder/dist/internal.js';
 import { goal, sized } from './figures.mjs';
 
 const cases = sized(500, 20);
