@@ -39,7 +39,7 @@ export {
   type PlannedCheckSkill,
   planCheck,
 } from './check/check-evals.js';
-export { checkRecordPath, readEvalStrength, uncheckedReferencesHint } from './check/check-record.js';
+export { readEvalStrength } from './check/check-record.js';
 export { generateMutants, type Mutant, type MutantKind, mutantKinds } from './check/mutants.js';
 export { type CompareRunsOptions, type CompareRunsResult, compareRuns } from './compare-runs/compare-runs.js';
 export { defineConfig } from './config/define-config.js';

@@ -5,6 +5,7 @@
 export { hashCaseRun } from '@skeval/run-folder/internal';
 export { agreementOf, confusionOf, type LabelledVerdict } from './calibrate/agreement.js';
 export { type CalibrateOptions, calibrate, defaultMinKappa } from './calibrate/calibrate.js';
+export { checkRecordPath, uncheckedReferencesHint } from './check/check-record.js';
 export type { CaseChange } from './compare-runs/compare-runs.js';
 export { configFileNames, type FindConfigFileOptions, findConfigFile } from './config/find-config-file.js';
 export { type LoadConfigFileOptions, type LoadedConfig, loadConfigFile } from './config/load-config-file.js';

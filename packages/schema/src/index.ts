@@ -1,4 +1,4 @@
-export { type AllowedHost, allowHostPattern, formatAllowedHost, parseAllowHost } from './allow-host.js';
+export type { AllowedHost } from './allow-host.js';
 export {
   type AssertInputFile,
   assertInputFileSchema,
@@ -17,19 +17,9 @@ export {
   type CheckRecord,
   type CheckReport,
   type CheckVerdict,
-  checkedAssertionSchema,
-  checkedCaseSchema,
-  checkedMutantSchema,
-  checkedSkillSchema,
-  checkRecordSchema,
   checkReportSchema,
-  checkVerdictSchema,
-  checkVerdicts,
   type EvalStrength,
-  evalStrengthSchema,
   type LlmMutantAnswers,
-  llmMutantAnswersJsonSchema,
-  llmMutantAnswersSchema,
 } from './check.js';
 export { type Gates, type SkevalConfig, type SkillConfig, skevalConfigSchema } from './config-file.js';
 export { type ErrorCode, errorCodes, SkevalError, type SkevalErrorOptions } from './errors.js';

@@ -2,6 +2,7 @@
 // everything of the main entry and what they share beyond it. Not the documented API
 // (docs/library.md): it changes without notice.
 
+export { allowHostPattern, formatAllowedHost, parseAllowHost } from './allow-host.js';
 export {
   type GraderMessage,
   type GraderResultV5,
@@ -73,6 +74,18 @@ export {
   calibrationSchema,
   confusionSchema,
 } from './calibration.js';
+export {
+  checkedAssertionSchema,
+  checkedCaseSchema,
+  checkedMutantSchema,
+  checkedSkillSchema,
+  checkRecordSchema,
+  checkVerdictSchema,
+  checkVerdicts,
+  evalStrengthSchema,
+  llmMutantAnswersJsonSchema,
+  llmMutantAnswersSchema,
+} from './check.js';
 export { type ConfigKey, configKeyHelp, gatesSchema, skillConfigSchema } from './config-file.js';
 export { describeSchemaIssues, describeZodIssue, formatPointer, jsonTypeName, valueAt } from './describe-issue.js';
 export { closestName, didYouMean } from './did-you-mean.js';

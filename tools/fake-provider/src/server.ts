@@ -64,7 +64,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     response.on('close', () => open.delete(response));
     const path = (incoming.url ?? '').split('?')[0] ?? '';
     const format = routes[path];
-    const text = await readBody(incoming);
+    // A client that hangs up before its body is sent (an agent killed mid-request) made no request.
+    const text = await readBody(incoming).catch(() => undefined);
+    if (text === undefined) return;
     if (!format) {
       response
         .writeHead(404, { 'content-type': 'application/json' })

@@ -155,7 +155,7 @@ describe("other tools' files beside SKILL.md, read in place", () => {
     const plan = stdout.replace(/\s+/g, ' ');
     for (const line of [
       'csv-analyzer: 2 cases × 1 arm × 1 run = 2 agent runs; 0 judge calls',
-      'ydb-search: 1 cases × 1 arm × 1 run = 1 agent runs; 0 judge calls',
+      'ydb-search: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
       'tooluniverse-computational-biophysics: 1 cases × 1 arm × 1 run = 1 agent runs; 0 judge calls',
       'tooluniverse-drug-drug-interaction: 1 cases × 1 arm × 1 run = 1 agent runs; 0 judge calls',
       'tooluniverse-organic-chemistry: 1 cases × 1 arm × 1 run = 1 agent runs; 0 judge calls',

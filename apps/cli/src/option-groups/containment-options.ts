@@ -1,4 +1,4 @@
-import { parseAllowHost } from '@skeval/schema';
+import { parseAllowHost } from '@skeval/schema/internal';
 import { collect, invalid, type OptionTable, type OptionValues } from '../options.js';
 import { asIs, pick, type SettingInputs } from './config-file.js';
 

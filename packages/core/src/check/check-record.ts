@@ -9,7 +9,7 @@ import {
   type CheckVerdict,
   checkRecordSchema,
   type EvalStrength,
-} from '@skeval/schema';
+} from '@skeval/schema/internal';
 import { referenceFolderName, referenceRootOf } from './reference.js';
 
 /** `<skill>/evals-runs/check.json`: where the last check of a skill is kept for `skeval run`. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type AllowedHost, formatAllowedHost } from '@skeval/schema';
+import { type AllowedHost, formatAllowedHost } from '@skeval/schema/internal';
 import type { AgentCommand, RunnerContext } from '../runners/types.js';
 import { endpointOf } from './egress/allowlist.js';
 import { type BlockedConnection, type EgressGate, openEgressGate } from './egress/egress-gate.js';

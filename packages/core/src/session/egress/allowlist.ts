@@ -1,4 +1,4 @@
-import { type AllowedHost, parseAllowHost } from '@skeval/schema';
+import { type AllowedHost, parseAllowHost } from '@skeval/schema/internal';
 
 /** Where a model endpoint's URL leads: its host and port (the scheme's default when it names none). */
 export function endpointOf(url: string): AllowedHost | undefined {

@@ -4,7 +4,7 @@ import { createServer, request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAllowHost } from '@skeval/schema';
+import { parseAllowHost } from '@skeval/schema/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBubblewrapSandbox } from '../bubblewrap.js';
 import { probeBubblewrapPrivileges } from '../bubblewrap-privileges.js';
