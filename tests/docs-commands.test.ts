@@ -121,7 +121,11 @@ describe('every shell block of the docs', () => {
   for (const block of blocks) {
     const { marker } = block;
     if (marker.kind === 'skip') {
-      it.skip(`${named(block)} is skipped: ${marker.reason}`, () => {});
+      // Not run (the reason says why), but what it names must exist: each skeval command and its
+      // flags in that command's --help, and every other program on PATH.
+      it(`${named(block)} is not run (${marker.reason}); the commands and flags it names exist`, () => {
+        expect(unknownNames(block.code)).toEqual([]);
+      });
       continue;
     }
     if (marker.kind === 'run') {
@@ -151,3 +155,40 @@ describe('every shell block of the docs', () => {
     );
   }
 });
+
+const helpOf = new Map<string, string>();
+/** `skeval <command> --help`, read once per command. */
+function skevalHelp(command: string): string {
+  let help = helpOf.get(command);
+  if (help === undefined) {
+    const ran = spawnSync(process.execPath, [join(root, 'apps/cli/dist/cli.js'), command, '--help'], {
+      encoding: 'utf8',
+    });
+    help = ran.status === 0 ? ran.stdout : '';
+    helpOf.set(command, help);
+  }
+  return help;
+}
+
+/** The skeval commands, flags and programs a block names that do not exist here. */
+function unknownNames(code: string): string[] {
+  const unknown: string[] = [];
+  for (const raw of code.replace(/\\\n/g, ' ').split('\n')) {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (!line) continue;
+    const words = line.split(/\s+/);
+    const at = words.findIndex((word) => word === 'skeval');
+    if (at !== -1) {
+      const command = words[at + 1] ?? '';
+      const help = skevalHelp(command);
+      if (!help) unknown.push(`skeval ${command}`);
+      else
+        for (const flag of words.slice(at + 2).filter((word) => /^--[a-z]/.test(word)))
+          if (!help.includes(flag.split('=')[0] ?? flag)) unknown.push(`skeval ${command} ${flag}`);
+      continue;
+    }
+    const program = words.find((word) => !/^[A-Z_]+=/.test(word)) ?? '';
+    if (spawnSync('sh', ['-c', 'command -v "$0"', program]).status !== 0) unknown.push(program);
+  }
+  return unknown;
+}

@@ -156,9 +156,9 @@ describe("other tools' files beside SKILL.md, read in place", () => {
     for (const line of [
       'csv-analyzer: 2 cases × 1 arm × 1 run = 2 agent runs; 0 judge calls',
       'ydb-search: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
-      'tooluniverse-computational-biophysics: 1 cases × 1 arm × 1 run = 1 agent runs; 0 judge calls',
-      'tooluniverse-drug-drug-interaction: 1 cases × 1 arm × 1 run = 1 agent runs; 0 judge calls',
-      'tooluniverse-organic-chemistry: 1 cases × 1 arm × 1 run = 1 agent runs; 0 judge calls',
+      'tooluniverse-computational-biophysics: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
+      'tooluniverse-drug-drug-interaction: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
+      'tooluniverse-organic-chemistry: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
       'in all: 6 agent runs, 0 judge calls',
       'deck-maker (deck) has trigger queries only (deck/evals/trigger-evals.json) and no evals.json: `skeval run` has no case of it to run; run them with `skeval triggers deck`',
     ])
