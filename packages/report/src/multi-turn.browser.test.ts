@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { createCommandRunner, runEvals } from '@skeval/core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumSkipReason, launchChromium, servePage } from './__fixtures__/browser.js';
+import { chromiumSkipReason, launchChromium, screenshot, servePage } from './__fixtures__/browser.js';
 import { renderHtmlReport } from './render-html-report.js';
 
-// A run of a two-turn case written by Skeval itself (a command agent that answers with its turn),
-// reported and opened in headless Chromium: each turn's assertions say which turn they graded.
+// A run of a three-turn case written by Skeval itself (a command agent that answers with its turn
+// and runs one command a turn), reported and opened in headless Chromium: the case is drawn as
+// its conversation, and each turn's assertions sit beside that turn.
 
 // Skipped only where Chromium is not installed and this is not CI; CI installs it (.ci/run).
 const title = `a multi-turn case in the report${chromiumSkipReason}`;
@@ -18,6 +19,7 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
   let browser: Browser;
   let server: Server;
   let url: string;
+  const prompts = ['Hello.', 'Now sort the regions by revenue.', 'Then total the sorted column.'];
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'skeval-report-turns-'));
@@ -32,16 +34,25 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
         evals: [
           {
             id: 'talk',
-            turns: [
-              { prompt: 'Hello.', assertions: [contains('answer 1')] },
-              { prompt: 'Again.', assertions: [contains('answer 1')] },
-            ],
-            assertions: [contains('answer 2')],
+            turns: prompts.map((prompt, index) => ({
+              prompt,
+              assertions: [contains(index === 1 ? 'answer 1' : `answer ${index + 1}`)],
+            })),
+            assertions: [contains('answer 3')],
           },
         ],
       }),
     );
-    await writeFile(join(root, 'agent.mjs'), "console.log('answer ' + process.env.SKEVAL_TURN);\n");
+    await writeFile(
+      join(root, 'agent.mjs'),
+      [
+        'const turn = process.env.SKEVAL_TURN;',
+        'const emit = (event) => console.log(JSON.stringify(event));',
+        "emit({ type: 'tool_call', id: 't' + turn, name: 'bash', kind: 'shell', arguments: {}, command: 'echo turn ' + turn });",
+        "emit({ type: 'tool_result', id: 't' + turn, output: 'turn ' + turn, is_error: false });",
+        "emit({ type: 'final', text: 'answer ' + turn + ': **done**' });",
+      ].join('\n'),
+    );
     const result = await runEvals({
       path: skillDir,
       cwd: root,
@@ -77,8 +88,37 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
     expect(rows).toEqual([
       ['pass', 'turn 1 · output-contains'],
       ['fail', 'turn 2 · output-contains'],
+      ['pass', 'turn 3 · output-contains'],
       ['pass', 'output-contains'],
     ]);
     expect(errors).toEqual([]);
+  });
+
+  it("draws the case as its conversation: every turn's prompt, tool call and reply in order, its verdicts beside it", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(url);
+    await page.click('.case-header');
+    await page.waitForSelector('.conversation');
+    const turns = await page.$$eval('.conversation .turn', (found) =>
+      found.map((turn) => ({
+        turn: turn.getAttribute('data-turn'),
+        prompt: turn.querySelector('.turn-prompt pre')?.textContent,
+        reply: turn.querySelector('.turn-reply .markdown')?.textContent?.trim(),
+        call: turn.querySelector('.call-detail')?.textContent,
+        verdicts: [...turn.querySelectorAll('.turn-checks tr[data-status]')].map((row) =>
+          row.getAttribute('data-status'),
+        ),
+      })),
+    );
+    expect(turns).toEqual([
+      { turn: '1', prompt: prompts[0], reply: 'answer 1: done', call: 'echo turn 1', verdicts: ['pass'] },
+      { turn: '2', prompt: prompts[1], reply: 'answer 2: done', call: 'echo turn 2', verdicts: ['fail'] },
+      { turn: '3', prompt: prompts[2], reply: 'answer 3: done', call: 'echo turn 3', verdicts: ['pass'] },
+    ]);
+    expect(
+      await page.$$eval('.end-state tr[data-status]', (found) => found.map((row) => row.getAttribute('data-status'))),
+    ).toEqual(['pass']);
+    await screenshot(page, 'conversation');
+    await page.close();
   });
 });

@@ -55,7 +55,10 @@ export interface ArmOverview {
   runs: number;
   /** Case runs whose agent crashed or timed out (their verdicts are errors, so not passed). */
   erroredRuns: number;
+  /** The cost of the runs that reported one; `null` when none did. */
   costUsd: number | null;
+  /** Runs with no cost (an unpriced model): `costUsd` is then a lower bound. */
+  costUnknownRuns: number;
   timeSecondsMean: number | null;
   tokensMean: number | null;
 }
@@ -98,6 +101,43 @@ export interface ReportCase {
   /** Some arm's trials disagree: one succeeded, another did not. */
   flaky: boolean;
   runs: ReportCaseRun[];
+  /** With `--against`: how the case changed since the earlier run. */
+  against?: ReportCaseChange;
+}
+
+/** How a case changed between an earlier run (`skeval report --against`) and this one, per arm. */
+export interface ReportCaseChange {
+  /** `new failure`: every run passed before, one does not now; `fixed`: the other way; `new case`: not in the earlier run. */
+  change: 'new failure' | 'fixed' | 'unchanged' | 'new case';
+  /** The earlier run's folder, as the page shows it. */
+  before: string;
+  arms: Array<{
+    arm: Configuration;
+    change: 'new failure' | 'fixed' | 'unchanged' | 'new case';
+    passRateBefore: number | null;
+    passRateNow: number | null;
+  }>;
+}
+
+/** A case run's first verdict that did not pass, with a short reason (`grader timed out after 4 s`). */
+export interface ReportProblem {
+  /** The assertion's index, or `null` when the agent crashed and nothing was graded. */
+  index: number | null;
+  status: 'fail' | 'error';
+  /** The assertion's text, cut short. */
+  text: string;
+  reason: string;
+}
+
+/** One turn of a multi-turn case run, as the conversation went. */
+export interface ReportTurn {
+  turn: number;
+  prompt: Excerpt;
+  response: Excerpt;
+  status: 'ok' | 'error' | 'timeout';
+  error: { code: string; message: string } | null;
+  durationMs: number;
+  tokens: number | null;
 }
 
 export interface ReportAssertion {
@@ -136,6 +176,8 @@ export interface ReportToolCall {
   /** Milliseconds from the case run's start, when the agent reported times. */
   startMs: number | null;
   durationMs: number | null;
+  /** In a multi-turn case: the turn the call was made in. */
+  turn?: number;
 }
 
 export interface ReportTrace {
@@ -160,6 +202,10 @@ export interface ReportCaseRun {
   error: { code: string; message: string } | null;
   summary: { passed: number; failed: number; errored: number; skipped: number; total: number; passRate: number | null };
   assertions: ReportAssertion[];
+  /** The first fail or error, with a short reason; absent when nothing failed. */
+  problem?: ReportProblem;
+  /** A multi-turn case: each turn that ran, in order. */
+  conversation?: ReportTurn[];
   response: Excerpt;
   outputs: ReportOutputFile[];
   /** Output files not listed (past the count bound). */

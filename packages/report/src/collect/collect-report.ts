@@ -15,7 +15,9 @@ import { type Benchmark, benchmarkSchema, type Feedback, type RunSummary, Skeval
 import type { ReportCase, ReportCaseRun, ReportData, ReportRun } from '../report-data.js';
 import { defaultBounds, excerptOf, type ReportBounds, type RunShare, runShareOf } from './bounds.js';
 import { type CaseInfo, readEvalMetadata } from './case-info.js';
+import { conversationOf } from './conversation.js';
 import { findRunFolders } from './find-run-folders.js';
+import { firstProblemOf } from './first-problem.js';
 import { measuresOf } from './measures.js';
 import { casePassRates, isFlaky, overviewOf, runPassRateOf } from './overview.js';
 import { inlineImages, type PendingImage, readOutputs } from './read-outputs.js';
@@ -203,6 +205,8 @@ function shownPath(cwd: string, dir: string): string {
   return path === '' ? '.' : path.startsWith('..') || isAbsolute(path) ? dir : path;
 }
 
+const withConversation = (turns: ReportCaseRun['conversation']) => (turns ? { conversation: turns } : {});
+
 async function responseOf(run: StoredCaseRun): Promise<string> {
   try {
     return (await readFile(join(run.dir, caseRunFiles.response), 'utf8')).replace(/\n$/, '');
@@ -243,6 +247,7 @@ async function caseRunOf(
       id: row.id ?? null,
       ...(row.turn ? { turn: row.turn } : {}),
     })),
+    ...withConversation(conversationOf(trace, share.response)),
     response: excerptOf(await responseOf(run), share.response),
     outputs: outputs.files,
     outputsOmitted: outputs.omitted,
@@ -278,5 +283,7 @@ async function caseRunOf(
         }
       : null,
   };
+  const problem = firstProblemOf(caseRun, (index) => rows[index]?.evidence ?? '');
+  if (problem) caseRun.problem = problem;
   return { caseRun, images: outputs.images };
 }

@@ -13,6 +13,15 @@ export const runPassRateOf = (run: StoredCaseRun) => passRateOf(run.grading.summ
 const meanPassRate = (runs: readonly StoredCaseRun[]) =>
   mean(runs.map(runPassRateOf).filter((rate): rate is number => rate !== null));
 
+/** The cost of the runs that have one, and how many have none (so the sum is a lower bound). */
+export function costOf(costs: ReadonlyArray<number | null>): { costUsd: number | null; costUnknownRuns: number } {
+  const known = costs.filter((cost): cost is number => cost !== null);
+  return {
+    costUsd: known.length ? known.reduce((total, cost) => total + cost, 0) : null,
+    costUnknownRuns: costs.length - known.length,
+  };
+}
+
 /**
  * One arm's numbers, as benchmark.json counts them: the pass rate is the mean of the arm's case
  * runs' pass rates (`run_summary.<arm>.pass_rate.mean`); the counts are summed over its runs;
@@ -21,7 +30,6 @@ const meanPassRate = (runs: readonly StoredCaseRun[]) =>
 function armOverviewOf(arm: Configuration, runs: readonly StoredCaseRun[]): ArmOverview {
   const all = runs.filter((run) => run.arm === arm);
   const sum = (pick: (run: StoredCaseRun) => number) => all.reduce((total, run) => total + pick(run), 0);
-  const costs = all.map((run) => run.timing.cost_usd ?? null);
   return {
     arm,
     passRate: meanPassRate(all),
@@ -32,7 +40,7 @@ function armOverviewOf(arm: Configuration, runs: readonly StoredCaseRun[]): ArmO
     total: sum((run) => run.grading.summary.total),
     runs: all.length,
     erroredRuns: all.filter((run) => run.grading.agent_error !== undefined).length,
-    costUsd: costs.some((cost) => cost === null) ? null : costs.reduce<number>((total, cost) => total + (cost ?? 0), 0),
+    ...costOf(all.map((run) => run.timing.cost_usd ?? null)),
     timeSecondsMean: mean(all.map((run) => run.timing.total_duration_seconds)),
     tokensMean: mean(all.map((run) => run.timing.total_tokens)),
   };

@@ -48,6 +48,7 @@ export function traceViewOf(trace: Trace, options: { budget: number; startedAt?:
       exitCode: call.result?.exit_code ?? null,
       startMs: started !== null && origin !== null ? Math.max(0, started - origin) : null,
       durationMs: call.duration_ms ?? null,
+      ...(call.turn ? { turn: call.turn } : {}),
     });
   });
   return {

@@ -67,9 +67,12 @@ export function AssertionRows(props: {
   run: ReportCaseRun;
   review: ReviewState;
   actions: ReviewActions;
+  /** Only these rows (one turn's, in a conversation). @default every assertion of the run */
+  rows?: ReportAssertion[];
 }) {
   const { run } = props;
-  if (run.assertions.length === 0) return <p>No assertions.</p>;
+  const rows = props.rows ?? run.assertions;
+  if (rows.length === 0) return <p class="hint">No assertions.</p>;
   return (
     <table class="assertions">
       <thead>
@@ -80,7 +83,7 @@ export function AssertionRows(props: {
         </tr>
       </thead>
       <tbody>
-        {run.assertions.map((assertion) => (
+        {rows.map((assertion) => (
           <tr key={assertion.index} class={`row-${assertion.status}`} data-status={assertion.status}>
             <td>
               <span class={`status status-${assertion.status}`}>{assertion.status}</span>

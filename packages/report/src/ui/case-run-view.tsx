@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
-import type { ReportCase, ReportCaseRun, ReportOutputFile, ReportTrace } from '../report-data.js';
+import type { ReportCase, ReportCaseRun, ReportOutputFile } from '../report-data.js';
 import { AssertionRows, type ReviewActions } from './assertion-rows.js';
+import { ConversationView } from './conversation-view.js';
 import { CutNote, TextBlock } from './excerpt-text.js';
-import { bytes, cost, count, duration, plural } from './format.js';
+import { bytes, cost, count, duration } from './format.js';
 import { Markdown } from './markdown.js';
 import type { ReviewState } from './review-store.js';
+import { Timeline } from './timeline.js';
 
 function Facts({ run }: { run: ReportCaseRun }) {
   const { timing, judge } = run;
@@ -92,60 +94,6 @@ function Outputs({ run }: { run: ReportCaseRun }) {
   );
 }
 
-/** The tool calls in order, each with a bar of when it ran within the case run (when the agent said). */
-function Timeline({ trace }: { trace: ReportTrace }) {
-  const span = Math.max(
-    trace.durationMs,
-    ...trace.toolCalls.map((call) => (call.startMs ?? 0) + (call.durationMs ?? 0)),
-    1,
-  );
-  return (
-    <section class="trace">
-      <h5>
-        Trace: {plural(trace.toolCalls.length + trace.omitted, 'tool call')}, {plural(trace.messages, 'message')}
-        {trace.turns ? `, ${plural(trace.turns, 'turn')}` : ''}
-      </h5>
-      {trace.toolCalls.length ? (
-        <ol class="timeline">
-          {trace.toolCalls.map((call) => (
-            <li key={call.index} class={call.isError ? 'call call-error' : 'call'}>
-              <details>
-                <summary>
-                  <span class="call-index">#{call.index}</span>{' '}
-                  <span class={`kind kind-${call.kind}`}>{call.kind}</span> <code>{call.name}</code>{' '}
-                  <span class="call-detail">{call.detail.text}</span>
-                  <span class="call-time">
-                    {call.durationMs === null ? '' : duration(call.durationMs)}
-                    {call.exitCode === null ? '' : ` · exit ${call.exitCode}`}
-                    {call.isError ? ' · error' : ''}
-                  </span>
-                  {call.startMs !== null ? (
-                    <svg class="call-bar" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true">
-                      <rect class="bar-track" width="100" height="4" />
-                      <rect
-                        class="bar-time"
-                        x={(call.startMs / span) * 100}
-                        width={Math.max(0.5, ((call.durationMs ?? 0) / span) * 100)}
-                        height="4"
-                      />
-                    </svg>
-                  ) : null}
-                </summary>
-                {call.arguments ? <TextBlock excerpt={call.arguments} className="text args" /> : null}
-                {call.output ? <TextBlock excerpt={call.output} className="text call-output" /> : null}
-              </details>
-            </li>
-          ))}
-        </ol>
-      ) : (
-        <p class="hint">No tool calls.</p>
-      )}
-      {trace.omitted ? <p class="hint">… and {trace.omitted} more tool calls in trace.json.</p> : null}
-      {trace.truncated ? <p class="hint">The agent's trace itself was cut to keep trace.json bounded.</p> : null}
-    </section>
-  );
-}
-
 /** One trial of one arm: how it ended, its verdicts, response, files and trace, and the reviewer's note. */
 export function CaseRunView(props: {
   evalCase: ReportCase;
@@ -169,10 +117,16 @@ export function CaseRunView(props: {
         </p>
       ) : null}
       <Facts run={run} />
-      <AssertionRows {...props} />
-      <Response run={run} />
+      {run.conversation ? (
+        <ConversationView {...props} turns={run.conversation} />
+      ) : (
+        <>
+          <AssertionRows {...props} />
+          <Response run={run} />
+        </>
+      )}
       <Outputs run={run} />
-      <Timeline trace={run.trace} />
+      {run.conversation ? null : <Timeline trace={run.trace} />}
       <label class="run-note">
         Note on this run (saved as skill-creator's feedback)
         <textarea

@@ -49,6 +49,7 @@ function searchTextOf(evalCase: ReportCase): string {
     const parts = [evalCase.id, evalCase.name, evalCase.prompt.text, evalCase.expectedOutput?.text ?? ''];
     for (const run of evalCase.runs) {
       parts.push(run.response.text, run.error?.message ?? '');
+      for (const turn of run.conversation ?? []) parts.push(turn.prompt.text, turn.response.text);
       for (const row of run.assertions) parts.push(row.text.text, row.evidence.text);
     }
     text = parts.join('\n').toLowerCase();

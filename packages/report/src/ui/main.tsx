@@ -2,6 +2,8 @@ import { render } from 'preact';
 import { dataElementId, type ReportData } from '../report-data.js';
 import { App } from './app.js';
 import './styles.css';
+import './conversation.css';
+import './why.css';
 
 const root = document.getElementById('app');
 const source = document.getElementById(dataElementId)?.textContent ?? '';
