@@ -41,6 +41,8 @@ export interface ReportRun {
   notes: string[];
   /** The run folder's feedback.json, when it has one. */
   feedback: Feedback | null;
+  /** With `--against`: the earlier run's folder each case is compared with (`ReportCase.against`). */
+  against?: string;
 }
 
 export interface ArmOverview {

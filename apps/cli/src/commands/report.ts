@@ -12,6 +12,11 @@ const reportOptions = {
     flags: '-o, --output <file>',
     description: 'where to write the page (default: report.html in the first folder given)',
   },
+  against: {
+    flags: '--against <run-dir>',
+    description:
+      'an earlier run of the same skills (a run folder, or a name such as latest~1): each case is marked as a new failure or fixed since it',
+  },
   serve: {
     flags: '--serve',
     description:
@@ -36,12 +41,15 @@ async function report(given: string[], flags: ReportFlags, { io, signal, setExit
   ]);
   const { writeFileAtomic } = core;
   const paths = await Promise.all(given.map((value) => resolveRunNameAsRun({ core, value, io })));
+  const against = flags.against
+    ? { against: [await resolveRunNameAsRun({ core, value: flags.against, io, label: '--against' })] }
+    : {};
   const shown = (path: string) => {
     const from = relative(io.cwd, path);
     return from === '' ? '.' : from.startsWith('..') || isAbsolute(from) ? path : from;
   };
   if (!flags.serve || flags.output) {
-    const rendered = await renderHtmlReport({ paths, cwd: io.cwd });
+    const rendered = await renderHtmlReport({ paths, cwd: io.cwd, ...against });
     const target = resolve(io.cwd, flags.output ?? join(paths[0] ?? '.', 'report.html'));
     await writeFileAtomic(target, rendered.html);
     const runs = rendered.data.runs;
@@ -58,7 +66,7 @@ async function report(given: string[], flags: ReportFlags, { io, signal, setExit
     if (runs.some((run) => run.problems.length > 0)) setExitCode(exitCodes.usage);
   }
   if (!flags.serve) return;
-  const server = await serveReport({ paths, cwd: io.cwd, ...(signal ? { signal } : {}) });
+  const server = await serveReport({ paths, cwd: io.cwd, ...against, ...(signal ? { signal } : {}) });
   // Ctrl-C is how serving ends: this command says so itself, in one line, and exits 0.
   interruptNotice.said = true;
   io.stderr(

@@ -13,6 +13,7 @@ import {
 } from '@skeval/run-folder';
 import { type Benchmark, benchmarkSchema, type Feedback, type RunSummary, SkevalError } from '@skeval/schema';
 import type { ReportCase, ReportCaseRun, ReportData, ReportRun } from '../report-data.js';
+import { markChanges } from './against.js';
 import { defaultBounds, excerptOf, type ReportBounds, type RunShare, runShareOf } from './bounds.js';
 import { type CaseInfo, readEvalMetadata } from './case-info.js';
 import { conversationOf } from './conversation.js';
@@ -32,6 +33,8 @@ export interface CollectReportOptions {
   serve?: boolean;
   /** @default defaultBounds */
   bounds?: Partial<ReportBounds>;
+  /** Earlier run folders (or folders of runs) to mark each case's new failures and fixes against. */
+  against?: readonly string[];
 }
 
 /** A report's data and the run folders it covers (by `ReportRun.key`, in order). */
@@ -124,6 +127,13 @@ export async function collectReport(options: CollectReportOptions): Promise<Coll
     runs.push(await reportRunOf(folder, { key: `r${index}`, cwd, share, images, bounds }));
   }
   await inlineImages(images, bounds);
+  if (options.against?.length) {
+    const byCase = new Map<string, StoredCaseRun[]>();
+    for (const [index, folder] of folders.entries())
+      for (const run of folder.runs)
+        byCase.set(`r${index}/${run.folder}`, [...(byCase.get(`r${index}/${run.folder}`) ?? []), run]);
+    await markChanges({ runs, caseRuns: byCase, paths: options.against, cwd, shown: (dir) => shownPath(cwd, dir) });
+  }
   return {
     data: { version: 1, generatedAt: new Date().toISOString(), serve: options.serve ?? false, runs },
     runDirs,

@@ -43,9 +43,11 @@ function graderFailure(evidence: string): string {
 export function errorReasonOf(evidence: string): string {
   const code = /^([a-z_]+): /.exec(evidence)?.[1];
   if (code === 'grader_timeout') {
+    const regex = /regex timed out after (\d+) ms/.exec(evidence);
+    if (regex) return `regex timed out after ${spoken(Number(regex[1]))}`;
     const after = /timed out after (\d+) ms/.exec(evidence);
     if (after) return `grader timed out after ${spoken(Number(after[1]))}`;
-    return /regex timed out/.test(evidence) ? 'a regular expression timed out' : 'grader timed out';
+    return /regex timed out/.test(evidence) ? 'regex timed out' : 'grader timed out';
   }
   if (code === 'grader_failed') return graderFailure(evidence);
   const provider = code ? providerReasons[code] : undefined;

@@ -1,8 +1,9 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { ReportData } from '../report-data.js';
 import { CaseView } from './case-view.js';
+import { useDeepLink } from './deep-link.js';
 import { FilterBar } from './filter-bar.js';
-import { type CaseFilter, caseKeyOf, matchesFilter, noFilter } from './filters.js';
+import { type CaseFilter, caseKeyOf, matchesFilter, noFilter, sortCases } from './filters.js';
 import { SkillOverview } from './overview.js';
 import { reviewStateOf, withStatus } from './review-store.js';
 import { downloadFeedback, useSavedReviews } from './save-reviews.js';
@@ -16,10 +17,18 @@ export function App({ data }: { data: ReportData }) {
   const { reviews, update, actionsFor } = useReviews(data);
   const searchRef = useRef<HTMLInputElement>(null);
   const saveStatus = useSavedReviews(data.serve, data.runs, reviews);
+  const linked = useDeepLink(data, pick);
 
   const visible = useMemo(
     () =>
-      data.runs.map((run) => ({ run, cases: run.cases.filter((evalCase) => matchesFilter(run, evalCase, filter)) })),
+      data.runs.map((run) => ({
+        run,
+        cases: sortCases(
+          run,
+          run.cases.filter((evalCase) => matchesFilter(run, evalCase, filter)),
+          filter.sort,
+        ),
+      })),
     [data, filter],
   );
   const visibleKeys = useMemo(
@@ -73,6 +82,8 @@ export function App({ data }: { data: ReportData }) {
                 return (
                   <CaseView
                     key={caseKey}
+                    data={data}
+                    linked={linked?.caseKey === caseKey ? linked : null}
                     run={run}
                     evalCase={evalCase}
                     caseKey={caseKey}

@@ -100,10 +100,15 @@ export function CaseRunView(props: {
   run: ReportCaseRun;
   review: ReviewState;
   actions: ReviewActions;
+  /** The address of this trial (`#case=…&arm=…&run=…`). */
+  link: string;
 }) {
   const { run, review, actions } = props;
   return (
-    <div class="case-run" data-review-id={run.reviewId}>
+    <div class="case-run" data-review-id={run.reviewId} data-run={run.runNumber}>
+      <a class="link-to run-link" href={props.link}>
+        link to run {run.runNumber}
+      </a>
       {run.error ? (
         <p class="agent-error">
           <strong>{run.error.code}</strong>: {run.error.message}

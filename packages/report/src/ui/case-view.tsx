@@ -1,12 +1,16 @@
 import type { Configuration } from '@skeval/schema/internal';
-import { useState } from 'preact/hooks';
-import type { ReportCase, ReportCaseRun, ReportRun } from '../report-data.js';
+import { useEffect, useState } from 'preact/hooks';
+import type { ReportCase, ReportCaseRun, ReportData, ReportRun } from '../report-data.js';
 import type { ReviewActions } from './assertion-rows.js';
+import { ArmRate, CaseChangeBadge } from './case-change.js';
 import { CaseRunView } from './case-run-view.js';
+import { CaseWhy } from './case-why.js';
+import { type LinkTarget, linkOf } from './deep-link.js';
 import { TextBlock } from './excerpt-text.js';
 import { outcomeOf } from './filters.js';
-import { armName, percent } from './format.js';
+import { armName, percent, points } from './format.js';
 import type { ReviewState } from './review-store.js';
+import { caseDeltaOf } from './why.js';
 
 /** The trial shown first: the first that did not pass, else the first. */
 const firstToShow = (runs: ReportCaseRun[]) =>
@@ -18,14 +22,23 @@ function ArmColumn(props: {
   runs: ReportCaseRun[];
   review: ReviewState;
   actions: ReviewActions;
+  /** The trial a link named, to show first. */
+  linkedRun: number | null;
+  linkTo: (runNumber?: number) => string;
 }) {
-  const { arm, evalCase, runs } = props;
-  const [shown, setShown] = useState(() => firstToShow(runs));
+  const { arm, evalCase, runs, linkedRun } = props;
+  const [shown, setShown] = useState(() => linkedRun ?? firstToShow(runs));
+  useEffect(() => {
+    if (linkedRun !== null) setShown(linkedRun);
+  }, [linkedRun]);
   const run = runs.find((entry) => entry.runNumber === shown) ?? runs[0];
   return (
     <section class={`arm arm-${arm}`} data-arm={arm}>
       <h4>
-        {armName(arm)} <span class="rate">{percent(evalCase.passRateByArm[arm])}</span>
+        {armName(arm)} <span class="rate">{percent(evalCase.passRateByArm[arm])}</span>{' '}
+        <a class="link-to" href={props.linkTo()}>
+          link
+        </a>
       </h4>
       {runs.length > 1 ? (
         <div class="trials" role="tablist" aria-label={`trials ${armName(arm)}`}>
@@ -43,14 +56,17 @@ function ArmColumn(props: {
           ))}
         </div>
       ) : null}
-      {run ? <CaseRunView {...props} run={run} /> : null}
+      {run ? <CaseRunView {...props} run={run} link={props.linkTo(run.runNumber)} /> : null}
     </section>
   );
 }
 
-function CaseInput({ evalCase }: { evalCase: ReportCase }) {
+function CaseInput({ evalCase, link }: { evalCase: ReportCase; link: string }) {
   return (
     <div class="case-input">
+      <a class="link-to case-link" href={link}>
+        link to this case
+      </a>
       <h5>Prompt</h5>
       <TextBlock excerpt={evalCase.prompt} />
       {evalCase.description ? <p class="description">{evalCase.description}</p> : null}
@@ -77,7 +93,10 @@ function CaseInput({ evalCase }: { evalCase: ReportCase }) {
 }
 
 export interface CaseViewProps {
+  data: ReportData;
   run: ReportRun;
+  /** What the page's address names in this case, when it names it. */
+  linked: LinkTarget | null;
   evalCase: ReportCase;
   caseKey: string;
   open: boolean;
@@ -92,6 +111,15 @@ export interface CaseViewProps {
 export function CaseView(props: CaseViewProps) {
   const { run, evalCase, caseKey, open } = props;
   const arms = run.arms.filter((arm) => evalCase.runs.some((entry) => entry.arm === arm));
+  const delta = arms.length > 1 ? caseDeltaOf(run, evalCase) : null;
+  const linkTo = (arm?: Configuration, runNumber?: number) =>
+    linkOf({
+      data: props.data,
+      run,
+      evalCase,
+      ...(arm ? { arm } : {}),
+      ...(runNumber === undefined ? {} : { runNumber }),
+    });
   return (
     <article
       class={`case${props.focused ? ' focused' : ''}`}
@@ -110,10 +138,11 @@ export function CaseView(props: CaseViewProps) {
         {evalCase.name !== evalCase.id ? <span class="case-name">{evalCase.name}</span> : null}
         {evalCase.negativeControl ? <span class="badge">negative control</span> : null}
         {evalCase.flaky ? <span class="badge badge-flaky">flaky</span> : null}
+        {evalCase.against ? <CaseChangeBadge change={evalCase.against} /> : null}
         <span class="case-arms">
           {arms.map((arm) => (
             <span key={arm} class="case-arm">
-              {armName(arm)} {percent(evalCase.passRateByArm[arm])}{' '}
+              {armName(arm)} <ArmRate evalCase={evalCase} arm={arm} />{' '}
               {evalCase.runs
                 .filter((entry) => entry.arm === arm)
                 .map((entry) => (
@@ -126,10 +155,12 @@ export function CaseView(props: CaseViewProps) {
             </span>
           ))}
         </span>
+        {delta === null ? null : <span class="case-delta">Δ {points(delta)}</span>}
+        {open ? null : <CaseWhy run={run} evalCase={evalCase} />}
       </button>
       {open ? (
         <div class="case-body">
-          <CaseInput evalCase={evalCase} />
+          <CaseInput evalCase={evalCase} link={linkTo()} />
           <div class={`arms arms-${arms.length}`}>
             {arms.map((arm) => (
               <ArmColumn
@@ -139,6 +170,8 @@ export function CaseView(props: CaseViewProps) {
                 runs={evalCase.runs.filter((entry) => entry.arm === arm)}
                 review={props.review}
                 actions={props.actions}
+                linkedRun={props.linked?.arm === arm ? props.linked.runNumber : null}
+                linkTo={(runNumber) => linkTo(arm, runNumber)}
               />
             ))}
           </div>

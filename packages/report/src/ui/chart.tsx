@@ -2,6 +2,7 @@ import type { Configuration } from '@skeval/schema/internal';
 import type { ReportRun } from '../report-data.js';
 import { caseKeyOf } from './filters.js';
 import { armName, percent } from './format.js';
+import { armErrorsOf } from './why.js';
 
 const maxRows = 60;
 const labelWidth = 190;
@@ -22,7 +23,7 @@ export function PassRateChart({ run, onPick }: { run: ReportRun; onPick: (caseKe
   const rowHeight = arms.length * (barHeight + gap) - gap + rowGap;
   const legendHeight = 22;
   const height = legendHeight + cases.length * rowHeight;
-  const width = labelWidth + barWidth + 60;
+  const width = labelWidth + barWidth + 110;
   return (
     <figure class="chart">
       <svg
@@ -52,14 +53,27 @@ export function PassRateChart({ run, onPick }: { run: ReportRun; onPick: (caseKe
               {arms.map((arm, index) => {
                 const rate = evalCase.passRateByArm[arm];
                 const y = top + index * (barHeight + gap);
+                const { runs, errored } = armErrorsOf(evalCase, arm);
+                // A run that decided nothing is drawn as an error, never as a 0% bar.
+                const allErrored = runs > 0 && errored === runs;
                 return (
-                  <g key={arm}>
-                    <rect class="bar-track" x={labelWidth} y={y} width={barWidth} height={barHeight} />
-                    {rate !== null && rate !== undefined ? (
+                  <g key={arm} data-arm={arm} data-errored={allErrored ? 'all' : errored ? 'some' : 'none'}>
+                    <rect
+                      class={allErrored ? 'bar-track bar-errored' : 'bar-track'}
+                      x={labelWidth}
+                      y={y}
+                      width={barWidth}
+                      height={barHeight}
+                    />
+                    {rate !== null && rate !== undefined && !allErrored ? (
                       <rect class={`bar bar-${arm}`} x={labelWidth} y={y} width={rate * barWidth} height={barHeight} />
                     ) : null}
-                    <text class="chart-value" x={labelWidth + barWidth + 6} y={y + barHeight - 1}>
-                      {percent(rate)}
+                    <text
+                      class={allErrored ? 'chart-value chart-errored' : 'chart-value'}
+                      x={labelWidth + barWidth + 6}
+                      y={y + barHeight - 1}
+                    >
+                      {allErrored ? 'errored' : `${percent(rate)}${errored ? ` (${errored} errored)` : ''}`}
                     </text>
                   </g>
                 );

@@ -1,4 +1,5 @@
 import type { ReportData } from '../report-data.js';
+import { DifferenceFilters } from './difference-filters.js';
 import type { CaseFilter } from './filters.js';
 
 /** The search box and filters above the cases, with how many cases they leave shown. */
@@ -62,6 +63,7 @@ export function FilterBar(props: {
         <option value="error">an error</option>
         <option value="skipped">a skip</option>
       </select>
+      <DifferenceFilters filter={filter} onChange={onChange} />
       <span class="shown" role="status">
         {props.shown} of {props.total} cases
       </span>

@@ -1,4 +1,5 @@
 import type { ReportCase, ReportCaseRun, ReportRun } from '../report-data.js';
+import { caseDeltaOf } from './why.js';
 
 /** What the filter bar holds. */
 export interface CaseFilter {
@@ -9,9 +10,13 @@ export interface CaseFilter {
   runKey: string;
   /** `''` for any; else only cases with a verdict of this status (`pass`: every graded verdict passed). */
   status: '' | 'pass' | 'fail' | 'error' | 'skipped';
+  /** `different`: cases whose Δ is not 0 (the skill made a difference); `regressions`: Δ below 0. */
+  difference: '' | 'different' | 'regressions';
+  /** `delta`: cases by Δ, regressions first; `''`: in the run's order. */
+  sort: '' | 'delta';
 }
 
-export const noFilter: CaseFilter = { query: '', failedOnly: false, runKey: '', status: '' };
+export const noFilter: CaseFilter = { query: '', failedOnly: false, runKey: '', status: '', difference: '', sort: '' };
 
 /** How a case run ended, for its colour: an agent error, a fail, only passes, or nothing graded. */
 export function outcomeOf(run: ReportCaseRun): 'error' | 'fail' | 'pass' | 'skipped' {
@@ -63,6 +68,10 @@ export function matchesFilter(run: ReportRun, evalCase: ReportCase, filter: Case
   if (filter.runKey && run.key !== filter.runKey) return false;
   if (filter.failedOnly && !isFailing(evalCase)) return false;
   if (!matchesStatus(evalCase, filter.status)) return false;
+  if (filter.difference) {
+    const delta = caseDeltaOf(run, evalCase);
+    if (delta === null || delta === 0 || (filter.difference === 'regressions' && delta > 0)) return false;
+  }
   const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
   const text = searchTextOf(evalCase);
@@ -71,3 +80,10 @@ export function matchesFilter(run: ReportRun, evalCase: ReportCase, filter: Case
 
 /** A case's key in the page: unique across the run folders. */
 export const caseKeyOf = (run: ReportRun, evalCase: ReportCase) => `${run.key}/${evalCase.folder}`;
+
+/** The cases in the order the filter bar asks: as run, or by Δ (regressions first, cases with no Δ last). */
+export function sortCases(run: ReportRun, cases: ReportCase[], sort: CaseFilter['sort']): ReportCase[] {
+  if (sort !== 'delta') return cases;
+  const deltaOf = (evalCase: ReportCase) => caseDeltaOf(run, evalCase) ?? Number.POSITIVE_INFINITY;
+  return [...cases].sort((a, b) => deltaOf(a) - deltaOf(b));
+}

@@ -37,3 +37,9 @@ const armNames: Record<string, string> = {
 export const armName = (arm: string) => armNames[arm] ?? arm;
 
 export const plural = (value: number, noun: string) => `${count(value)} ${noun}${value === 1 ? '' : 's'}`;
+
+/** A sum of costs some runs did not report: a lower bound, said so (`≥ $0.0210, 4 runs unknown`). */
+export function costBound(usd: number | null, unknownRuns: number): string {
+  if (usd === null || unknownRuns === 0) return cost(usd);
+  return `≥ ${cost(usd)}, ${plural(unknownRuns, 'run')} unknown`;
+}

@@ -1,7 +1,8 @@
 import type { ReportComparison, ReportRun } from '../report-data.js';
+import { AgainstSummary } from './case-change.js';
 import { PassRateChart } from './chart.js';
 import { EvalStrengthSection } from './eval-strength.js';
-import { armName, cost, count, percent, points, seconds } from './format.js';
+import { armName, costBound, count, percent, points, seconds } from './format.js';
 import { type ReviewState, reviewProgressOf } from './review-store.js';
 import type { SaveStatus } from './save-reviews.js';
 
@@ -113,7 +114,7 @@ export function SkillOverview(props: ReviewBarProps & { onPick: (caseKey: string
               </td>
               <td>{seconds(arm.timeSecondsMean)}</td>
               <td>{count(arm.tokensMean)}</td>
-              <td>{cost(arm.costUsd)}</td>
+              <td class="cost-bound">{costBound(arm.costUsd, arm.costUnknownRuns)}</td>
             </tr>
           ))}
         </tbody>
@@ -123,6 +124,7 @@ export function SkillOverview(props: ReviewBarProps & { onPick: (caseKey: string
         a crashed agent's run is 0), averaged over the arm's runs.
       </p>
       {run.overview.comparison ? <Comparison comparison={run.overview.comparison} /> : null}
+      <AgainstSummary run={run} />
       {run.overview.measures?.length ? (
         <ul class="measures">
           {run.overview.measures.map((measure) => (
