@@ -119,6 +119,11 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
       await page.$$eval('.end-state tr[data-status]', (found) => found.map((row) => row.getAttribute('data-status'))),
     ).toEqual(['pass']);
     await screenshot(page, 'conversation');
+    // On a 360 px screen the turns stack and nothing scrolls the page sideways.
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     await page.close();
   });
 });

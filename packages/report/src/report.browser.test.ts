@@ -138,6 +138,43 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  it('opens the case, arm and trial a link names, when the page loads and when the address changes', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${pageUrl}#case=flaky&arm=with_skill&run=2`);
+    await page.waitForSelector('[data-case-id="flaky"] .case-body');
+    expect(await page.locator('.case-body').count()).toBe(1);
+    expect(await page.getAttribute('.case.focused', 'data-case-id')).toBe('flaky');
+    const arm = page.locator('[data-case-id="flaky"] [data-arm="with_skill"]');
+    expect(await arm.locator('.trial[aria-selected="true"]').textContent()).toMatch(/^run 2: /);
+    expect(await arm.locator('.run-link').getAttribute('href')).toBe('#case=flaky&arm=with_skill&run=2');
+    expect(await page.locator('[data-case-id="flaky"] .case-link').getAttribute('href')).toBe('#case=flaky');
+    await page.evaluate(() => {
+      window.location.hash = 'case=greet&arm=without_skill&run=3';
+    });
+    await page.waitForSelector('[data-case-id="greet"] .case-body');
+    expect(
+      await page
+        .locator('[data-case-id="greet"] [data-arm="without_skill"] .trial[aria-selected="true"]')
+        .textContent(),
+    ).toMatch(/^run 3: /);
+    await page.close();
+  });
+
+  it('fits a 360 px wide screen without scrolling sideways, every case open', async () => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+    await page.goto(pageUrl);
+    await page.waitForSelector('.case');
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await openEveryCase(page);
+    for (const call of await page.$$('.call summary')) await call.click();
+    expect(await page.locator('.case-body').count()).toBe(6);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await screenshot(page, 'narrow');
+    await page.close();
+  });
+
   it('sends no request: everything the page shows is in the page', async () => {
     const { page, requests } = await openReport();
     await openEveryCase(page);

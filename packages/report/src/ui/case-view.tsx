@@ -37,7 +37,7 @@ function ArmColumn(props: {
       <h4>
         {armName(arm)} <span class="rate">{percent(evalCase.passRateByArm[arm])}</span>{' '}
         <a class="link-to" href={props.linkTo()}>
-          link
+          link to {armName(arm)}
         </a>
       </h4>
       {runs.length > 1 ? (
