@@ -163,7 +163,8 @@ export const armAnalysisSchema = z.looseObject({
       rate_without: rate.nullable(),
       delta: z.number().nullable(),
       /** A negative control's assertions are never `non-discriminating`: passing alike in both arms is their purpose. */
-      flag: z.enum(['always fails', 'non-discriminating', 'skill hurts', 'flaky']).nullable(),
+      /** `always errors`: every verdict of it is an error (its grader crashed or timed out), so it measured nothing. */
+      flag: z.enum(['always errors', 'always fails', 'non-discriminating', 'skill hurts', 'flaky']).nullable(),
       negative_control: z.boolean().optional(),
     }),
   ),

@@ -1,4 +1,6 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { benchmarkSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWhyRuns } from '../__fixtures__/make-why-run.js';
 import type { ReportRun } from '../report-data.js';
@@ -68,5 +70,23 @@ describe('collectReport: why cases failed, and what changed', () => {
     await expect(collectReport({ paths: [runs.second], against: ['no-such-run'], cwd: runs.root })).rejects.toThrow(
       'no-such-run: no such folder',
     );
+  });
+});
+
+describe("benchmark.json's assertion flags", () => {
+  it('flags an assertion whose every verdict is an error `always errors`, never `always fails`', async () => {
+    const benchmark = benchmarkSchema.parse(JSON.parse(await readFile(join(runs.first, 'benchmark.json'), 'utf8')));
+    const flags = Object.fromEntries(
+      (benchmark.skeval?.assertions ?? []).map((entry) => [`${entry.eval_id}#${entry.index}`, entry.flag]),
+    );
+    expect(flags).toEqual({
+      'agent-crash#0': null,
+      'crashed-grader#0': 'always errors',
+      'helped#0': null,
+      'hurt#0': 'skill hurts',
+      'regex-timeout#0': 'non-discriminating',
+      'regex-timeout#1': 'always errors',
+      'same#0': 'non-discriminating',
+    });
   });
 });

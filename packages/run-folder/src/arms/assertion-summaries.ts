@@ -16,16 +16,21 @@ export function assertionSummariesOf(
   const control = index.controlIds.has(caseId);
   const texts = index.firstRunOf(caseId)?.texts ?? [];
   return texts.map((text, position) => {
-    const rate = (arm: Configuration) => {
-      const values = index
+    const graded = (arm: Configuration) =>
+      index
         .runsOf(arm, caseId)
         .filter((run) => !run.agentError)
         .map((run) => run.statuses[position])
         .filter((status) => status !== undefined && isGraded(status));
-      return values.length ? values.filter((status) => status === 'pass').length / values.length : null;
-    };
-    const withRate = rate(arms.target);
-    const withoutRate = index.arms.includes(arms.baseline) ? rate(arms.baseline) : null;
+    const rate = (values: string[]) =>
+      values.length ? values.filter((status) => status === 'pass').length / values.length : null;
+    const withVerdicts = graded(arms.target);
+    const withoutVerdicts = index.arms.includes(arms.baseline) ? graded(arms.baseline) : [];
+    const withRate = rate(withVerdicts);
+    const withoutRate = index.arms.includes(arms.baseline) ? rate(withoutVerdicts) : null;
+    // An assertion that never decided (its grader crashed or timed out every time) is not one that always fails.
+    const alwaysErrors =
+      withVerdicts.length > 0 && [...withVerdicts, ...withoutVerdicts].every((status) => status === 'error');
     return {
       eval_id: caseId,
       index: position,
@@ -33,16 +38,16 @@ export function assertionSummariesOf(
       rate_with: withRate,
       rate_without: withoutRate,
       delta: withRate !== null && withoutRate !== null ? withRate - withoutRate : null,
-      flag: assertionFlagOf(withRate, withoutRate, control),
+      flag: alwaysErrors ? 'always errors' : assertionFlagOf(withRate, withoutRate, control),
       ...(control ? { negative_control: true } : {}),
     };
   });
 }
 
 /**
- * What an assertion's rates say about it, the first that applies: it always fails, it passes
- * with and without the skill (never said of a negative control, which should), the skill
- * lowers it, or it passes only sometimes.
+ * What an assertion's rates say about it, once it decided something, the first that applies: it
+ * always fails, it passes with and without the skill (never said of a negative control, which
+ * should), the skill lowers it, or it passes only sometimes.
  */
 function assertionFlagOf(
   withRate: number | null,
