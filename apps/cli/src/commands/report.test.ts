@@ -75,6 +75,18 @@ describe('skeval report', () => {
     expect(stderr).toContain('skeval: greeting: no run folder here or below it (a run folder holds summary.json)');
   });
 
+  it('--against marks each case against an earlier run, and exits 2 when the run it names is not there', async () => {
+    const { code } = await run(['report', runDir, '--against', runDir, '-o', 'against.html']);
+    expect(code).toBe(0);
+    const html = await readFile(join(root, 'against.html'), 'utf8');
+    expect(html.match(/"against":\{"change":"unchanged"/g)).toHaveLength(4);
+    const missing = await run(['report', runDir, '--against', 'runs/greeting/latest~5']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'skeval: --against runs/greeting/latest~5: runs/greeting has 1 run in runs/greeting, so the oldest is latest',
+    );
+  });
+
   it('serves the report with --serve until stopped, saving reviews into the run folder', async () => {
     const stop = new AbortController();
     let announced: (url: string) => void = () => undefined;
