@@ -24,7 +24,7 @@ function armChangeOf(before: readonly StoredCaseRun[], now: readonly StoredCaseR
 }
 
 /** The case's change: a new failure in any arm comes first, then a fix; `new case` when every arm is new. */
-export function caseChangeOf(
+function caseChangeOf(
   before: readonly StoredCaseRun[],
   now: readonly StoredCaseRun[],
   beforeDir: string,

@@ -14,7 +14,7 @@ const meanPassRate = (runs: readonly StoredCaseRun[]) =>
   mean(runs.map(runPassRateOf).filter((rate): rate is number => rate !== null));
 
 /** The cost of the runs that have one, and how many have none (so the sum is a lower bound). */
-export function costOf(costs: ReadonlyArray<number | null>): { costUsd: number | null; costUnknownRuns: number } {
+function costOf(costs: ReadonlyArray<number | null>): { costUsd: number | null; costUnknownRuns: number } {
   const known = costs.filter((cost): cost is number => cost !== null);
   return {
     costUsd: known.length ? known.reduce((total, cost) => total + cost, 0) : null,

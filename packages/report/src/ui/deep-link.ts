@@ -30,7 +30,7 @@ export function linkOf(options: {
 }
 
 /** The case, arm and trial a `#case=…` address names in this page, or `null` when it names none. */
-export function parseLink(hash: string, data: ReportData): LinkTarget | null {
+function parseLink(hash: string, data: ReportData): LinkTarget | null {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const caseId = params.get('case');
   if (caseId === null) return null;

@@ -5,7 +5,7 @@ import type { ReportCase, ReportCaseRun, ReportProblem, ReportRun } from '../rep
  * A case run that decided nothing: its agent crashed or timed out, or every verdict it graded is
  * an error. Its pass rate (0) says nothing about the skill, so the page draws it as an error.
  */
-export const isErroredRun = (run: ReportCaseRun) =>
+const isErroredRun = (run: ReportCaseRun) =>
   run.status !== 'ok' || (run.summary.errored > 0 && run.summary.passed + run.summary.failed === 0);
 
 /** An arm's case runs of a case, and how many of them decided nothing. */
@@ -15,7 +15,7 @@ export function armErrorsOf(evalCase: ReportCase, arm: Configuration): { runs: n
 }
 
 /** The arms a Δ is taken between: benchmark.json's, else with the skill against the other arm. */
-export function comparedArms(run: ReportRun): { target: Configuration; baseline: Configuration } | null {
+function comparedArms(run: ReportRun): { target: Configuration; baseline: Configuration } | null {
   const comparison = run.overview.comparison;
   if (comparison) return { target: comparison.target, baseline: comparison.baseline };
   const baseline = run.arms.find((arm) => arm !== 'with_skill');

@@ -20,8 +20,10 @@ export function assertionSummariesOf(
       index
         .runsOf(arm, caseId)
         .filter((run) => !run.agentError)
-        .map((run) => run.statuses[position])
-        .filter((status) => status !== undefined && isGraded(status));
+        .flatMap((run) => {
+          const status = run.statuses[position];
+          return status !== undefined && isGraded(status) ? [status] : [];
+        });
     const rate = (values: string[]) =>
       values.length ? values.filter((status) => status === 'pass').length / values.length : null;
     const withVerdicts = graded(arms.target);
