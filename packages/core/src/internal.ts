@@ -73,3 +73,20 @@ export { checkDescription } from './triggers/rewrite-description.js';
 export type { DecisionBudget } from './triggers/run-trigger-query.js';
 export { type EndState, type EndStateOptions, layOutEndState } from './workspace/end-state.js';
 export type { SkillToInstall } from './workspace/prepare-workspace.js';
+export { checkMatrixEntries, loadMatrixFile, type MatrixSource } from './matrix/load-matrix.js';
+export { deltaText, renderMatrixTable } from './matrix/matrix-terminal.js';
+export {
+  findMatrixFolders,
+  type MergeMatrixOptions,
+  type MergeMatrixResult,
+  mergeMatrixShards,
+} from './matrix/merge-matrix.js';
+export {
+  type MatrixConfigurationRunner,
+  type MatrixPlan,
+  type MatrixRunReport,
+  matrixBenchmarkOf,
+  planMatrix,
+  type RunMatrixOptions,
+  runMatrix,
+} from './matrix/run-matrix.js';

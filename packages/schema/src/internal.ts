@@ -126,6 +126,20 @@ export {
   type ToolSummary,
   toolSummarySchema,
 } from './run-files.js';
+export {
+  type MatrixBenchmark,
+  type MatrixConfiguration,
+  type MatrixEntry,
+  type MatrixManifest,
+  type MatrixRow,
+  matrixAgents,
+  matrixBenchmarkSchema,
+  matrixEntrySchema,
+  matrixFileSchema,
+  matrixListSchema,
+  matrixManifestSchema,
+  matrixNamePattern,
+} from './matrix.js';
 export { type ShardOptions, shardOptionsSchema } from './shard-manifest.js';
 export { type ConversationTurn, toolCallKinds, toolCallSchema, traceMessageSchema, usageSchema } from './trace.js';
 export {

@@ -14,6 +14,7 @@ import { chooseReporters, type ReporterSpec, writeReports } from '../reporter-fl
 import { type GivenFlag, type RunSettings, resolveRunSettings } from '../run-settings.js';
 import { stderrOutput } from '../terminal.js';
 import { printDryRun } from './dry-run.js';
+import { chooseMatrix, printMatrixDryRun, runMatrixCommand } from './run-matrix.js';
 import { type RunFlags, runOptions } from './run-options.js';
 import { noteUnknownSkills } from './unknown-skills.js';
 
@@ -51,6 +52,15 @@ export function defineRun(command: Command, context: CommandContext): void {
 async function run(path: string, parsed: RunFlags, context: CommandContext, given: GivenFlag): Promise<void> {
   const core = await import('@skeval/core/internal');
   const prepared = await prepareRun({ core, path, parsed, given, io: context.io });
+  const matrix = await chooseMatrix({ prepared, given });
+  if (matrix) {
+    context.setExitCode(
+      prepared.flags.dryRun
+        ? await printMatrixDryRun(prepared, matrix)
+        : await runMatrixCommand(prepared, matrix, context.signal),
+    );
+    return;
+  }
   if (prepared.flags.dryRun) {
     context.setExitCode(await printDryRun(prepared));
     return;
