@@ -90,3 +90,5 @@ export {
   type RunMatrixOptions,
   runMatrix,
 } from './matrix/run-matrix.js';
+// The CLI reads matrix run folders through core, as it reads every run folder.
+export { type MatrixFolder, readMatrixFolder } from '@skeval/run-folder/internal';

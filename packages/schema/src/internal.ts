@@ -115,17 +115,6 @@ export {
 } from './grading.js';
 export * from './index.js';
 export { buildJsonSchema, type JsonSchemaFileName, jsonSchemaSources, renderJsonSchema } from './json-schema.js';
-export { graderNamePattern, isLegacyScriptType, type LegacyScriptType, legacyScriptTypes } from './names.js';
-export { createRedactor, isSecretVariable, type Redactor } from './redactor.js';
-export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
-export {
-  type CostCapRecord,
-  costCapRecordSchema,
-  type RunConfigRecord,
-  runConfigRecordSchema,
-  type ToolSummary,
-  toolSummarySchema,
-} from './run-files.js';
 export {
   type MatrixBenchmark,
   type MatrixConfiguration,
@@ -140,6 +129,17 @@ export {
   matrixManifestSchema,
   matrixNamePattern,
 } from './matrix.js';
+export { graderNamePattern, isLegacyScriptType, type LegacyScriptType, legacyScriptTypes } from './names.js';
+export { createRedactor, isSecretVariable, type Redactor } from './redactor.js';
+export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
+export {
+  type CostCapRecord,
+  costCapRecordSchema,
+  type RunConfigRecord,
+  runConfigRecordSchema,
+  type ToolSummary,
+  toolSummarySchema,
+} from './run-files.js';
 export { type ShardOptions, shardOptionsSchema } from './shard-manifest.js';
 export { type ConversationTurn, toolCallKinds, toolCallSchema, traceMessageSchema, usageSchema } from './trace.js';
 export {

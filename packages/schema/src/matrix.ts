@@ -11,7 +11,8 @@ export const matrixNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const matrixEntrySchema = z.strictObject({
   /** Its folder in the run folder and its row in every table: letters, digits, `.`, `_`, `-`. */
   name: z.string().regex(matrixNamePattern, {
-    error: 'a configuration name is one folder name: letters, digits, `.`, `_` and `-`, up to 64, such as "codex-gpt-5"',
+    error:
+      'a configuration name is one folder name: letters, digits, `.`, `_` and `-`, up to 64, such as "codex-gpt-5"',
   }),
   agent: z.enum(matrixAgents),
   model: z.string().trim().min(1).optional(),

@@ -42,7 +42,9 @@ export async function chooseMatrix(options: {
   }
   const configured = loaded?.config.matrix;
   if (!configured || givenAgent.length > 0 || !loaded) return undefined;
-  const entries = core.checkMatrixEntries(configured, { label: loaded.file, baseDir: dirname(loaded.file) }, ['matrix']);
+  const entries = core.checkMatrixEntries(configured, { label: loaded.file, baseDir: dirname(loaded.file) }, [
+    'matrix',
+  ]);
   return refuseResume(flags.resume, { entries, baseDir: dirname(loaded.file), from: `${loaded.file}'s matrix` });
 }
 
@@ -87,8 +89,12 @@ export async function printMatrixDryRun(prepared: PreparedRun, matrix: ChosenMat
   if (json) io.stdout(jsonOutput({ runId: planned.runId, configurations: planned.configurations }));
   else
     for (const { name, plan } of planned.configurations)
-      io.stdout(`configuration ${name}:\n${indent(renderPlan(plan, wrap, judge.skipReason, prepared.flags.maxCostUsd))}`);
-  const problems = planned.configurations.flatMap(({ name, plan }) => plan.problems.map((problem) => `${name}: ${problem}`));
+      io.stdout(
+        `configuration ${name}:\n${indent(renderPlan(plan, wrap, judge.skipReason, prepared.flags.maxCostUsd))}`,
+      );
+  const problems = planned.configurations.flatMap(({ name, plan }) =>
+    plan.problems.map((problem) => `${name}: ${problem}`),
+  );
   for (const problem of problems) io.stderr(`skeval: ${problem}\n`);
   const invalid = planned.configurations.some(({ plan }) => plan.invalid.length > 0);
   return invalid || problems.length > 0 ? exitCodes.usage : exitCodes.ok;

@@ -67,7 +67,11 @@ export async function loadMatrixFile(options: { path: string; cwd: string }): Pr
 }
 
 /** Checks a matrix already in memory (a config file's `matrix`): the same rules as a file's. */
-export function checkMatrixEntries(value: unknown, source: MatrixSource, prefix: Array<string | number>): MatrixEntry[] {
+export function checkMatrixEntries(
+  value: unknown,
+  source: MatrixSource,
+  prefix: Array<string | number>,
+): MatrixEntry[] {
   const parsed = matrixListSchema.safeParse(value);
   if (!parsed.success) throwIssues(source, value, prefix);
   return checkMatrix(parsed.data ?? [], source, prefix);

@@ -15,7 +15,9 @@ export function matrixRowOf(configuration: MatrixConfiguration, benchmark: Bench
   const summary = (arm: string) => benchmark.run_summary[arm];
   const target = analysis?.target ?? 'with_skill';
   const baseline = analysis?.baseline;
-  const caseRates = analysis ? analysis.cases.map((entry) => ({ id: entry.eval_id, rates: entry.pass_rate })) : casesOfRuns(benchmark);
+  const caseRates = analysis
+    ? analysis.cases.map((entry) => ({ id: entry.eval_id, rates: entry.pass_rate }))
+    : casesOfRuns(benchmark);
   return {
     ...configuration,
     pass_rate: byArm((arm) => analysis?.arms[arm]?.pass_rate_case_mean ?? summary(arm)?.pass_rate.mean ?? null),
@@ -28,7 +30,9 @@ export function matrixRowOf(configuration: MatrixConfiguration, benchmark: Bench
       : null,
     tokens_mean: byArm((arm) => analysis?.arms[arm]?.tokens_mean ?? summary(arm)?.tokens.mean ?? null),
     cost_usd: byArm((arm) => analysis?.arms[arm]?.cost_usd ?? null),
-    time_seconds_mean: byArm((arm) => analysis?.arms[arm]?.time_seconds_mean ?? summary(arm)?.time_seconds.mean ?? null),
+    time_seconds_mean: byArm(
+      (arm) => analysis?.arms[arm]?.time_seconds_mean ?? summary(arm)?.time_seconds.mean ?? null,
+    ),
     skill_read_rate: analysis?.skill_read?.runs ? analysis.skill_read.read / analysis.skill_read.runs : null,
     cases: caseRates.map(({ id, rates }) => {
       const targetRate = rates[target];
@@ -98,7 +102,10 @@ function casesOfRuns(benchmark: Benchmark) {
   return [...byCase].map(([id, arms]) => ({
     id,
     rates: Object.fromEntries(
-      [...arms].map(([arm, rates]) => [arm, rates.length ? rates.reduce((sum, rate) => sum + rate, 0) / rates.length : null]),
+      [...arms].map(([arm, rates]) => [
+        arm,
+        rates.length ? rates.reduce((sum, rate) => sum + rate, 0) / rates.length : null,
+      ]),
     ),
   }));
 }

@@ -32,7 +32,9 @@ export function renderMatrixTable(options: { skill: string; dir: string; benchma
     numberText(row.time_seconds_mean[target], (value) => `${value.toFixed(1)}s`),
     percent(row.skill_read_rate),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: string[]) =>
     `  ${cells
       .map((cell, column) => cell.padEnd(widths[column] ?? 0))

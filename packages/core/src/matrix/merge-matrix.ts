@@ -76,7 +76,10 @@ export async function mergeMatrixShards(options: MergeMatrixOptions): Promise<Me
       });
   }
   await mkdir(dirname(outDir), { recursive: true });
-  const staging = join(dirname(outDir), `.${basename(outDir)}.matrix-merging-${process.pid}-${Date.now().toString(36)}`);
+  const staging = join(
+    dirname(outDir),
+    `.${basename(outDir)}.matrix-merging-${process.pid}-${Date.now().toString(36)}`,
+  );
   await mkdir(staging);
   try {
     const configurations = [];
@@ -92,7 +95,11 @@ export async function mergeMatrixShards(options: MergeMatrixOptions): Promise<Me
     const { shard: _shard, ...whole } = manifest;
     await writeJsonAtomic(join(staging, matrixManifestName), whole);
     const benchmark = matrixBenchmarkOf(
-      manifest.configurations.map((entry) => ({ name: entry.name, agent: entry.agent, ...(entry.model ? { model: entry.model } : {}) })),
+      manifest.configurations.map((entry) => ({
+        name: entry.name,
+        agent: entry.agent,
+        ...(entry.model ? { model: entry.model } : {}),
+      })),
       configurations.flatMap(({ name, result }) => {
         const found = result.runs[0]?.benchmark;
         return found ? [{ name, benchmark: found }] : [];
@@ -103,7 +110,11 @@ export async function mergeMatrixShards(options: MergeMatrixOptions): Promise<Me
     await rename(staging, outDir);
     const relocated = configurations.map(({ name, result }) => ({
       name,
-      result: { ...result, runDir: join(outDir, name), runs: result.runs.map((run) => ({ ...run, runDir: join(outDir, name) })) },
+      result: {
+        ...result,
+        runDir: join(outDir, name),
+        runs: result.runs.map((run) => ({ ...run, runDir: join(outDir, name) })),
+      },
     }));
     return { skill: manifest.skill, runDir: outDir, shards: folders.length, configurations: relocated, benchmark };
   } catch (error) {
@@ -116,7 +127,10 @@ export async function mergeMatrixShards(options: MergeMatrixOptions): Promise<Me
 function checkMatrixShards(folders: readonly MatrixFolder[]): MatrixManifest {
   const [first] = folders;
   if (!first)
-    throw new SkevalError({ code: 'invalid_input', message: 'merge: no matrix.json in the folders given or below them' });
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: 'merge: no matrix.json in the folders given or below them',
+    });
   const problems: string[] = [];
   const names = (folder: MatrixFolder) => folder.manifest.configurations.map((entry) => entry.name).join(', ');
   const total = first.manifest.shard?.total;
@@ -124,17 +138,25 @@ function checkMatrixShards(folders: readonly MatrixFolder[]): MatrixManifest {
   for (const folder of folders) {
     const { shard } = folder.manifest;
     if (!shard) problems.push(`${folder.dir}: a whole matrix run, not a shard (it was run without --shard)`);
-    else if (shard.total !== total) problems.push(`${folder.dir}: shard ${shard.index}/${shard.total}, the others are of ${total}`);
-    else if (seen.has(shard.index)) problems.push(`${folder.dir}: shard ${shard.index}/${shard.total} again (also ${seen.get(shard.index)})`);
+    else if (shard.total !== total)
+      problems.push(`${folder.dir}: shard ${shard.index}/${shard.total}, the others are of ${total}`);
+    else if (seen.has(shard.index))
+      problems.push(`${folder.dir}: shard ${shard.index}/${shard.total} again (also ${seen.get(shard.index)})`);
     else seen.set(shard.index, folder.dir);
     if (folder.manifest.skill !== first.manifest.skill)
       problems.push(`${folder.dir}: a matrix run of ${folder.manifest.skill}, the first is of ${first.manifest.skill}`);
     if (names(folder) !== names(first))
-      problems.push(`${folder.dir}: configurations ${names(folder)}, the first has ${names(first)}; every shard runs the same --matrix`);
+      problems.push(
+        `${folder.dir}: configurations ${names(folder)}, the first has ${names(first)}; every shard runs the same --matrix`,
+      );
   }
   for (let index = 1; total !== undefined && index <= total; index++)
-    if (!seen.has(index)) problems.push(`shard ${index}/${total} is missing: merge needs every shard of the matrix run`);
+    if (!seen.has(index))
+      problems.push(`shard ${index}/${total} is missing: merge needs every shard of the matrix run`);
   if (problems.length > 0)
-    throw new SkevalError({ code: 'invalid_input', message: `the matrix shards cannot be merged:\n${problems.map((problem) => `  - ${problem}`).join('\n')}` });
+    throw new SkevalError({
+      code: 'invalid_input',
+      message: `the matrix shards cannot be merged:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    });
   return first.manifest;
 }

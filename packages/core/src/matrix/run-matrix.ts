@@ -3,10 +3,10 @@ import { dirname, join } from 'node:path';
 import { matrixManifestName, runFiles, writeJsonAtomic } from '@skeval/run-folder/internal';
 import type { Benchmark } from '@skeval/schema';
 import { type MatrixBenchmark, type MatrixEntry, type MatrixManifest, SkevalError } from '@skeval/schema/internal';
-import type { AgentRunner } from '../runners/types.js';
-import { type RunPlan, planRun } from '../run/plan-run.js';
+import { planRun, type RunPlan } from '../run/plan-run.js';
 import { type RunEvalsOptions, runEvals } from '../run/run-evals.js';
 import type { RunReport } from '../run/run-report.js';
+import type { AgentRunner } from '../runners/types.js';
 import { buildMatrixBenchmark, matrixRowOf } from './matrix-table.js';
 
 /** One configuration of a matrix run: its entry and the runner made from it. */
