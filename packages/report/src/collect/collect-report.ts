@@ -16,6 +16,7 @@ import type { ReportCase, ReportCaseRun, ReportData, ReportRun } from '../report
 import { defaultBounds, excerptOf, type ReportBounds, type RunShare, runShareOf } from './bounds.js';
 import { type CaseInfo, readEvalMetadata } from './case-info.js';
 import { findRunFolders } from './find-run-folders.js';
+import { collectMatrices } from './matrix.js';
 import { measuresOf } from './measures.js';
 import { casePassRates, isFlaky, overviewOf, runPassRateOf } from './overview.js';
 import { inlineImages, type PendingImage, readOutputs } from './read-outputs.js';
@@ -122,8 +123,15 @@ export async function collectReport(options: CollectReportOptions): Promise<Coll
     runs.push(await reportRunOf(folder, { key: `r${index}`, cwd, share, images, bounds }));
   }
   await inlineImages(images, bounds);
+  const matrices = await collectMatrices({ runDirs, runKeys: runs.map((run) => run.key), cwd });
   return {
-    data: { version: 1, generatedAt: new Date().toISOString(), serve: options.serve ?? false, runs },
+    data: {
+      version: 1,
+      generatedAt: new Date().toISOString(),
+      serve: options.serve ?? false,
+      runs,
+      ...(matrices.length ? { matrices } : {}),
+    },
     runDirs,
   };
 }
