@@ -10,7 +10,7 @@ const signedPoints = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' :
  * The colour step of a Δ: three steps each way from no difference, on a purple–orange scale that
  * reads the same with the common colour-vision deficiencies; the number is always written too.
  */
-export function heatStepOf(deltaPts: number | null): string {
+function heatStepOf(deltaPts: number | null): string {
   if (deltaPts === null) return 'heat-none';
   const size = Math.abs(deltaPts);
   const step = size === 0 ? 0 : size < 20 ? 1 : size < 50 ? 2 : 3;
