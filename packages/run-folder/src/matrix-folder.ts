@@ -33,6 +33,8 @@ export function isMatrixFolder(dir: string): boolean {
  * is there and cannot be read, since every reader of the folder would then be wrong.
  */
 export async function readMatrixFolder(dir: string): Promise<MatrixFolder | undefined> {
+  // A benchmark.json or other file given where a run folder may be: not a matrix run.
+  if (!isMatrixFolder(dir)) return undefined;
   const read = await readJsonArtifact(join(dir, matrixManifestName), matrixManifestSchema, matrixManifestName);
   if (read.status === 'absent') return undefined;
   if (read.status === 'invalid') {
