@@ -229,6 +229,44 @@ describe('a matrix that cannot run', () => {
   });
 });
 
+describe('--agent and --model repeated', () => {
+  it('run as a matrix of every agent with every model, each configuration named by them', async () => {
+    const args = ['run', 'greeting', '--agent', 'command', '--agent-command', agentCommandOf('follows')];
+    const result = await runBinary(root, [
+      ...args,
+      '--model',
+      'small',
+      '--model',
+      'large/v2',
+      '--output-dir',
+      'shorthand',
+    ]);
+    expect(result.stderr).not.toMatch(/cannot start/);
+    const dir = await runDirIn(join(root, 'shorthand', 'greeting'));
+    const manifest = matrixManifestSchema.parse(await readJson(join(dir, 'matrix.json')));
+    expect(manifest.configurations.map((entry) => [entry.name, entry.agent, entry.model])).toEqual([
+      ['command-small', 'command', 'small'],
+      ['command-large-v2', 'command', 'large/v2'],
+    ]);
+    expect(result.stdout).toMatch(/\n {2}command-small +command +small +\d/);
+  });
+
+  it('refuses one --agent-bin for several agents', async () => {
+    const result = await runBinary(root, [
+      'run',
+      'greeting',
+      '--agent',
+      'codex',
+      '--agent',
+      'pi',
+      '--agent-bin',
+      './x',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--agent-bin names one agent's executable, and --agent is given 2 times");
+  });
+});
+
 describe('skeval compare of two matrix runs', () => {
   it('compares each configuration by name with its own run of the other matrix', async () => {
     const result = await runBinary(root, ['compare', wholeDir, join(root, 'merged'), '--json']);

@@ -27,9 +27,19 @@ const agentFlags = ['agent', 'agentCommand', 'agentBin', 'model'] as const;
 export async function chooseMatrix(options: {
   prepared: Pick<PreparedRun, 'core' | 'io' | 'flags' | 'loaded'>;
   given: (key: (typeof agentFlags)[number]) => boolean;
+  repeated: RepeatedAgentFlags;
 }): Promise<ChosenMatrix | undefined> {
   const { core, io, flags, loaded } = options.prepared;
   const givenAgent = agentFlags.filter((key) => options.given(key));
+  const shorthand = options.repeated.agent.length > 1 || options.repeated.model.length > 1;
+  if (shorthand && !flags.matrix) {
+    const entries = core.checkMatrixEntries(
+      shorthandEntries(options.prepared, options.repeated),
+      { label: '--agent/--model', baseDir: io.cwd },
+      [],
+    );
+    return refuseResume(flags.resume, { entries, baseDir: io.cwd, from: 'the repeated --agent/--model' });
+  }
   if (flags.matrix) {
     if (givenAgent.length > 0)
       throw new SkevalError({
@@ -46,6 +56,43 @@ export async function chooseMatrix(options: {
     'matrix',
   ]);
   return refuseResume(flags.resume, { entries, baseDir: dirname(loaded.file), from: `${loaded.file}'s matrix` });
+}
+
+/** Every occurrence of `--agent` and `--model` on the command line, in order. */
+export interface RepeatedAgentFlags {
+  agent: string[];
+  model: string[];
+}
+
+/**
+ * The shorthand's configurations: every agent given with every model given (the one agent the
+ * settings chose when `--agent` is given once or not at all), each named `<agent>` or
+ * `<agent>-<model>` with what a folder name cannot hold replaced by `-`.
+ */
+function shorthandEntries(prepared: Pick<PreparedRun, 'flags'>, repeated: RepeatedAgentFlags): unknown[] {
+  const { flags } = prepared;
+  const agents =
+    repeated.agent.length > 1 ? repeated.agent : [flags.agent ?? (flags.agentCommand ? 'command' : 'claude-code')];
+  if (agents.length > 1 && flags.agentBin)
+    throw new SkevalError({
+      code: 'usage',
+      message: `--agent-bin names one agent's executable, and --agent is given ${agents.length} times: give each configuration its own agentBin in a --matrix file`,
+    });
+  const models: Array<string | undefined> = repeated.model.length > 1 ? repeated.model : [flags.model];
+  const folderName = (text: string) =>
+    text
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 64);
+  return agents.flatMap((agent) =>
+    models.map((model) => ({
+      name: folderName(models.length > 1 && model ? `${agent}-${model}` : agent),
+      agent,
+      ...(model ? { model } : {}),
+      ...(flags.agentBin ? { agentBin: flags.agentBin } : {}),
+      ...(agent === 'command' && flags.agentCommand ? { agentCommand: flags.agentCommand } : {}),
+    })),
+  );
 }
 
 function refuseResume(resume: string | undefined, matrix: ChosenMatrix): ChosenMatrix {
