@@ -3,7 +3,6 @@ import type { MatrixConfigurationRunner, MatrixRunReport } from '@skeval/core/in
 import { type MatrixEntry, SkevalError } from '@skeval/schema/internal';
 import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
-import type { CommandContext } from '../main.js';
 import { createRunnerFromFlags } from '../option-groups/agent-options.js';
 import { stderrOutput } from '../terminal.js';
 import { renderPlan } from './dry-run.js';
