@@ -6,7 +6,8 @@ import type { ReportMatrix } from '../matrix-data.js';
 
 /**
  * The matrix runs among a page's run folders: each folder whose parent is a matrix run folder
- * brings that matrix (once), read from its `matrix.json` and `benchmark.json`'s `skeval.matrix`,
+ * brings that matrix (once, when two or more of its configurations are on the page), read from
+ * its `matrix.json` and `benchmark.json`'s `skeval.matrix`,
  * its configurations tied to their runs on the page by folder (`runKeys[i]` is `runDirs[i]`'s).
  */
 export async function collectMatrices(options: {
@@ -32,6 +33,8 @@ export async function collectMatrices(options: {
       const at = runDir ? options.runDirs.indexOf(runDir) : -1;
       return at >= 0 ? (options.runKeys[at] ?? null) : null;
     };
+    // One configuration's folder alone is reported as the run it is; the matrix needs two on the page.
+    if (matrix.configurations.filter((row) => keyOf(row.name) !== null).length < 2) continue;
     const ids: string[] = [];
     for (const row of matrix.configurations)
       for (const entry of row.cases) if (!ids.includes(entry.eval_id)) ids.push(entry.eval_id);
