@@ -229,6 +229,53 @@ describe('a matrix that cannot run', () => {
   });
 });
 
+describe("a config file's matrix", () => {
+  it('runs the matrix its config file names, with agent commands read from its folder', async () => {
+    await cp(join(root, 'greeting'), join(root, 'configured', 'greeting'), { recursive: true });
+    const matrix = ['follows', 'contrary'].map((name) => ({
+      name,
+      agent: 'command',
+      agentCommand: `node ../agents/scripted-agent.mjs {prompt_file} ${name}`,
+    }));
+    await writeFile(join(root, 'configured', 'skeval.config.json'), JSON.stringify({ matrix, sandbox: 'none' }));
+    const result = await runBinary(root, [
+      'run',
+      'configured/greeting',
+      '--compare',
+      '--output-dir',
+      'configured-runs',
+    ]);
+    expect(result.stderr).not.toMatch(/cannot start/);
+    const dir = await runDirIn(join(root, 'configured-runs', 'greeting'));
+    const manifest = matrixManifestSchema.parse(await readJson(join(dir, 'matrix.json')));
+    expect(manifest.configurations.map((entry) => entry.name)).toEqual(['follows', 'contrary']);
+    // An agent flag on the command line runs that one agent: flags beat the config file.
+    const single = await runBinary(root, [
+      'run',
+      'configured/greeting',
+      '--agent-command',
+      agentCommandOf('steady'),
+      '--output-dir',
+      'configured-single',
+    ]);
+    expect(single.stderr).not.toMatch(/cannot start/);
+    const files = await readdir(await runDirIn(join(root, 'configured-single', 'greeting')));
+    expect(files).toContain('summary.json');
+    expect(files).not.toContain('matrix.json');
+  });
+
+  it('refuses a config matrix with a repeated name, naming the file', async () => {
+    const entry = { name: 'same', agent: 'command', agentCommand: 'node a.mjs' };
+    await cp(join(root, 'greeting'), join(root, 'twice', 'greeting'), { recursive: true });
+    await writeFile(join(root, 'twice', 'skeval.config.json'), JSON.stringify({ matrix: [entry, entry] }));
+    const result = await runBinary(root, ['run', 'twice/greeting']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `${join(root, 'twice', 'skeval.config.json')}: matrix[1].name: "same" is also the name of configuration 0`,
+    );
+  });
+});
+
 describe('--agent and --model repeated', () => {
   it('run as a matrix of every agent with every model, each configuration named by them', async () => {
     const args = ['run', 'greeting', '--agent', 'command', '--agent-command', agentCommandOf('follows')];
