@@ -36,6 +36,7 @@ export {
   type MergeMatrixOptions,
   type MergeMatrixResult,
   mergeMatrixShards,
+  refreshMatrixBenchmark,
 } from './matrix/merge-matrix.js';
 export {
   type MatrixConfigurationRunner,

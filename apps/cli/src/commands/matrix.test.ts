@@ -148,6 +148,28 @@ describe('the matrix run as three shards, then merged', () => {
   });
 });
 
+describe('a configuration of a matrix run resumed', () => {
+  it("finishes that configuration's folder and writes the matrix table again", async () => {
+    const copy = join(root, 'resumed');
+    await cp(wholeDir, copy, { recursive: true });
+    const table = await readJson(join(copy, 'benchmark.json'));
+    await rm(join(copy, 'contrary', 'eval-1'), { recursive: true });
+    await writeFile(join(copy, 'benchmark.json'), '{}');
+    const result = await runBinary(root, [
+      'run',
+      'greeting',
+      '--compare',
+      '--agent-command',
+      agentCommandOf('contrary'),
+      '--resume',
+      join(copy, 'contrary'),
+    ]);
+    expect(result.stderr).not.toMatch(/cannot start/);
+    const roots = [wholeDir, copy];
+    expect(comparable(await readJson(join(copy, 'benchmark.json')), roots)).toEqual(comparable(table, roots));
+  });
+});
+
 describe('a matrix that cannot run', () => {
   it('refuses a matrix file with a repeated name and a command agent without its command, at their lines', async () => {
     await writeFile(

@@ -1,4 +1,4 @@
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { JudgeSetup, RunProgressEvent, RunReport } from '@skeval/core';
 import type { CostCapState, LoadedConfig } from '@skeval/core/internal';
 import { SkevalError } from '@skeval/schema';
@@ -78,6 +78,9 @@ async function run(options: {
     return;
   }
   const result = await runCases(prepared, context.signal);
+  // A configuration of a matrix run finished with --resume: the matrix's table is written again.
+  if (prepared.flags.resume)
+    for (const skillRun of result.runs) await core.refreshMatrixBenchmark(dirname(skillRun.runDir));
   context.setExitCode(await finishRun(prepared, result));
 }
 

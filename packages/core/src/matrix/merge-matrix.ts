@@ -5,11 +5,12 @@ import {
   isMatrixFolder,
   type MatrixFolder,
   matrixManifestName,
+  readJsonArtifact,
   readMatrixFolder,
   runFiles,
   writeJsonAtomic,
 } from '@skeval/run-folder/internal';
-import { type MatrixBenchmark, type MatrixManifest, SkevalError } from '@skeval/schema/internal';
+import { benchmarkSchema, type MatrixBenchmark, type MatrixManifest, SkevalError } from '@skeval/schema/internal';
 import { type CasePlacement, type MergeShardsResult, mergeShards } from '../shards/merge-shards.js';
 import { matrixBenchmarkOf } from './run-matrix.js';
 
@@ -159,4 +160,32 @@ function checkMatrixShards(folders: readonly MatrixFolder[]): MatrixManifest {
       message: `the matrix shards cannot be merged:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
     });
   return first.manifest;
+}
+
+/**
+ * Writes a matrix run folder's table again from its configurations' benchmark.json files, as
+ * they are now (after one was resumed or re-graded); `undefined` when `dir` is not a matrix run.
+ */
+export async function refreshMatrixBenchmark(dir: string): Promise<MatrixBenchmark | undefined> {
+  const folder = await readMatrixFolder(dir);
+  if (!folder) return undefined;
+  const benchmarks = [];
+  for (const configuration of folder.configurations) {
+    const read = await readJsonArtifact(
+      join(configuration.runDir, runFiles.benchmark),
+      benchmarkSchema,
+      join(configuration.name, runFiles.benchmark),
+    );
+    if (read.status === 'ok') benchmarks.push({ name: configuration.name, benchmark: read.value });
+  }
+  const benchmark = matrixBenchmarkOf(
+    folder.manifest.configurations.map((entry) => ({
+      name: entry.name,
+      agent: entry.agent,
+      ...(entry.model ? { model: entry.model } : {}),
+    })),
+    benchmarks,
+  );
+  await writeJsonAtomic(join(dir, runFiles.benchmark), benchmark);
+  return benchmark;
 }
