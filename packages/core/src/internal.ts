@@ -2,7 +2,8 @@
 // cut and wrapped, and colour. Not the documented API (docs/library.md): they change without
 // notice, and everything a user renders goes through the reporters of the main entry.
 
-export { hashCaseRun } from '@skeval/run-folder/internal';
+// The CLI reads matrix run folders through core, as it reads every run folder.
+export { hashCaseRun, type MatrixFolder, readMatrixFolder } from '@skeval/run-folder/internal';
 export { agreementOf, confusionOf, type LabelledVerdict } from './calibrate/agreement.js';
 export { type CalibrateOptions, calibrate, defaultMinKappa } from './calibrate/calibrate.js';
 export { checkRecordPath, uncheckedReferencesHint } from './check/check-record.js';
@@ -28,6 +29,24 @@ export {
   withSkillPassRate,
 } from './gates/check-gates.js';
 export * from './index.js';
+export { checkMatrixEntries, loadMatrixFile, type MatrixSource } from './matrix/load-matrix.js';
+export { deltaText, renderMatrixTable } from './matrix/matrix-terminal.js';
+export {
+  findMatrixFolders,
+  type MergeMatrixOptions,
+  type MergeMatrixResult,
+  mergeMatrixShards,
+  refreshMatrixBenchmark,
+} from './matrix/merge-matrix.js';
+export {
+  type MatrixConfigurationRunner,
+  type MatrixPlan,
+  type MatrixRunReport,
+  matrixBenchmarkOf,
+  planMatrix,
+  type RunMatrixOptions,
+  runMatrix,
+} from './matrix/run-matrix.js';
 export { renderBenchmark } from './reporters/benchmark-markdown.js';
 export { renderCalibration } from './reporters/calibration-terminal.js';
 export { createStyle, type Style } from './reporters/style.js';

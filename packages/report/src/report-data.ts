@@ -1,5 +1,6 @@
 import type { EvalStrength, Feedback, VerdictStatus } from '@skeval/schema';
 import type { Configuration } from '@skeval/schema/internal';
+import type { ReportMatrix } from './matrix-data.js';
 
 /** The id of the `<script type="application/json">` element holding the report's data. */
 export const dataElementId = 'skeval-report-data';
@@ -17,6 +18,8 @@ export interface ReportData {
   /** True when `skeval report --serve` serves the page: reviews are then saved through it. */
   serve: boolean;
   runs: ReportRun[];
+  /** Matrix runs among the runs: the heat map of Δ per case × configuration (docs/matrix.md). */
+  matrices?: ReportMatrix[];
 }
 
 /** One run folder: one skill's run. */

@@ -25,4 +25,11 @@ export {
 } from './case-run-records.js';
 export { hashCaseRun } from './case-run-sha.js';
 export * from './index.js';
+export {
+  isMatrixFolder,
+  type MatrixFolder,
+  type MatrixFolderConfiguration,
+  matrixManifestName,
+  readMatrixFolder,
+} from './matrix-folder.js';
 export type { SharedStrings } from './read-case-run.js';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { allowHostError, allowHostPattern } from './allow-host.js';
+import { matrixListSchema } from './matrix.js';
 
 /**
  * What each key of a config file holds, in words and with an example: the JSON Schema's
@@ -48,6 +49,10 @@ export const configKeyHelp = {
   cache: { expected: 'true (cache judge replies) or false', example: 'true' },
   contextMode: { expected: 'isolated or ambient', example: '"isolated"' },
   runs: { expected: 'the repetitions of each arm, a whole number above 0', example: '3' },
+  matrix: {
+    expected: 'a list of configurations, each { name, agent, model?, agentBin?, agentCommand?, env? }',
+    example: '[{ "name": "claude", "agent": "claude-code", "model": "sonnet" }]',
+  },
   skills: {
     expected: 'settings for one skill by its name: timeout and gates',
     example: '{ "greeting": { "timeout": 900 } }',
@@ -110,6 +115,7 @@ export const skevalConfigSchema = z
     cache: described(z.boolean(), 'cache').optional(),
     contextMode: described(z.enum(['isolated', 'ambient']), 'contextMode').optional(),
     runs: described(wholeAboveZero, 'runs').optional(),
+    matrix: described(matrixListSchema, 'matrix').optional(),
     skills: described(z.record(z.string().min(1), skillConfigSchema), 'skills').optional(),
   })
   .meta({

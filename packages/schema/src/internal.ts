@@ -115,6 +115,20 @@ export {
 } from './grading.js';
 export * from './index.js';
 export { buildJsonSchema, type JsonSchemaFileName, jsonSchemaSources, renderJsonSchema } from './json-schema.js';
+export {
+  type MatrixBenchmark,
+  type MatrixConfiguration,
+  type MatrixEntry,
+  type MatrixManifest,
+  type MatrixRow,
+  matrixAgents,
+  matrixBenchmarkSchema,
+  matrixEntrySchema,
+  matrixFileSchema,
+  matrixListSchema,
+  matrixManifestSchema,
+  matrixNamePattern,
+} from './matrix.js';
 export { graderNamePattern, isLegacyScriptType, type LegacyScriptType, legacyScriptTypes } from './names.js';
 export { createRedactor, isSecretVariable, type Redactor } from './redactor.js';
 export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';

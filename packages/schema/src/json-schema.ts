@@ -6,6 +6,7 @@ import { skevalConfigSchema } from './config-file.js';
 import { evalsFileSchema } from './evals-file.js';
 import { feedbackSchema } from './feedback.js';
 import { gradingSchema } from './grading.js';
+import { matrixBenchmarkSchema, matrixFileSchema, matrixManifestSchema } from './matrix.js';
 import { evalMetadataSchema, runSummarySchema } from './run-files.js';
 import { triggersFileSchema, triggersHistorySchema } from './triggers.js';
 
@@ -22,6 +23,9 @@ export const jsonSchemaSources = {
   'calibration.schema.json': { schema: calibrationSchema, io: 'output' },
   'skeval-config.schema.json': { schema: skevalConfigSchema, io: 'input' },
   'check.schema.json': { schema: checkReportSchema, io: 'output' },
+  'matrix-file.schema.json': { schema: matrixFileSchema, io: 'input' },
+  'matrix.schema.json': { schema: matrixManifestSchema, io: 'output' },
+  'matrix-benchmark.schema.json': { schema: matrixBenchmarkSchema, io: 'output' },
 } as const;
 
 export type JsonSchemaFileName = keyof typeof jsonSchemaSources;

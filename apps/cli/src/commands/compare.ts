@@ -5,6 +5,7 @@ import type { CommandContext } from '../main.js';
 import { addOptions, decimalNumber, invalid, type OptionTable, type OptionValues } from '../options.js';
 import { resolveRunNameAsRun } from '../run-name.js';
 import { terminalOf } from '../terminal.js';
+import { compareMatrices } from './compare-matrix.js';
 
 /** `skeval compare`'s options. */
 const compareOptions = {
@@ -43,9 +44,28 @@ export function defineCompare(command: Command, { io, setExitCode }: CommandCont
   addOptions(command, compareOptions).action(async (before: string, after: string, flags: CompareFlags) => {
     const core = await import('@skeval/core/internal');
     const { compareReporter, compareRuns } = core;
+    const [beforeDir, afterDir] = [
+      await resolveRunNameAsRun({ core, value: before, io }),
+      await resolveRunNameAsRun({ core, value: after, io }),
+    ];
+    const maxDrop = flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 };
+    const json = flags.json ?? false;
+    const matrices = await compareMatrices({
+      core,
+      io,
+      before: beforeDir,
+      after: afterDir,
+      arm: flags.arm,
+      json,
+      ...maxDrop,
+    });
+    if (matrices !== undefined) {
+      setExitCode(matrices);
+      return;
+    }
     const result = await compareRuns({
-      before: await resolveRunNameAsRun({ core, value: before, io }),
-      after: await resolveRunNameAsRun({ core, value: after, io }),
+      before: beforeDir,
+      after: afterDir,
       cwd: io.cwd,
       arm: flags.arm,
       ...(flags.maxDrop === undefined ? {} : { maxDrop: flags.maxDrop / 100 }),

@@ -228,7 +228,7 @@ describe('a config file with mistakes', () => {
     expect(result.stderr).toBe(
       [
         'skeval: bad-json/skeval.config.json:3:18: error: concurrency: expected the case runs at a time, a whole number above 0, got the string "four"; for example "concurrency": 4',
-        'bad-json/skeval.config.json:4:3: error: concurency: unknown key `concurency` (did you mean `concurrency`?); the keys are agent, agentCommand, agentBin, model, permissionMode, judge, judgeTimeout, judgeRetries, judgeSamples, judgeTemplates, judgeEscalate, concurrency, timeout, sandbox, network, allowHosts, passEnv, reporters, gates, maxCostUsd, outputDir, cache, contextMode, runs, skills (docs/config.md)',
+        'bad-json/skeval.config.json:4:3: error: concurency: unknown key `concurency` (did you mean `concurrency`?); the keys are agent, agentCommand, agentBin, model, permissionMode, judge, judgeTimeout, judgeRetries, judgeSamples, judgeTemplates, judgeEscalate, concurrency, timeout, sandbox, network, allowHosts, passEnv, reporters, gates, maxCostUsd, outputDir, cache, contextMode, runs, matrix, skills (docs/config.md)',
         `bad-json/skeval.config.json:5:29: error: gates.minPassRate: expected the with_skill arm's lowest pass rate, from 0 to 1, got 80; for example "minPassRate": 0.8`,
         '',
       ].join('\n'),

@@ -42,7 +42,7 @@ function dryRunFormat(reporters: readonly ReporterSpec[]): 'text' | 'json' {
 }
 
 /** The plan of `--dry-run`, each entry wrapped by `wrap` with its later lines indented; the cost cap beside the estimate. */
-function renderPlan(
+export function renderPlan(
   plan: RunPlan,
   wrap: (line: string) => string[],
   judgeSkipReason: string | undefined,

@@ -6,6 +6,7 @@ import { exitCodeOf, exitCodes } from '../exit-codes.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 import { chooseReporters, flagReporters, reporterOption, writeReports } from '../reporter-flag.js';
+import { mergeMatrix } from './merge-matrix.js';
 
 /** `skeval merge`'s options. */
 const mergeOptions = {
@@ -53,12 +54,18 @@ export function defineMerge(command: Command, { io, setExitCode }: CommandContex
     }
     const reporters = chooseReporters(flagReporters(flags.reporter, flags.json));
     const core = await import('@skeval/core/internal');
+    const placement = flags.move ? 'move' : flags.copy ? 'copy' : 'link';
+    if ((await core.findMatrixFolders(dirs, io.cwd)).length > 0) {
+      const force = flags.force ?? false;
+      setExitCode(await mergeMatrix({ core, io, dirs, outDir: flags.output, force, placement, reporters }));
+      return;
+    }
     const result = await core.mergeShards({
       dirs,
       outDir: flags.output,
       cwd: io.cwd,
       force: flags.force ?? false,
-      placement: flags.move ? 'move' : flags.copy ? 'copy' : 'link',
+      placement,
     });
     io.stderr(describeMerge(result, (path) => shownPath(path, io.cwd)));
     const written = await writeReports({

@@ -29,6 +29,11 @@ export const runOptions = {
     default: 600,
   },
   ...outputOptions,
+  matrix: {
+    flags: '--matrix <file>',
+    description:
+      'run every case in each configuration of this JSON or YAML file ([{ name, agent, model?, agentBin?, agentCommand?, env? }, …]), one run folder each inside one matrix run folder (docs/matrix.md)',
+  },
   iteration: { flags: '--iteration <name>', description: 'group runs under iteration-<name>/' },
   shard: {
     flags: '--shard <i/n>',

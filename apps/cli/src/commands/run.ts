@@ -1,4 +1,4 @@
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { JudgeSetup, RunProgressEvent, RunReport } from '@skeval/core';
 import type { CostCapState, LoadedConfig } from '@skeval/core/internal';
 import { SkevalError } from '@skeval/schema';
@@ -14,6 +14,7 @@ import { chooseReporters, type ReporterSpec, writeReports } from '../reporter-fl
 import { type GivenFlag, type RunSettings, resolveRunSettings } from '../run-settings.js';
 import { stderrOutput } from '../terminal.js';
 import { printDryRun } from './dry-run.js';
+import { chooseMatrix, printMatrixDryRun, type RepeatedAgentFlags, runMatrixCommand } from './run-matrix.js';
 import { type RunFlags, runOptions } from './run-options.js';
 import { noteUnknownSkills } from './unknown-skills.js';
 
@@ -43,19 +44,43 @@ export function defineRun(command: Command, context: CommandContext): void {
       'after',
       '\nExit codes: 0 every graded assertion of the skill passed (or the gates set passed), 1 an assertion of the with_skill arm or a gate failed, 2 bad usage or invalid input (no agent started), 3 undecided verdicts (agent, judge or grader errors past --max-errors), the cost cap stopped case runs, or an artifact could not be written, 130 interrupted (finish with --resume).',
     );
+  // Commander keeps the last of a repeated flag: each occurrence of --agent and --model is kept
+  // here, for the matrix shorthand (`--agent claude-code --agent codex`).
+  const repeated: RepeatedAgentFlags = { agent: [], model: [] };
+  command.on('option:agent', (value: string) => repeated.agent.push(value));
+  command.on('option:model', (value: string) => repeated.model.push(value));
   addOptions(command, runOptions).action((path: string, parsed: RunFlags) =>
-    run(path, parsed, context, (key) => command.getOptionValueSource(key) === 'cli'),
+    run({ path, parsed, context, repeated, given: (key) => command.getOptionValueSource(key) === 'cli' }),
   );
 }
 
-async function run(path: string, parsed: RunFlags, context: CommandContext, given: GivenFlag): Promise<void> {
+async function run(options: {
+  path: string;
+  parsed: RunFlags;
+  context: CommandContext;
+  repeated: RepeatedAgentFlags;
+  given: GivenFlag;
+}): Promise<void> {
+  const { path, parsed, context, given } = options;
   const core = await import('@skeval/core/internal');
   const prepared = await prepareRun({ core, path, parsed, given, io: context.io });
+  const matrix = await chooseMatrix({ prepared, given, repeated: options.repeated });
+  if (matrix) {
+    context.setExitCode(
+      prepared.flags.dryRun
+        ? await printMatrixDryRun(prepared, matrix)
+        : await runMatrixCommand(prepared, matrix, context.signal),
+    );
+    return;
+  }
   if (prepared.flags.dryRun) {
     context.setExitCode(await printDryRun(prepared));
     return;
   }
   const result = await runCases(prepared, context.signal);
+  // A configuration of a matrix run finished with --resume: the matrix's table is written again.
+  if (prepared.flags.resume)
+    for (const skillRun of result.runs) await core.refreshMatrixBenchmark(dirname(skillRun.runDir));
   context.setExitCode(await finishRun(prepared, result));
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { writeJsonAtomic } from '@skeval/run-folder';
+import { isMatrixFolder } from '@skeval/run-folder/internal';
 import { listRuns } from './run-names.js';
 
 /** The link to a skill's newest run, in its run base: `evals-runs/latest`. */
@@ -46,6 +47,8 @@ export interface LatestRunLink {
  */
 export async function updateLatestRun(options: UpdateLatestRunOptions): Promise<LatestRunLink> {
   const parent = dirname(options.runDir);
+  // A matrix configuration's run folder: the newest run is the matrix run folder above it.
+  if (isMatrixFolder(parent)) return updateLatestRun({ ...options, runDir: parent });
   const base = basename(parent).startsWith('iteration-') ? dirname(parent) : parent;
   try {
     const newest = (await listRuns(base)).at(-1);

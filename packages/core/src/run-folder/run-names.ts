@@ -5,6 +5,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { discoverSkills } from '@skeval/evals';
 import { readSkillManifest } from '@skeval/evals/internal';
 import { runFiles } from '@skeval/run-folder';
+import { matrixManifestName } from '@skeval/run-folder/internal';
 import { SkevalError } from '@skeval/schema';
 
 /** One run folder of a skill, as `latest` and `latest~N` count them. */
@@ -59,9 +60,10 @@ export async function listRuns(runBase: string): Promise<RunFolderEntry[]> {
     if (gradedCopy.test(runId)) return;
     const entries = await readdir(dir).catch((): string[] => []);
     const hasSummary = entries.includes(runFiles.summary);
-    if (!hasSummary && !entries.some((entry) => entry.startsWith('eval-'))) return;
+    const isMatrix = entries.includes(matrixManifestName);
+    if (!hasSummary && !isMatrix && !entries.some((entry) => entry.startsWith('eval-'))) return;
     const written = (await stat(hasSummary ? join(dir, runFiles.summary) : dir)).mtimeMs;
-    const interrupted = !hasSummary || (await wasInterrupted(join(dir, runFiles.summary)));
+    const interrupted = isMatrix ? false : !hasSummary || (await wasInterrupted(join(dir, runFiles.summary)));
     found.push({
       dir,
       runId,

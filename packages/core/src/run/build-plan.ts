@@ -38,6 +38,8 @@ export interface RunSelection {
   iteration?: string;
   /** @default a timestamp */
   runId?: string;
+  /** A matrix configuration's folder: each skill's run is written to `<run folder>/<runSubfolder>/`. */
+  runSubfolder?: string;
   /** Distractor skills installed in every arm. */
   extraSkills?: string[];
   /** `isolated` (default): the agent sees no user or ambient skills, only the ones installed; `ambient`: it may. */
@@ -140,7 +142,12 @@ export async function buildPlan(options: RunSelection): Promise<ExecutionPlan> {
     const outputBase = outputBaseOf(skill, folderName, options, cwd);
     const runDir = options.resume
       ? resolve(cwd, options.resume)
-      : join(outputBase, ...(options.iteration ? [`iteration-${options.iteration}`] : []), runId);
+      : join(
+          outputBase,
+          ...(options.iteration ? [`iteration-${options.iteration}`] : []),
+          runId,
+          ...(options.runSubfolder ? [options.runSubfolder] : []),
+        );
     const extra = [...(oldSkill ? [oldSkill] : []), ...extras.map((entry) => entry.dir)];
     const hidden = hiddenPaths({ skillDir: skill.dir, outputBase, userEnv, contextMode, extra });
     return { skill, cases, runDir, outputBase, hidden, skillOutputs: [outputBase, join(skill.dir, 'evals-runs')] };

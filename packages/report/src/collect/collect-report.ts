@@ -19,6 +19,7 @@ import { type CaseInfo, readEvalMetadata } from './case-info.js';
 import { conversationOf } from './conversation.js';
 import { findRunFolders } from './find-run-folders.js';
 import { firstProblemOf } from './first-problem.js';
+import { collectMatrices } from './matrix.js';
 import { measuresOf } from './measures.js';
 import { casePassRates, isFlaky, overviewOf, runPassRateOf } from './overview.js';
 import { inlineImages, type PendingImage, readOutputs } from './read-outputs.js';
@@ -134,8 +135,15 @@ export async function collectReport(options: CollectReportOptions): Promise<Coll
         byCase.set(`r${index}/${run.folder}`, [...(byCase.get(`r${index}/${run.folder}`) ?? []), run]);
     await markChanges({ runs, caseRuns: byCase, paths: options.against, cwd, shown: (dir) => shownPath(cwd, dir) });
   }
+  const matrices = await collectMatrices({ runDirs, runKeys: runs.map((run) => run.key), cwd });
   return {
-    data: { version: 1, generatedAt: new Date().toISOString(), serve: options.serve ?? false, runs },
+    data: {
+      version: 1,
+      generatedAt: new Date().toISOString(),
+      serve: options.serve ?? false,
+      runs,
+      ...(matrices.length ? { matrices } : {}),
+    },
     runDirs,
   };
 }

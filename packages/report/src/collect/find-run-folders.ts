@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { runFiles } from '@skeval/run-folder';
+import { isMatrixFolder, readMatrixFolder } from '@skeval/run-folder/internal';
 import { SkevalError } from '@skeval/schema';
 
 const skippedFolders = new Set(['node_modules', '.git', 'outputs']);
@@ -18,6 +19,7 @@ async function runFoldersBelow(dir: string, depth: number): Promise<string[]> {
     if (!entry.isDirectory() || skippedFolders.has(entry.name) || entry.name.startsWith('eval-')) continue;
     const child = join(dir, entry.name);
     if (isRunFolder(child)) found.push(child);
+    else if (isMatrixFolder(child)) found.push(...(await configurationFolders(child)));
     else found.push(...(await runFoldersBelow(child, depth - 1)));
   }
   return found;
@@ -44,6 +46,10 @@ export async function findRunFolders(paths: readonly string[], cwd: string): Pro
       chosen.push(dir);
       continue;
     }
+    if (isMatrixFolder(dir)) {
+      chosen.push(...(await configurationFolders(dir)));
+      continue;
+    }
     const below = await runFoldersBelow(dir, searchDepth);
     if (below.length === 0) {
       throw new SkevalError({
@@ -51,13 +57,23 @@ export async function findRunFolders(paths: readonly string[], cwd: string): Pro
         message: `${path}: no run folder here or below it (a run folder holds summary.json); run \`skeval run\` first, or give the folder it printed`,
       });
     }
+    // A matrix run counts as one run of its skill: its configurations' folders come together.
+    const runOf = (runDir: string) => (isMatrixFolder(dirname(runDir)) ? dirname(runDir) : runDir);
     const newestByParent = new Map<string, string>();
     for (const runDir of below) {
-      const parent = dirname(runDir);
+      const run = runOf(runDir);
+      const parent = dirname(run);
       const current = newestByParent.get(parent);
-      if (current === undefined || basename(runDir) > basename(current)) newestByParent.set(parent, runDir);
+      if (current === undefined || basename(run) > basename(current)) newestByParent.set(parent, run);
     }
-    chosen.push(...newestByParent.values());
+    const newest = new Set(newestByParent.values());
+    chosen.push(...below.filter((runDir) => newest.has(runOf(runDir))));
   }
   return [...new Set(chosen)];
+}
+
+/** A matrix run folder's configurations' run folders, in the matrix's order (those that exist). */
+async function configurationFolders(dir: string): Promise<string[]> {
+  const folder = await readMatrixFolder(dir);
+  return (folder?.configurations ?? []).map((entry) => entry.runDir).filter(isRunFolder);
 }

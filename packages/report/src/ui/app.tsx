@@ -4,6 +4,7 @@ import { CaseView } from './case-view.js';
 import { useDeepLink } from './deep-link.js';
 import { FilterBar } from './filter-bar.js';
 import { type CaseFilter, caseKeyOf, matchesFilter, noFilter, sortCases } from './filters.js';
+import { MatrixView, runTitleOf } from './matrix-view.js';
 import { SkillOverview } from './overview.js';
 import { reviewStateOf, withStatus } from './review-store.js';
 import { downloadFeedback, useSavedReviews } from './save-reviews.js';
@@ -48,6 +49,9 @@ export function App({ data }: { data: ReportData }) {
         </p>
       </header>
       <main>
+        {data.matrices?.map((matrix) => (
+          <MatrixView key={matrix.key} matrix={matrix} onPick={pick} />
+        ))}
         {data.runs.map((run) => {
           const review = reviews[run.key] ?? reviewStateOf(null);
           return (
@@ -76,7 +80,7 @@ export function App({ data }: { data: ReportData }) {
         {visible.map(({ run, cases }) =>
           cases.length ? (
             <section key={run.key} class="cases" aria-label={`cases of ${run.skill}`}>
-              {data.runs.length > 1 ? <h3>{run.skill}</h3> : null}
+              {data.runs.length > 1 ? <h3>{runTitleOf(data, run)}</h3> : null}
               {cases.map((evalCase) => {
                 const caseKey = caseKeyOf(run, evalCase);
                 return (
