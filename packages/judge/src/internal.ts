@@ -7,6 +7,7 @@ export {
   type CacheKeyParts,
   createResponseCache,
   defaultResponseCacheDir,
+  writeOnlyCache,
   type ResponseCache,
 } from './cache/response-cache.js';
 export * from './index.js';
