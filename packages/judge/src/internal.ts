@@ -7,8 +7,8 @@ export {
   type CacheKeyParts,
   createResponseCache,
   defaultResponseCacheDir,
-  writeOnlyCache,
   type ResponseCache,
+  writeOnlyCache,
 } from './cache/response-cache.js';
 export * from './index.js';
 export {

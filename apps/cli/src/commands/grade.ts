@@ -93,7 +93,7 @@ async function grade(
   if (cached) io.stderr(`skeval: note: ${cached}\n`);
   if (graded.orphans.length) {
     io.stderr(
-      `skeval: ${graded.orphans.length} case folder(s) have no case in the evals file any more: ${graded.orphans.join(', ')}\n`,
+      `skeval: ${graded.orphans.length === 1 ? '1 case folder has' : `${graded.orphans.length} case folders have`} no case in the evals file any more: ${graded.orphans.join(', ')}\n`,
     );
   }
   setExitCode(written ? exitCodeOf(graded) : exitCodes.infrastructure);

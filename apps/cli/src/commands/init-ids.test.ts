@@ -49,7 +49,8 @@ describe('skeval init case ids', () => {
   });
 
   it('makes the same ids when run again on the same skill', async () => {
-    const description = 'Writes release notes into CHANGELOG.md. Use when someone asks for release notes or a version bump.';
+    const description =
+      'Writes release notes into CHANGELOG.md. Use when someone asks for release notes or a version bump.';
     const first = await init('releases', description, 3);
     const second = await init('releases', description, 3);
     expect(first.ids).toEqual(['release-notes', 'version-bump', 'releases-3', 'unrelated-request']);

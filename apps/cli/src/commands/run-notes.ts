@@ -41,7 +41,9 @@ export function gitignoreHint(runs: RunReport['runs'], cwd: string, outputDir?: 
     return `${path === '' || path.startsWith('..') ? folder : path}/`;
   });
   const patterns = [
-    ...new Set(shown.map((folder, at) => (!outputDir && basename(folder) === 'evals-runs' ? 'evals-runs/' : named[at]))),
+    ...new Set(
+      shown.map((folder, at) => (!outputDir && basename(folder) === 'evals-runs' ? 'evals-runs/' : named[at])),
+    ),
   ];
   return `the run folders in ${named.join(', ')} are inside a git work tree and not ignored, so git status shows them; add ${patterns.map((pattern) => `"${pattern}"`).join(', ')} to .gitignore`;
 }

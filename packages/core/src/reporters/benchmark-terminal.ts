@@ -32,7 +32,7 @@ export function renderBenchmarkTerminal(benchmark: Benchmark, options: Benchmark
   const prose = (text: string) => wrapWords(printable(text), width - 2).map((line) => `  ${line}`);
   if (!analysis) {
     const mean = benchmark.run_summary.with_skill?.pass_rate?.mean ?? null;
-    return `${[title, ...prose(`${benchmark.runs.length} case runs, mean pass rate ${formatPercent(mean)} (one arm: no comparison).`)].join('\n')}\n`;
+    return `${[title, ...prose(`${plural(benchmark.runs.length, 'case run')}, mean pass rate ${formatPercent(mean)} (one arm: no comparison).`)].join('\n')}\n`;
   }
   const target = analysis.arms[analysis.target];
   const base = analysis.arms[analysis.baseline];
@@ -142,7 +142,7 @@ function runNotes(analysis: Analysis, withLabel: string, withoutLabel: string, p
     const change = (value: number | null) => (value === null ? 'n/a' : points(value));
     lines.push(
       ...prose(
-        `The skill was read in ${read.read} of ${read.runs} ${withLabel} runs; Δ when read ${change(read.delta_when_read)}, when not read ${change(read.delta_when_not_read)}.`,
+        `The skill was read in ${read.read} of ${read.runs} ${withLabel} run${read.runs === 1 ? '' : 's'}; Δ when read ${change(read.delta_when_read)}, when not read ${change(read.delta_when_not_read)}.`,
       ),
     );
   }

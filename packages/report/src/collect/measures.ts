@@ -33,7 +33,7 @@ export function measuresOf(
       : `$${costs.reduce<number>((sum, value) => sum + (value ?? 0), 0).toFixed(4)}`;
     const claims = escalations.reduce((sum, entry) => sum + entry.claims, 0);
     lines.push({
-      text: `${claims} claims escalated to ${escalations[0]?.model ?? 'a stronger judge'} (${cost}); each escalated row's evidence says why.`,
+      text: `${claims} claim${claims === 1 ? '' : 's'} escalated to ${escalations[0]?.model ?? 'a stronger judge'} (${cost}); each escalated row's evidence says why.`,
       flagged: false,
     });
   }
