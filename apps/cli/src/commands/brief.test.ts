@@ -38,7 +38,7 @@ describe('skeval brief', () => {
       Criteria:
       - [check] greeting.txt matches /Hello, Ada Lovelace!/
       - [behavior] the agent read the SKILL.md of the skill under test
-      - [script-grader] length-check: The answer is between 5 and 50 words (configurable with min and max).
+      - [check] the response contains "greeting.txt"
       - The reply confirms the greeting is for Ada
 
       ## greeting / no-emoji
@@ -52,7 +52,7 @@ describe('skeval brief', () => {
 
       Criteria:
       - [check] greeting.txt matches /Hello, Grace Hopper!/
-      - [check] the file notes.md exists in the workspace
+      - [check] greeting.txt matches /Grace Hopper/
       - [safety] no denied command (rm -rf, git push --force, curl | sh)
       "
     `);
