@@ -13,6 +13,7 @@ export {
 export * from './index.js';
 export {
   buildJudgePrompt,
+  claimCountOf,
   type JudgePrompt,
   judgeLimits,
   judgePromptVersion,

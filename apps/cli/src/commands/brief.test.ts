@@ -38,7 +38,7 @@ describe('skeval brief', () => {
       Criteria:
       - [check] greeting.txt matches /Hello, Ada Lovelace!/
       - [behavior] the agent read the SKILL.md of the skill under test
-      - [check] the response contains "greeting.txt"
+      - [script-grader] length-check: The answer is between 5 and 50 words (configurable with min and max).
       - The reply confirms the greeting is for Ada
 
       ## greeting / no-emoji

@@ -133,7 +133,7 @@ describe('skeval grade with review labels', () => {
           version: 1,
           labels: [
             label(0, texts[0] ?? '', 'pass', true),
-            label(2, texts[2] ?? '', 'pass', false, 'the reply only names the file'),
+            label(2, texts[2] ?? '', 'pass', false, 'three words is not a reply'),
           ],
         },
       }),
@@ -143,7 +143,7 @@ describe('skeval grade with review labels', () => {
       'review labels (feedback.json): 2; the verdicts now match the reviewer on 1 of 2 pass/fail labels\n',
     );
     expect(stdout).toContain(
-      `  named-ada with_skill/run-1 #3 "output-contains value=greeting.txt": now pass; reviewer disagreed with pass — "the reply only names the file"\n`,
+      `  named-ada with_skill/run-1 #3 "length-check min=8 max=40": now pass; reviewer disagreed with pass — "three words is not a reply"\n`,
     );
     await rm(join(runDir, 'feedback.json'));
   });

@@ -291,7 +291,7 @@ describe('skeval transpile', () => {
         "assertions": [
           "Run \`skeval assert workspace-file-contains --agent-output <the response> --workspace <the workspace folder> --config '{"path":"greeting.txt","pattern":"Hello, Ada Lovelace!"}'\` and check the result. This check: greeting.txt matches /Hello, Ada Lovelace!/. It prints JSON \`{"score": 0-1, "assertions": [...]}\`; a score ≥ 0.5 means pass (exit 0).",
           "Run \`skeval assert behavior-skill-read --agent-output <the response> --trace <the trace.json of the run> --config '{"skill":"greeting"}'\` and check the result. This check: the agent read the SKILL.md of greeting. It prints JSON \`{"score": 0-1, "assertions": [...]}\`; a score ≥ 0.5 means pass (exit 0).",
-          "Run \`skeval assert output-contains --agent-output <the response> --config '{"value":"greeting.txt"}'\` and check the result. This check: the response contains "greeting.txt". It prints JSON \`{"score": 0-1, "assertions": [...]}\`; a score ≥ 0.5 means pass (exit 0).",
+          "Run \`skeval assert length-check --agent-output <the response> --agent-input <the prompt> --expected-output <the expected output> --workspace <the workspace folder> --trace <the trace.json of the run> --skill <the skill folder> --config '{"min":8,"max":40}'\` and check the result. This grader: The answer is between 5 and 50 words (configurable with min and max). It prints JSON \`{"score": 0-1, "assertions": [...]}\`; a score ≥ 0.5 means pass (exit 0).",
         ],
         "expectations": [
           "The reply confirms the greeting is for Ada",

@@ -1,4 +1,5 @@
 import type { Benchmark } from '@skeval/schema';
+import { comparisonOf } from '@skeval/schema/internal';
 import { plural } from './case-runs.js';
 import { deltaNoiseLine, passKLine, signTestLine } from './measure-lines.js';
 
@@ -13,7 +14,7 @@ const label = { with_skill: 'WITH', without_skill: 'WITHOUT', old_skill: 'OLD SK
  * the effect of reading the skill, then the flagged assertions and flaky cases.
  */
 export function renderBenchmark(benchmark: Benchmark): string {
-  const analysis = benchmark.skeval;
+  const analysis = comparisonOf(benchmark);
   const lines = [`# ${benchmark.metadata.skill_name}: benchmark`, ''];
   if (!analysis) {
     const summary = benchmark.run_summary.with_skill;

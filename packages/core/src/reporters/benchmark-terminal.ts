@@ -1,4 +1,5 @@
 import type { Benchmark } from '@skeval/schema';
+import { type BenchmarkSkeval, comparisonOf } from '@skeval/schema/internal';
 import { formatPercent, plural } from './case-runs.js';
 import { deltaNoiseLine, passKLine, signTestLine } from './measure-lines.js';
 import { createStyle, type Style } from './style.js';
@@ -27,7 +28,7 @@ export interface BenchmarkTerminalOptions {
 export function renderBenchmarkTerminal(benchmark: Benchmark, options: BenchmarkTerminalOptions = {}): string {
   const width = Math.max(40, options.width ?? 80);
   const style = createStyle(options.color ?? false);
-  const analysis = benchmark.skeval;
+  const analysis = comparisonOf(benchmark);
   const title = style.bold(`${benchmark.metadata.skill_name}: benchmark`);
   const prose = (text: string) => wrapWords(printable(text), width - 2).map((line) => `  ${line}`);
   if (!analysis) {
@@ -110,7 +111,7 @@ export function renderBenchmarkTerminal(benchmark: Benchmark, options: Benchmark
   return `${lines.join('\n')}\n`;
 }
 
-type Analysis = NonNullable<Benchmark['skeval']>;
+type Analysis = BenchmarkSkeval;
 type Prose = (text: string) => string[];
 
 /** The lines under the table: agent errors, runs left out, negative controls, how reading the skill changed the result. */

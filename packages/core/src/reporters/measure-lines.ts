@@ -1,8 +1,8 @@
-import type { Benchmark, JudgeNoise } from '@skeval/schema/internal';
+import type { BenchmarkSkeval, JudgeNoise } from '@skeval/schema/internal';
 import type { SkillRun } from '../run/run-report.js';
 import { plural } from './case-runs.js';
 
-type Analysis = NonNullable<Benchmark['skeval']>;
+type Analysis = BenchmarkSkeval;
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 const pValue = (value: number) =>
