@@ -19,6 +19,7 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
   let browser: Browser;
   const servers: Server[] = [];
   const urls: Record<'compared' | 'oneArm', string> = { compared: '', oneArm: '' };
+  const runDirs: Record<'compared' | 'oneArm', string> = { compared: '', oneArm: '' };
   let strength: { verdicts: Record<string, number>; surviving_mutants: Array<{ case_id: string; id: string }> };
   let mutationScore: number;
 
@@ -64,6 +65,7 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
       });
       const runDir = result.runs[0]?.runDir;
       if (!runDir) throw new Error('no run folder');
+      runDirs[name] = runDir;
       const report = await renderHtmlReport({ paths: [runDir], cwd: root });
       const served = await servePage(report.html);
       servers.push(served.server);
@@ -107,6 +109,9 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
   });
 
   it('shows the same section on a run with one arm, which benchmark.json carries as well', async () => {
+    const benchmark = JSON.parse(await readFile(join(runDirs.oneArm, 'benchmark.json'), 'utf8'));
+    expect(benchmark.skeval).toEqual({ version: 1, eval_strength: expect.objectContaining({ current: true }) });
+    expect(benchmark.skeval.eval_strength.verdicts).toEqual(strength.verdicts);
     const { text, errors } = await sectionOf(urls.oneArm, 'eval-strength-one-arm');
     expect(errors).toEqual([]);
     expect(text).toMatch(/\b1 ok, 0 broken, 1 vacuous, 0 weak, 0 unchecked\b/);
