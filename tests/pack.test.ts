@@ -329,7 +329,7 @@ console.log(JSON.stringify(summary.cases.map(({ id, status, passed, failed, erro
       ]);
       const grading = JSON.parse(await readFile(join(runDir, 'eval-named-ada/grading.json'), 'utf8'));
       expect(grading.assertion_results).toContainEqual(
-        expect.objectContaining({ text: 'length-check min=3 max=40', status: 'pass', evidence: expect.any(String) }),
+        expect.objectContaining({ text: 'length-check min=8 max=40', status: 'pass', evidence: expect.any(String) }),
       );
       // The HTML report comes from its own package, with its page compiled in.
       const report = await npx(['skeval', 'report', runDir]);

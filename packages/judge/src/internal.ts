@@ -8,10 +8,12 @@ export {
   createResponseCache,
   defaultResponseCacheDir,
   type ResponseCache,
+  writeOnlyCache,
 } from './cache/response-cache.js';
 export * from './index.js';
 export {
   buildJudgePrompt,
+  claimCountOf,
   type JudgePrompt,
   judgeLimits,
   judgePromptVersion,

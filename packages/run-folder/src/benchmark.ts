@@ -128,7 +128,10 @@ export function buildBenchmark(options: BuildBenchmarkOptions): Benchmark {
             ...(options.evalStrength ? { eval_strength: options.evalStrength } : {}),
           },
         }
-      : {}),
+      : // One arm: no comparison, but the skill's eval strength all the same.
+        options.evalStrength
+        ? { skeval: { version: 1 as const, eval_strength: options.evalStrength } }
+        : {}),
   };
 }
 

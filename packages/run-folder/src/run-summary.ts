@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type Benchmark, type EvalStrength, type RunSummary, runSummarySchema } from '@skeval/schema';
-import type { Configuration, CostCapRecord, RunConfigRecord } from '@skeval/schema/internal';
+import { type Configuration, type CostCapRecord, comparisonOf, type RunConfigRecord } from '@skeval/schema/internal';
 import { buildBenchmark, judgeNoiseFor } from './benchmark.js';
 import { describesCase, type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
 import { listCaseRunFolders, runFiles } from './layout.js';
@@ -139,7 +139,7 @@ export async function summarizeRunFolder(
     }),
     ...(config ? { config } : {}),
     ...(costCap ? { cost_cap: costCap } : {}),
-    judge_noise: benchmark.skeval?.judge_noise ?? judgeNoiseFor(runs),
+    judge_noise: comparisonOf(benchmark)?.judge_noise ?? judgeNoiseFor(runs),
     ...(kept?.calibration ? { calibration: kept.calibration } : {}),
   };
   await Promise.all([

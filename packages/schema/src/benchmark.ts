@@ -203,6 +203,13 @@ export const benchmarkSkevalSchema = armAnalysisSchema.extend({
 });
 export type BenchmarkSkeval = z.infer<typeof benchmarkSkevalSchema>;
 
+/** A run with one arm has no comparison: its `skeval` block holds only the skill's eval strength. */
+export const oneArmSkevalSchema = z.object({
+  version: z.literal(1),
+  eval_strength: evalStrengthSchema,
+});
+export type OneArmSkeval = z.infer<typeof oneArmSkevalSchema>;
+
 /** `benchmark.json`: skill-creator's shape, with Skeval's additions under `skeval`. */
 export const benchmarkSchema = z
   .looseObject({
@@ -221,7 +228,13 @@ export const benchmarkSchema = z
       })
       .catchall(armSummarySchema),
     notes: z.array(z.string()).optional(),
-    skeval: benchmarkSkevalSchema.optional(),
+    skeval: z.union([benchmarkSkevalSchema, oneArmSkevalSchema]).optional(),
   })
   .meta({ title: 'Skeval benchmark.json', description: "Runs and summaries in skill-creator's benchmark shape." });
 export type Benchmark = z.infer<typeof benchmarkSchema>;
+
+/** benchmark.json's comparison of two arms (its `skeval` block), or undefined for a run with one arm. */
+export function comparisonOf(benchmark: Benchmark | undefined): BenchmarkSkeval | undefined {
+  const block = benchmark?.skeval;
+  return block && 'baseline' in block ? block : undefined;
+}

@@ -128,6 +128,8 @@ export const gradingSchema = z
             z.object({ source: z.string(), field: z.enum(['text', 'path']), pattern: z.string(), text: z.string() }),
           )
           .optional(),
+        /** Verdicts answered from the judge's response cache, no request sent; absent means none. */
+        cached_verdicts: z.number().int().nonnegative().optional(),
         /** Times each claim was asked (`--judge-samples`); absent means once. */
         samples: z.number().int().positive().optional(),
         /** Paraphrased templates rotated across the samples (`--judge-templates`); absent means one. */

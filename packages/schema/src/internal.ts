@@ -57,10 +57,13 @@ export {
   benchmarkRunSchema,
   benchmarkSkevalSchema,
   type Configuration,
+  comparisonOf,
   configurationSchema,
   configurations,
   type JudgeNoise,
   judgeNoiseSchema,
+  type OneArmSkeval,
+  oneArmSkevalSchema,
   type StatSummary,
   statSummarySchema,
 } from './benchmark.js';

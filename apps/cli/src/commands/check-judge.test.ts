@@ -22,6 +22,21 @@ async function run(args: string[]) {
   return { code, stdout, stderr };
 }
 
+/** Text of a system prompt or message content: a string, or Anthropic's blocks of text. */
+const textOf = (value: unknown): string =>
+  typeof value === 'string'
+    ? value
+    : Array.isArray(value)
+      ? value.map((block) => (typeof block?.text === 'string' ? block.text : '')).join('')
+      : '';
+
+/** A judge request's input tokens, a token per four characters of its instructions and messages. */
+function inputTokensOf(body: Record<string, unknown>): number {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const user = messages.map((message) => textOf(message?.content)).join('');
+  return Math.ceil((textOf(body.system).length + user.length) / 4);
+}
+
 /** The response the judge was shown, from between the fences of its request. */
 const responseShown = (body: unknown) => /I wrote r\.md: north[^"\\]*/.exec(JSON.stringify(body))?.[0];
 
@@ -57,10 +72,12 @@ beforeAll(async () => {
           absent: null,
         }
       : { id: 'a9', verdict: 'fail', evidence: 'no file is named', quote: null, source: null, absent: 'r.md' };
+    // Usage counted as Skeval's estimate counts it: a token per four characters of the
+    // instructions and the prompt, 80 output tokens a verdict.
     return {
       body: anthropicMessage({
         toolUse: { name: 'record_verdicts', input: { verdicts: [verdict] } },
-        usage: { input_tokens: Math.ceil(JSON.stringify(request.body).length / 4), output_tokens: 60 },
+        usage: { input_tokens: inputTokensOf(request.body), output_tokens: 80 },
       }),
     };
   });
@@ -99,16 +116,23 @@ describe('skeval check with a judge', () => {
     expect(checked.code).toBe(0);
   });
 
-  it('spends what the dry run showed: the same calls, and a cost within the range it gave', async () => {
+  it('spends exactly what the dry run showed: the same calls, the same requests, the same cost', async () => {
+    const dry = await run(['check', 'totals', ...judgeFlags, '--dry-run']);
+    expect(dry.code).toBe(0);
+    const shown = /^judge: (\d+) calls, one per judged variant; \$(\d+\.\d{4})$/m.exec(dry.stdout);
+    expect(shown, dry.stdout).not.toBeNull();
     const plan = JSON.parse((await run(['check', 'totals', ...judgeFlags, '--dry-run', '--json'])).stdout);
+    expect(plan.judge.cost_usd.low).toBe(plan.judge.cost_usd.high);
     const before = fake.requests.length;
     const checked = await run(['check', 'totals', ...judgeFlags]);
     expect(fake.requests.length - before).toBe(plan.judge.calls);
     const spent = /judge: (\d+) calls, \$(\d+\.\d+)/.exec(checked.stdout);
-    expect(Number(spent?.[1])).toBe(plan.judge.calls);
-    const cost = Number(spent?.[2]);
-    expect(cost).toBeGreaterThanOrEqual(Math.floor(plan.judge.cost_usd.low * 1e4) / 1e4);
-    expect(cost).toBeLessThanOrEqual(plan.judge.cost_usd.high);
+    expect(Number(spent?.[1])).toBe(Number(shown?.[1]));
+    expect(spent?.[2]).toBe(shown?.[2]);
+    const spentUsd = fake.requests
+      .slice(before)
+      .reduce((total, request) => total + (3 * inputTokensOf(request.body) + 15 * 80) / 1e6, 0);
+    expect(plan.judge.cost_usd.high).toBeCloseTo(spentUsd, 6);
   });
 
   it('--llm-mutants asks the judge model once per case for near misses, grades them apart, and drops a path that leaves the workspace', async () => {

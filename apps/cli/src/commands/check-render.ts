@@ -17,12 +17,12 @@ export function renderCheck(result: CheckEvalsResult, minScore: number | undefin
     const mutants = skill.cases.flatMap((entry) => entry.mutants);
     const killed = mutants.filter((mutant) => mutant.killed).length;
     lines.push(
-      `${skill.skill}: mutation score ${percent(skill.mutation_score)} (${killed} of ${mutants.length} mutants killed)${minScore !== undefined && skill.mutation_score !== null && skill.mutation_score < minScore ? `, under --min-mutation-score ${minScore}` : ''}`,
+      `${skill.skill}: mutation score ${percent(skill.mutation_score)} (${killed} of ${mutants.length} mutant${mutants.length === 1 ? '' : 's'} killed)${minScore !== undefined && skill.mutation_score !== null && skill.mutation_score < minScore ? `, under --min-mutation-score ${minScore}` : ''}`,
     );
     for (const entry of skill.cases) {
       const caseKilled = entry.mutants.filter((mutant) => mutant.killed).length;
       lines.push(
-        `  case ${entry.case_id}: ${entry.reference ? `reference ${entry.reference}, ${caseKilled} of ${entry.mutants.length} mutants killed` : 'no reference'}`,
+        `  case ${entry.case_id}: ${entry.reference ? `reference ${entry.reference}, ${caseKilled} of ${entry.mutants.length} mutant${entry.mutants.length === 1 ? '' : 's'} killed` : 'no reference'}`,
       );
       for (const assertion of entry.assertions) {
         counts[assertion.verdict] += 1;
@@ -64,7 +64,9 @@ export function renderCheckPlan(plan: CheckPlan, options: CheckEvalsOptions, jud
   const lines: string[] = [];
   for (const { skill, cases } of plan.skills) {
     const withReference = cases.filter((entry) => entry.reference).length;
-    lines.push(`${skill.name}: ${cases.length} cases, ${withReference} with a reference`);
+    lines.push(
+      `${skill.name}: ${cases.length} case${cases.length === 1 ? '' : 's'}, ${withReference} with a reference`,
+    );
     for (const entry of cases)
       lines.push(
         `  case ${entry.evalCase.id}: ${entry.reference ? `reference ${entry.reference.source}` : (entry.gap ?? 'no reference')}; ${entry.judgedVariants} judged variant${entry.judgedVariants === 1 ? '' : 's'}`,

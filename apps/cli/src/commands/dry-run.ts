@@ -90,9 +90,12 @@ export function renderPlan(
 /** How many cases and trials a comparison of the skill needs, from its last compared run. */
 function requiredSampleLine(skill: string, required: NonNullable<RunPlan['skills'][number]['requiredSample']>): string {
   const plans = required.plans
-    .map((entry) => `${entry.cases ?? '?'} cases × ${entry.trials} trial${entry.trials === 1 ? '' : 's'}`)
+    .map(
+      (entry) =>
+        `${entry.cases ?? '?'} case${entry.cases === 1 ? '' : 's'} × ${entry.trials} trial${entry.trials === 1 ? '' : 's'}`,
+    )
     .join(', ');
-  const observed = `${required.observed.cases} cases × ${required.observed.trials} trials in ${required.from}`;
+  const observed = `${required.observed.cases} case${required.observed.cases === 1 ? '' : 's'} × ${required.observed.trials} trial${required.observed.trials === 1 ? '' : 's'} in ${required.from}`;
   if (required.plans.every((entry) => entry.cases === null))
     return `${skill}: the cases needed to detect a Δ of ${required.detect_points} pts cannot be estimated: ${observed} showed no variance`;
   return `${skill}: to detect a Δ of ${required.detect_points} pts at 80% power (two-sided 5%): ${plans}; from ${observed} (sd between cases ${required.sd_between_points.toFixed(1)} pts, within a case ${required.sd_within_points.toFixed(1)} pts); Vally's sign test needs 6 cases or more`;

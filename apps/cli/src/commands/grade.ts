@@ -12,6 +12,7 @@ import {
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
 import { chooseReporters, reporterSetting, reportOptions, writeReports } from '../reporter-flag.js';
 import { resolveRunNameAsRun } from '../run-name.js';
+import { cachedVerdictsNote } from './run-notes.js';
 
 /** `skeval grade`'s options. */
 const gradeOptions = {
@@ -88,9 +89,11 @@ async function grade(
   if (reporters.some((spec) => spec.name === 'terminal' && !spec.path))
     io.stdout(core.reviewReporter.render(await core.readReviewLabels(graded.runDir)));
   for (const problem of problems) io.stderr(`skeval: not re-graded: ${problem}\n`);
+  const cached = cachedVerdictsNote(graded.runs);
+  if (cached) io.stderr(`skeval: note: ${cached}\n`);
   if (graded.orphans.length) {
     io.stderr(
-      `skeval: ${graded.orphans.length} case folder(s) have no case in the evals file any more: ${graded.orphans.join(', ')}\n`,
+      `skeval: ${graded.orphans.length === 1 ? '1 case folder has' : `${graded.orphans.length} case folders have`} no case in the evals file any more: ${graded.orphans.join(', ')}\n`,
     );
   }
   setExitCode(written ? exitCodeOf(graded) : exitCodes.infrastructure);

@@ -232,7 +232,7 @@ Next:
       schema: '../../node_modules/@skeval/schema/json-schema/evals.schema.json',
       derived_from_description: true,
       cases: [
-        { id: 'task-1', prompt: 'TODO: write what a user would ask here', negative_control: false },
+        { id: 'bare-1', prompt: 'TODO: write what a user would ask here', negative_control: false },
         {
           id: 'unrelated-request',
           prompt: 'What is 17 times 23? Reply with the number only.',

@@ -263,6 +263,8 @@ describe('skeval run --judge-samples', { timeout: 120_000 }, () => {
   });
 
   it('caches each sample under its own key: a rerun asks nothing and reads back the same votes', async () => {
+    // An empty cache: the runs above stored their answers, --no-cache only stopped them reading.
+    await rm(join(root, 'cache'), { recursive: true, force: true });
     const options = { flips: [{ match: '[noisy]', probability: 0.5 }], seed: 9 };
     const first = await judgedRun(options, ['--judge-samples', '4']);
     expect(first.requests).toBe(caseCount * 4);

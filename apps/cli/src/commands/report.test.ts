@@ -155,7 +155,7 @@ describe('skeval grade with review labels', () => {
       'review labels (feedback.json): 2; the verdicts now match the reviewer on 1 of 2 pass/fail labels\n',
     );
     expect(stdout).toContain(
-      `  named-ada with_skill/run-1 #3 "length-check min=3 max=40": now pass; reviewer disagreed with pass — "three words is not a reply"\n`,
+      `  named-ada with_skill/run-1 #3 "length-check min=8 max=40": now pass; reviewer disagreed with pass — "three words is not a reply"\n`,
     );
     await rm(join(runDir, 'feedback.json'));
   });

@@ -15,6 +15,7 @@ import { type GivenFlag, type RunSettings, resolveRunSettings } from '../run-set
 import { stderrOutput } from '../terminal.js';
 import { printDryRun } from './dry-run.js';
 import { chooseMatrix, printMatrixDryRun, type RepeatedAgentFlags, runMatrixCommand } from './run-matrix.js';
+import { cachedVerdictsNote, gitignoreHint } from './run-notes.js';
 import { type RunFlags, runOptions } from './run-options.js';
 import { noteUnknownSkills } from './unknown-skills.js';
 
@@ -236,6 +237,10 @@ async function finishRun(prepared: PreparedRun, result: RunReport): Promise<numb
     );
   }
   if (result.costCap) io.stderr(`skeval: ${describeCostCap(result.costCap, result.runs)}\n`);
+  const cached = cachedVerdictsNote(result.runs);
+  if (cached) io.stderr(`skeval: note: ${cached}\n`);
+  const ignoreHint = gitignoreHint(result.runs, io.cwd, prepared.flags.outputDir);
+  if (ignoreHint) io.stderr(`skeval: hint: ${ignoreHint}\n`);
   await noteUnknownSkills({ io, loaded: prepared.loaded, result });
   for (const skillRun of result.runs) {
     const hint = await core.uncheckedReferencesHint(skillRun);

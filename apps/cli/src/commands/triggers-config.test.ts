@@ -128,7 +128,7 @@ describe('skeval triggers with a config file', () => {
       '0.5',
     ]);
     expect(triggered.code, triggered.stderr).toBe(0);
-    expect(triggered.stdout).toContain('commit: 4/4 queries passed (command, 1 runs each, threshold 0.5)');
+    expect(triggered.stdout).toContain('commit: 4/4 queries passed (command, 1 run each, threshold 0.5)');
     // The config's judge proposed the description; the results went to the config's output folder.
     expect(fake.requests.length).toBeGreaterThan(0);
     expect(fake.requests.every((request) => request.body.model === 'claude-test')).toBe(true);

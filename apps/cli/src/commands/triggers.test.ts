@@ -41,7 +41,9 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 describe('skeval triggers', () => {
   it('prints the rates and the routing matrix, and exits 1 when a query failed', async () => {
     const { code, stdout } = await run(['triggers', 'commit', ...agentFlags, '--runs', '1', '--no-neighbours']);
-    expect(stdout).toContain('commit: 2/3 queries passed (command, 1 runs each, threshold 0.5)');
+    expect(stdout).toContain('commit: 2/3 queries passed (command, 1 run each, threshold 0.5)');
+    // One run per query is one run, never "1 runs".
+    expect(stdout).not.toMatch(/\b1 (runs|queries|cases|case runs)\b/);
     expect(stdout).toContain('commit: recall 50% (9%–91%, 1/2)');
     expect(stdout).toContain('routing matrix (rows: written for; columns: fired; runs):');
     expect(stdout).toContain('FAIL q2 "rebase onto main": should trigger, loaded in 0/1');

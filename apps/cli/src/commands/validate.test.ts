@@ -103,11 +103,10 @@ describe('skeval validate', () => {
 
   it('adds lint warnings with --lint, located and tagged with their rule, without changing the exit code', async () => {
     const example = await run(['validate', '--lint', 'examples/greeting'], repoRoot);
-    // The example's notes-kept check is of a file the case provides: it holds for an agent that did nothing.
+    // The bundled example is a sound eval: nothing to warn about (skeval check exits 0 on it too).
     expect(example).toEqual({
       code: 0,
-      stdout:
-        "examples/greeting/evals/evals.json:37:9: warning: evals[2].assertions[1]: notes.md is one of the case's own `files`: it is in the workspace before the agent starts, so this passes on an agent that did nothing; check a file the agent writes, or what it changed in this one (`workspace`/`file-contains`); to check that the agent kept it, keep this beside a check of what the agent did [lint/provided-file-exists]\n1 file: 1 valid, 0 invalid, 0 warnings\nlint: 1 warning (provided-file-exists 1)\n",
+      stdout: '1 file: 1 valid, 0 invalid, 0 warnings\nlint: 0 warnings\n',
       stderr: '',
     });
     await writeSkill(

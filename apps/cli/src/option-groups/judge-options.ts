@@ -29,7 +29,10 @@ export const judgeRequestOptions = {
     description: 'retries of a judge request that failed in a way a retry can help (default 2)',
     parse: nonNegativeInteger,
   },
-  cache: { flags: '--no-cache', description: 'send every judge request, ignoring the response cache' },
+  cache: {
+    flags: '--no-cache',
+    description: 'send every judge request, answering none from the response cache (fresh answers are still cached)',
+  },
   judgeSamples: {
     flags: '--judge-samples <k>',
     description:

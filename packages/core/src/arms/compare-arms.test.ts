@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchmarkSchema, gradingSchema } from '@skeval/schema';
+import { comparisonOf } from '@skeval/schema/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentFixture, makeSkill } from '../__fixtures__/make-skill.js';
 import { runEvals } from '../run/run-evals.js';
@@ -189,7 +190,7 @@ describe('--compare with --runs: with_skill 0.9 against without_skill 0.3, 20 ca
       env: { CRASH_ARM: 'without_skill', CRASH_CASE: 'Case 3:' },
       runs: 2,
     });
-    const analysis = benchmark.skeval!;
+    const analysis = comparisonOf(benchmark)!;
     const arms = analysis.arms;
     expect(arms.without_skill).toMatchObject({
       runs: 40,

@@ -4,13 +4,14 @@ import { SkevalError } from '@skeval/schema';
 import { sharedRegexRunner } from '@skeval/scripts/internal';
 import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
-import { estimateJudgeCalls, type JudgeEstimate } from '../run/estimate-judge.js';
-import { type CaseCheck, caseVariants, checkCase, defaultJudgeMutants } from './check-case.js';
+import type { JudgeEstimate } from '../run/estimate-judge.js';
+import { type CaseCheck, type CheckCaseOptions, caseVariants, checkCase, defaultJudgeMutants } from './check-case.js';
 import { writeCheckRecord } from './check-record.js';
 import { type LlmMutantsOptions, writeLlmMutants } from './llm-mutants.js';
 import type { Mutant } from './mutants.js';
 import { loadReference, type Reference, referenceRootOf } from './reference.js';
 import { referencesFromRun, saveReferences } from './reference-from-run.js';
+import { rehearseJudge } from './rehearse-judge.js';
 
 export interface CheckEvalsOptions {
   /** A skill folder, an evals file, or a tree of skills. */
@@ -84,7 +85,7 @@ export async function planCheck(options: CheckEvalsOptions): Promise<CheckPlan> 
   const judging = !options.noJudge && options.judge.model !== undefined;
   const skills: PlannedCheckSkill[] = [];
   const invalid: CheckPlan['invalid'] = [];
-  const judged: Array<{ evalCase: LoadedCase; skillDir: string; times: number }> = [];
+  const judged: CheckCaseOptions[] = [];
   for (const skill of found) {
     const evals = skill.load.evals;
     if (!evals) {
@@ -121,46 +122,25 @@ export async function planCheck(options: CheckEvalsOptions): Promise<CheckPlan> 
         { inputs: new Map() },
       );
       const judgedVariants = variants.filter((variant) => variant.judged).length;
-      if (judgedVariants > 0) judged.push({ evalCase, skillDir: skill.dir, times: judgedVariants });
+      if (judgedVariants > 0)
+        judged.push({
+          skill,
+          evalCase,
+          reference,
+          judge: options.judge,
+          judging,
+          judgeMutants: options.judgeMutants ?? defaultJudgeMutants,
+          regex: sharedRegexRunner(),
+        });
       cases.push({ evalCase, reference, ...(gap ? { gap } : {}), judgedVariants });
     }
     skills.push({ skill, cases });
   }
-  return { skills, invalid, judge: judging && options.judge.model ? estimateAll(judged, options.judge) : null };
-}
-
-function estimateAll(
-  judged: ReadonlyArray<{ evalCase: LoadedCase; skillDir: string; times: number }>,
-  judge: JudgeSetup,
-): JudgeEstimate {
-  const total: JudgeEstimate = { calls: 0, inputTokens: null, outputTokens: null, costUsd: null };
-  let priced = true;
-  const cost = { low: 0, high: 0 };
-  for (const entry of judged) {
-    if (!judge.model) break;
-    const estimate = estimateJudgeCalls([entry], judge.model, entry.times);
-    total.calls += estimate.calls;
-    if (estimate.inputTokens)
-      total.inputTokens = {
-        low: Math.min(total.inputTokens?.low ?? Number.POSITIVE_INFINITY, estimate.inputTokens.low),
-        high: Math.max(total.inputTokens?.high ?? 0, estimate.inputTokens.high),
-      };
-    if (estimate.outputTokens !== null) total.outputTokens = Math.max(total.outputTokens ?? 0, estimate.outputTokens);
-    if (estimate.costUsd === null) priced = false;
-    else {
-      cost.low += estimate.costUsd.low;
-      cost.high += estimate.costUsd.high;
-    }
-  }
-  return {
-    ...total,
-    costUsd: priced && total.calls > 0 ? { low: round(cost.low), high: round(cost.high) } : null,
-  };
+  const { model } = options.judge;
+  return { skills, invalid, judge: judging && model ? await rehearseJudge(judged, { ...options.judge, model }) : null };
 }
 
 const defaultConcurrency = 8;
-
-const round = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /**
  * `skeval check`: grades every assertion of every case, with no agent, on the case's reference,

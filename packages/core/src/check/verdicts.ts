@@ -103,11 +103,11 @@ export function verdictOf(evidence: AssertionEvidence): CheckedAssertion {
   if (killed.length === 0)
     return result(
       'weak',
-      `passes the reference and every one of the ${relevant.length} mutants of what it reads (${[...new Set(relevant.map((mutant) => mutant.target))].join(', ')}): it cannot tell these wrong answers from the right one; check the value itself, not just its presence`,
+      `passes the reference and ${relevant.length === 1 ? 'the one mutant' : `every one of the ${relevant.length} mutants`} of what it reads (${[...new Set(relevant.map((mutant) => mutant.target))].join(', ')}): it cannot tell these wrong answers from the right one; check the value itself, not just its presence`,
     );
   return result(
     'ok',
-    `passes the reference, fails on the null agent, kills ${killed.length} of ${relevant.length} mutants of what it reads`,
+    `passes the reference, fails on the null agent, kills ${killed.length} of ${relevant.length} mutant${relevant.length === 1 ? '' : 's'} of what it reads`,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Configuration } from '@skeval/schema/internal';
+import { type Configuration, comparisonOf } from '@skeval/schema/internal';
 import type { SkillRun } from '../run/run-report.js';
 
 /** One arm's pass rate: the one number every report shows for it. */
@@ -35,7 +35,7 @@ export function armPassRates(run: SkillRun): ArmPassRate[] {
  * one, else the difference of the two arms' pass rates; null with one arm.
  */
 export function passRateDelta(run: SkillRun, rates: readonly ArmPassRate[] = armPassRates(run)): number | null {
-  const delta = run.benchmark?.skeval?.delta;
+  const delta = comparisonOf(run.benchmark)?.delta;
   if (delta) return delta.pass_rate;
   const target = rates.find((entry) => entry.arm === 'with_skill')?.rate;
   const baseline = rates.find((entry) => entry.arm !== 'with_skill')?.rate;

@@ -1,4 +1,5 @@
 import type { Gates } from '@skeval/schema';
+import { comparisonOf } from '@skeval/schema/internal';
 import type { SkillRun } from '../run/run-report.js';
 import { armPassRates } from './arm-pass-rates.js';
 
@@ -84,7 +85,7 @@ export function checkGates(run: SkillRun, gates: Gates): GateCheck[] {
   }
   if (gates.minDelta !== undefined) {
     const threshold = gates.minDelta;
-    const delta = run.benchmark?.skeval?.delta ?? null;
+    const delta = comparisonOf(run.benchmark)?.delta ?? null;
     const measured = delta ? delta.ci95[0] * 100 : null;
     const passed = measured !== null && measured >= threshold - 1e-9;
     const value = delta

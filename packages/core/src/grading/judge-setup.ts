@@ -4,6 +4,7 @@ import {
   judgeTemplateOpenings,
   type ResponseCache,
   resolveJudgeModel,
+  writeOnlyCache,
 } from '@skeval/judge/internal';
 import { SkevalError } from '@skeval/schema';
 
@@ -73,7 +74,8 @@ export function resolveJudgeSetup(options: {
   checkSampling(options);
   return {
     model,
-    cache: options.cache === false ? false : createResponseCache(),
+    // `--no-cache` stops reads only: fresh answers are still stored, so no later run gets an older one.
+    cache: options.cache === false ? writeOnlyCache(createResponseCache()) : createResponseCache(),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.samples && options.samples > 1 ? { samples: options.samples } : {}),

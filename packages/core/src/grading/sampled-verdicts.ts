@@ -74,11 +74,13 @@ export function judgeInfoOf(
   const [first] = results;
   const injections = first?.injections ?? [];
   const notes = [...new Set(results.flatMap((result) => result.notes))];
+  const cachedVerdicts = results.reduce((total, result) => total + result.cachedVerdicts, 0);
   return {
     model: first?.model ?? '',
     calls: results.reduce((total, result) => total + result.calls, 0),
     ...(results.some((result) => result.split) ? { split: true } : {}),
     usage: usageOf(results),
+    ...(cachedVerdicts ? { cached_verdicts: cachedVerdicts } : {}),
     ...(options.samples > 1 ? { samples: options.samples } : {}),
     ...(options.samples > 1 && options.templates > 1 ? { templates: options.templates } : {}),
     ...(options.escalation ? { escalation: options.escalation } : {}),

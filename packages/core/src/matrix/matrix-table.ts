@@ -1,5 +1,11 @@
 import type { Benchmark } from '@skeval/schema';
-import type { Configuration, MatrixBenchmark, MatrixConfiguration, MatrixRow } from '@skeval/schema/internal';
+import {
+  type Configuration,
+  comparisonOf,
+  type MatrixBenchmark,
+  type MatrixConfiguration,
+  type MatrixRow,
+} from '@skeval/schema/internal';
 
 const points = (rate: number) => Math.round(rate * 1000) / 10;
 
@@ -9,7 +15,7 @@ const points = (rate: number) => Math.round(rate * 1000) / 10;
  * arm, `run_summary` and `runs`), so the matrix never computes a statistic differently.
  */
 export function matrixRowOf(configuration: MatrixConfiguration, benchmark: Benchmark): MatrixRow {
-  const analysis = benchmark.skeval;
+  const analysis = comparisonOf(benchmark);
   const armsOf = analysis ? Object.keys(analysis.arms) : armsOfSummary(benchmark);
   const byArm = <T>(pick: (arm: string) => T) => Object.fromEntries(armsOf.map((arm) => [arm, pick(arm)]));
   const summary = (arm: string) => benchmark.run_summary[arm];
@@ -54,7 +60,7 @@ export function buildMatrixBenchmark(options: {
   timestamp: string;
 }): MatrixBenchmark {
   const [first] = options.benchmarks;
-  const analysis = options.benchmarks.find((benchmark) => benchmark.skeval)?.skeval;
+  const analysis = options.benchmarks.map(comparisonOf).find((found) => found !== undefined);
   const models = [...new Set(options.rows.map((row) => row.model ?? row.agent))];
   const regressions = options.rows
     .filter((row) => row.delta && row.delta.pass_rate_pts < 0)

@@ -1,4 +1,6 @@
 import type { Benchmark } from '@skeval/schema';
+import { comparisonOf } from '@skeval/schema/internal';
+import { plural } from './case-runs.js';
 import { deltaNoiseLine, passKLine, signTestLine } from './measure-lines.js';
 
 const percent = (value: number | null | undefined) =>
@@ -12,12 +14,12 @@ const label = { with_skill: 'WITH', without_skill: 'WITHOUT', old_skill: 'OLD SK
  * the effect of reading the skill, then the flagged assertions and flaky cases.
  */
 export function renderBenchmark(benchmark: Benchmark): string {
-  const analysis = benchmark.skeval;
+  const analysis = comparisonOf(benchmark);
   const lines = [`# ${benchmark.metadata.skill_name}: benchmark`, ''];
   if (!analysis) {
     const summary = benchmark.run_summary.with_skill;
     lines.push(
-      `${benchmark.runs.length} case runs, mean pass rate ${percent(summary?.pass_rate?.mean ?? null)} (one arm: no comparison).`,
+      `${plural(benchmark.runs.length, 'case run')}, mean pass rate ${percent(summary?.pass_rate?.mean ?? null)} (one arm: no comparison).`,
     );
     return `${lines.join('\n')}\n`;
   }
@@ -46,12 +48,12 @@ export function renderBenchmark(benchmark: Benchmark): string {
   );
   lines.push(`| cost | ${money(target.cost_usd)} | ${money(base.cost_usd)} | |`);
   lines.push(
-    `| agent errors (counted as not passed) | ${target.errored_runs} of ${target.runs} runs | ${base.errored_runs} of ${base.runs} runs | |`,
+    `| agent errors (counted as not passed) | ${target.errored_runs} of ${plural(target.runs, 'run')} | ${base.errored_runs} of ${plural(base.runs, 'run')} | |`,
     '',
   );
   if (delta)
     lines.push(
-      `**Verdict: ${delta.verdict}** — paired bootstrap over ${delta.cases} cases (${delta.resamples} resamples, seed ${delta.seed}).`,
+      `**Verdict: ${delta.verdict}** — paired bootstrap over ${plural(delta.cases, 'case')} (${delta.resamples} resamples, seed ${delta.seed}).`,
       '',
     );
   const measures = [
@@ -83,7 +85,7 @@ export function renderBenchmark(benchmark: Benchmark): string {
   if (analysis.skill_read) {
     const read = analysis.skill_read;
     lines.push(
-      `The skill was read in ${read.read} of ${read.runs} ${with_} runs; Δ when read ${read.delta_when_read === null ? 'n/a' : points(read.delta_when_read)}, when not read ${read.delta_when_not_read === null ? 'n/a' : points(read.delta_when_not_read)}.`,
+      `The skill was read in ${read.read} of ${read.runs} ${with_} run${read.runs === 1 ? '' : 's'}; Δ when read ${read.delta_when_read === null ? 'n/a' : points(read.delta_when_read)}, when not read ${read.delta_when_not_read === null ? 'n/a' : points(read.delta_when_not_read)}.`,
       '',
     );
   }

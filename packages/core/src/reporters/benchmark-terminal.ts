@@ -1,4 +1,5 @@
 import type { Benchmark } from '@skeval/schema';
+import { type BenchmarkSkeval, comparisonOf } from '@skeval/schema/internal';
 import { formatPercent, plural } from './case-runs.js';
 import { deltaNoiseLine, passKLine, signTestLine } from './measure-lines.js';
 import { createStyle, type Style } from './style.js';
@@ -27,12 +28,12 @@ export interface BenchmarkTerminalOptions {
 export function renderBenchmarkTerminal(benchmark: Benchmark, options: BenchmarkTerminalOptions = {}): string {
   const width = Math.max(40, options.width ?? 80);
   const style = createStyle(options.color ?? false);
-  const analysis = benchmark.skeval;
+  const analysis = comparisonOf(benchmark);
   const title = style.bold(`${benchmark.metadata.skill_name}: benchmark`);
   const prose = (text: string) => wrapWords(printable(text), width - 2).map((line) => `  ${line}`);
   if (!analysis) {
     const mean = benchmark.run_summary.with_skill?.pass_rate?.mean ?? null;
-    return `${[title, ...prose(`${benchmark.runs.length} case runs, mean pass rate ${formatPercent(mean)} (one arm: no comparison).`)].join('\n')}\n`;
+    return `${[title, ...prose(`${plural(benchmark.runs.length, 'case run')}, mean pass rate ${formatPercent(mean)} (one arm: no comparison).`)].join('\n')}\n`;
   }
   const target = analysis.arms[analysis.target];
   const base = analysis.arms[analysis.baseline];
@@ -110,7 +111,7 @@ export function renderBenchmarkTerminal(benchmark: Benchmark, options: Benchmark
   return `${lines.join('\n')}\n`;
 }
 
-type Analysis = NonNullable<Benchmark['skeval']>;
+type Analysis = BenchmarkSkeval;
 type Prose = (text: string) => string[];
 
 /** The lines under the table: agent errors, runs left out, negative controls, how reading the skill changed the result. */
@@ -142,7 +143,7 @@ function runNotes(analysis: Analysis, withLabel: string, withoutLabel: string, p
     const change = (value: number | null) => (value === null ? 'n/a' : points(value));
     lines.push(
       ...prose(
-        `The skill was read in ${read.read} of ${read.runs} ${withLabel} runs; Δ when read ${change(read.delta_when_read)}, when not read ${change(read.delta_when_not_read)}.`,
+        `The skill was read in ${read.read} of ${read.runs} ${withLabel} run${read.runs === 1 ? '' : 's'}; Δ when read ${change(read.delta_when_read)}, when not read ${change(read.delta_when_not_read)}.`,
       ),
     );
   }

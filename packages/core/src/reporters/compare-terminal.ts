@@ -1,4 +1,5 @@
 import type { CompareRunsResult } from '../compare-runs/compare-runs.js';
+import { plural } from './case-runs.js';
 import { createStyle } from './style.js';
 import { layoutTable, type TableCell } from './terminal-table.js';
 import { printable, wrapWords } from './text-width.js';
@@ -55,7 +56,7 @@ export function renderComparisonTerminal(result: CompareRunsResult, options: Com
   );
   const verdict = result.regression ? 'REGRESSION' : 'no regression';
   const [head = '', ...rest] = wrapWords(
-    `${verdict}: ${printable(result.reason)} (${result.change.cases} cases, paired bootstrap)`,
+    `${verdict}: ${printable(result.reason)} (${plural(result.change.cases, 'case')}, paired bootstrap)`,
     width - 2,
   );
   lines.push(

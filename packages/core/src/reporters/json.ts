@@ -1,3 +1,4 @@
+import { comparisonOf } from '@skeval/schema/internal';
 import type { RunReport } from '../run/run-report.js';
 
 /** The version of the JSON the `json` reporter prints; bumped when a field changes meaning or goes. */
@@ -19,7 +20,7 @@ export function renderJsonReport(report: JsonReportInput): string {
     runs: report.runs.map((run) => ({
       skill: run.skill,
       run_dir: run.runDir,
-      comparison: run.benchmark?.skeval ?? null,
+      comparison: comparisonOf(run.benchmark) ?? null,
       problems: run.problems,
       cases: run.outcomes.map((outcome) => ({
         id: outcome.caseId,

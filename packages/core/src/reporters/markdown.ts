@@ -1,3 +1,4 @@
+import { comparisonOf } from '@skeval/schema/internal';
 import type { RunReport, SkillRun } from '../run/run-report.js';
 import { renderBenchmark } from './benchmark-markdown.js';
 import {
@@ -89,7 +90,8 @@ function skillSection(run: SkillRun, options: MarkdownReportOptions): string[] {
       );
   }
   // benchmark.md's own text, its headings moved under this skill's.
-  if (run.benchmark?.skeval) lines.push('', renderBenchmark(run.benchmark).trimEnd().replace(/^#/gm, '####'));
+  if (run.benchmark && comparisonOf(run.benchmark))
+    lines.push('', renderBenchmark(run.benchmark).trimEnd().replace(/^#/gm, '####'));
   return lines;
 }
 

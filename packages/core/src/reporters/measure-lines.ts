@@ -1,7 +1,8 @@
-import type { Benchmark, JudgeNoise } from '@skeval/schema/internal';
+import type { BenchmarkSkeval, JudgeNoise } from '@skeval/schema/internal';
 import type { SkillRun } from '../run/run-report.js';
+import { plural } from './case-runs.js';
 
-type Analysis = NonNullable<Benchmark['skeval']>;
+type Analysis = BenchmarkSkeval;
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 const pValue = (value: number) =>
@@ -15,7 +16,7 @@ export function signTestLine(analysis: Analysis): string | undefined {
   const test = analysis.sign_test;
   if (!test) return undefined;
   const cases = test.wins + test.losses + test.ties;
-  return `Sign test over ${cases} cases: ${test.wins} wins, ${test.losses} losses, ${test.ties} ties, exact p = ${pValue(test.p_value)}; net win ${percent(test.net_win)}; Vally's rule (p ≤ 0.05, net win ≥ 20%, ≥ 5 cases): ${test.verdict}.`;
+  return `Sign test over ${plural(cases, 'case')}: ${test.wins} wins, ${test.losses} losses, ${test.ties} ties, exact p = ${pValue(test.p_value)}; net win ${percent(test.net_win)}; Vally's rule (p ≤ 0.05, net win ≥ 20%, ≥ 5 cases): ${test.verdict}.`;
 }
 
 /** pass@k and pass^k at the most trials every case has, per arm; undefined with one trial (they equal the pass rate of whole runs). */
@@ -81,7 +82,7 @@ export function judgeLines(run: SkillRun): string[] {
       ),
     );
     lines.push(
-      `judge: ${claims} claims escalated to ${escalations[0]?.model ?? ''} (${cost}): ${rows.slice(0, 5).join('; ')}${rows.length > 5 ? `; … ${rows.length - 5} more` : ''}`,
+      `judge: ${plural(claims, 'claim')} escalated to ${escalations[0]?.model ?? ''} (${cost}): ${rows.slice(0, 5).join('; ')}${rows.length > 5 ? `; … ${rows.length - 5} more` : ''}`,
     );
   }
   const calibration = run.calibration;

@@ -111,6 +111,6 @@ describe("the triggers reporter's live part", () => {
     expect(plain.written).toEqual(['note: one skill has no trigger set\n']);
     const terminal = recorded({ isTTY: true });
     reporters.triggersReporter.live(terminal.output)({ type: 'query-run', skill: 'greeting', queryId: 'q1', run });
-    expect(terminal.written).toEqual(['\r\x1b[Kgreeting: 1 runs done']);
+    expect(terminal.written).toEqual(['\r\x1b[Kgreeting: 1 run done']);
   });
 });

@@ -1,4 +1,5 @@
 import { formatIssue } from '@skeval/evals/internal';
+import { comparisonOf } from '@skeval/schema/internal';
 import type { RunReport, SkillRun } from '../run/run-report.js';
 import { renderBenchmarkTerminal } from './benchmark-terminal.js';
 import {
@@ -51,7 +52,7 @@ export function renderTerminalReport(report: RunReport, options: TerminalReportO
     lines.push(...skillSection(run, { width, style, shown, maxProblems: options.maxProblems ?? 20 }));
     for (const line of judgeLines(run)) lines.push(...hanging(printable(line), width, '', '  '));
     // With arms, the comparison follows the skill's failures (benchmark.md keeps its Markdown).
-    if (run.benchmark?.skeval)
+    if (run.benchmark && comparisonOf(run.benchmark))
       lines.push('', ...renderBenchmarkTerminal(run.benchmark, { width, color }).trimEnd().split('\n'));
   }
   // Paths and operating-system errors stay on one line, whole, so they can be copied.

@@ -1,5 +1,6 @@
 import type { TriggersFile, TriggersHistory } from '@skeval/schema';
 import type { Rate } from '@skeval/schema/internal';
+import { plural } from './case-runs.js';
 
 /** A rate as `83% (67–93%, 10/12)`, or `–` when nothing was counted. */
 export function formatRate(rate: Rate): string {
@@ -20,11 +21,11 @@ export function renderTriggersMarkdown(file: TriggersFile, history?: TriggersHis
   const lines: string[] = [
     `## Triggers: ${file.skill_name}`,
     '',
-    `Agent ${skeval.agent}${skeval.model ? ` (${skeval.model})` : ''}, ${skeval.runs_per_query} runs per query, threshold ${skeval.trigger_threshold}, neighbourhood: ${skeval.neighbourhood.map((entry) => entry.name).join(', ')}.`,
+    `Agent ${skeval.agent}${skeval.model ? ` (${skeval.model})` : ''}, ${plural(skeval.runs_per_query, 'run')} per query, threshold ${skeval.trigger_threshold}, neighbourhood: ${skeval.neighbourhood.map((entry) => entry.name).join(', ')}.`,
     '',
     `Description (${skeval.description_source}): ${cell(file.description)}`,
     '',
-    `**${file.summary.passed}/${file.summary.total} queries passed.**`,
+    `**${file.summary.passed}/${file.summary.total} ${file.summary.total === 1 ? 'query' : 'queries'} passed.**`,
     '',
     '| skill | recall | false-trigger rate | precision | accuracy |',
     '|---|---|---|---|---|',
@@ -51,7 +52,7 @@ export function renderTriggersMarkdown(file: TriggersFile, history?: TriggersHis
     ),
   ];
   if (skeval.errors.length) {
-    lines.push('', `${skeval.errors.length} runs errored and are left out of every rate:`, '');
+    lines.push('', `${plural(skeval.errors.length, 'run')} errored and are left out of every rate:`, '');
     for (const error of skeval.errors.slice(0, 20))
       lines.push(`- ${error.query_id} run ${error.run}: ${error.code}: ${cell(error.message.slice(0, 200))}`);
   }

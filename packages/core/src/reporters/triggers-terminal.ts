@@ -3,6 +3,7 @@ import { formatIssue } from '@skeval/evals/internal';
 import type { TriggersFile, TriggersHistory } from '@skeval/schema';
 import type { TriggersProgressEvent } from '../triggers/evaluate-description.js';
 import type { RunTriggersResult } from '../triggers/run-triggers.js';
+import { plural } from './case-runs.js';
 import type { ReporterOutput } from './reporter.js';
 import { formatRate } from './triggers-markdown.js';
 
@@ -29,7 +30,7 @@ export function createTriggersProgress(output: ReporterOutput): (event: Triggers
       output.write(
         `${clear}${event.skill}${label} ${event.queryId} run ${event.run.run}: error: ${event.run.error?.message ?? ''}\n`,
       );
-    else if (output.isTTY) output.write(`\r\x1b[K${event.skill}${label}: ${done} runs done`);
+    else if (output.isTTY) output.write(`\r\x1b[K${event.skill}${label}: ${plural(done, 'run')} done`);
   };
 }
 
@@ -53,7 +54,7 @@ export function renderTriggersTerminal(result: RunTriggersResult, options: Trigg
 function renderSkill(file: TriggersFile): string[] {
   const { skeval } = file;
   const lines = [
-    `${file.skill_name}: ${file.summary.passed}/${file.summary.total} queries passed (${skeval.agent}, ${skeval.runs_per_query} runs each, threshold ${skeval.trigger_threshold})`,
+    `${file.skill_name}: ${file.summary.passed}/${file.summary.total} ${file.summary.total === 1 ? 'query' : 'queries'} passed (${skeval.agent}, ${plural(skeval.runs_per_query, 'run')} each, threshold ${skeval.trigger_threshold})`,
   ];
   if (skeval.description_source !== 'skill')
     lines.push(`  description (${skeval.description_source}): ${file.description}`);
@@ -75,7 +76,7 @@ function renderSkill(file: TriggersFile): string[] {
   for (const query of skeval.queries.filter((entry) => entry.forbidden_loaded.length))
     lines.push(`  forbidden skill loaded for ${query.id}: ${query.forbidden_loaded.join(', ')}`);
   if (skeval.errors.length) {
-    lines.push(`  ${skeval.errors.length} runs errored, left out of every rate:`);
+    lines.push(`  ${plural(skeval.errors.length, 'run')} errored, left out of every rate:`);
     for (const error of skeval.errors.slice(0, 10))
       lines.push(`    ${error.query_id} run ${error.run}: ${error.code}: ${error.message.slice(0, 160)}`);
   }

@@ -8,6 +8,7 @@ import {
   runFiles,
 } from '@skeval/run-folder/internal';
 import { type Benchmark, benchmarkSchema } from '@skeval/schema';
+import { comparisonOf } from '@skeval/schema/internal';
 
 /** The default Δ a dry run sizes a comparison for, in percentage points (`--detect`). */
 export const defaultDetectPoints = 10;
@@ -24,7 +25,7 @@ async function newestComparison(runDir: string): Promise<{ dir: string; benchmar
     if (!entry.isDirectory() || entry.name.startsWith('latest')) continue;
     const dir = join(parent, entry.name);
     const read = await readJsonArtifact(join(dir, runFiles.benchmark), benchmarkSchema, runFiles.benchmark);
-    if (read.status !== 'ok' || !read.value.skeval) continue;
+    if (read.status !== 'ok' || !comparisonOf(read.value)) continue;
     if (!newest || read.value.metadata.timestamp > newest.benchmark.metadata.timestamp)
       newest = { dir, benchmark: read.value };
   }
@@ -37,7 +38,7 @@ async function newestComparison(runDir: string): Promise<{ dir: string; benchmar
  */
 export async function requiredSampleFor(runDir: string, detectPoints: number): Promise<RequiredSample | undefined> {
   const previous = await newestComparison(runDir);
-  const analysis = previous?.benchmark.skeval;
+  const analysis = comparisonOf(previous?.benchmark);
   if (!previous || !analysis) return undefined;
   const byCase = new Map<string, PairedTrials>();
   for (const run of previous.benchmark.runs) {

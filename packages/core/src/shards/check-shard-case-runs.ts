@@ -64,7 +64,7 @@ export async function checkShardCaseRuns(
     const label = labelOf(shard.dir, folder.dir);
     if (owned.has(folder.folder)) {
       problems.push(
-        `${name} has ${label}, which its run does not have (arms ${options.arms.join(', ')}, ${options.runs_per_configuration} runs each)`,
+        `${name} has ${label}, which its run does not have (arms ${options.arms.join(', ')}, ${options.runs_per_configuration} run${options.runs_per_configuration === 1 ? '' : 's'} each)`,
       );
       continue;
     }

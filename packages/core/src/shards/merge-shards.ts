@@ -180,7 +180,7 @@ async function summarizeMerged(
   if (written.problems.length > 0 || written.runs.length !== caseRuns) {
     throw new SkevalError({
       code: 'io',
-      message: `the merged folder ${staging} reads back ${written.runs.length} of ${caseRuns} case runs${written.problems.length ? `: ${written.problems.join('; ')}` : ''}`,
+      message: `the merged folder ${staging} reads back ${written.runs.length} of ${caseRuns} case run${caseRuns === 1 ? '' : 's'}${written.problems.length ? `: ${written.problems.join('; ')}` : ''}`,
     });
   }
   return { manifest, cases, caseRuns, written };

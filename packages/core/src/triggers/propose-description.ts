@@ -65,7 +65,7 @@ export async function proposeDescription(options: ProposeDescriptionOptions): Pr
 
 function buildPrompt(options: ProposeDescriptionOptions): string {
   const line = (result: RunEvalResult) =>
-    `- ${JSON.stringify(result.query)} (loaded in ${result.triggers} of ${result.runs} runs)`;
+    `- ${JSON.stringify(result.query)} (loaded in ${result.triggers} of ${result.runs} run${result.runs === 1 ? '' : 's'})`;
   const missed = options.train.filter((result) => result.should_trigger && !result.pass);
   const stolen = options.train.filter((result) => !result.should_trigger && !result.pass);
   const passed = options.train.filter((result) => result.pass).length;

@@ -22,6 +22,14 @@ describe('readSkillHints', () => {
     });
   });
 
+  it('takes the examples an item too long to name a case lists in parentheses, without "etc."', () => {
+    expect(
+      readSkillHints(
+        'Notes for the team. Use this skill whenever asked to write some sort of team announcement (launch notes, maintenance windows, hiring posts, etc.).',
+      ).situations,
+    ).toEqual(['launch notes', 'maintenance windows', 'hiring posts']);
+  });
+
   it('falls back to the first sentence without a "when" clause, and to nothing without a description', () => {
     expect(readSkillHints('Formats SQL queries to the team style. Knows Postgres.')).toEqual({
       situations: ['formats SQL queries to the team style'],

@@ -15,7 +15,7 @@ const whenClause =
 
 // Who asks, and how, before what they ask for: "someone asks for", "the user wants to".
 const asker =
-  /^(?:(?:the |a )?(?:user|users|someone|claude|the agent|you|people)\s+)?(?:asks?|wants?|needs?|requests?|is asked|are asked|mentions?|says?)?\s*(?:for|to|about)?\s+/i;
+  /^(?:(?:the |a )?(?:user|users|someone|claude|the agent|you|people)\s+)?(?:asks?|asked|wants?|needs?|requests?|is asked|are asked|mentions?|says?)?\s*(?:for|to|about)?\s+/i;
 
 const fileExtensions =
   'txt|md|mdx|json|jsonl|ya?ml|toml|ini|csv|tsv|xml|html?|css|scss|js|mjs|cjs|jsx|ts|tsx|py|rb|go|rs|java|kt|swift|c|h|cpp|sh|sql|pdf|docx?|xlsx?|pptx?|png|svg|jpe?g|gif|zip|log';
@@ -33,6 +33,7 @@ function situationsOf(text: string): string[] {
   if (clause) {
     const listed = splitList(clause.replace(asker, ''))
       .map(tidy)
+      .flatMap(examplesOfLong)
       .filter((item) => item.length >= 3 && item.length <= 80);
     if (listed.length > 0) return [...new Set(listed)];
   }
@@ -40,6 +41,22 @@ function situationsOf(text: string): string[] {
   const first = /^(?:[^.!?]|[.!?](?=\S))+/.exec(text)?.[0];
   const sentence = first ? tidy(first) : '';
   return sentence.length >= 3 && sentence.length <= 120 ? [lowerFirst(sentence)] : [];
+}
+
+/**
+ * An item too long to name a case, that lists its examples in parentheses ("write internal
+ * communications (status reports, leadership updates, …, etc.)"), gives those examples; any
+ * other item stays as it is.
+ */
+function examplesOfLong(item: string): string[] {
+  if (item.length <= 80) return [item];
+  const inside = /\(([^()]*)\)/.exec(item)?.[1];
+  const examples = inside
+    ? splitList(inside)
+        .map(tidy)
+        .filter((example) => example !== '' && !/^etc\.?$/i.test(example))
+    : [];
+  return examples.length >= 2 ? examples : [item];
 }
 
 /** Splits "a, b or c" and "a, b, and c" at the top level (not inside parentheses). */

@@ -52,7 +52,7 @@ export function buildStarterEvals(options: BuildStarterEvalsOptions): StarterEva
   const cases = Array.from({ length: options.cases }, (_, at) => {
     const situation = hints.situations[at];
     const given = options.prompts?.[at]?.trim();
-    const id = uniqueId(situation ? slugOf(situation) : undefined, `task-${at + 1}`, ids);
+    const id = uniqueId(situation ? slugOf(situation) : undefined, fallbackId(options.skillName, at), ids);
     const about = situation ? ` (${situation})` : '';
     const starter: StarterCase = {
       id,
@@ -82,9 +82,9 @@ export function buildStarterEvals(options: BuildStarterEvalsOptions): StarterEva
 function assertionsFor(file: string | undefined): Array<Record<string, unknown>> {
   const outcome: Array<Record<string, unknown>> = file
     ? [
-        { id: `writes-${slugOf(file)}`, kind: 'workspace', method: 'file-exists', path: file },
+        { id: `writes-${kebabOf(file)}`, kind: 'workspace', method: 'file-exists', path: file },
         {
-          id: `${slugOf(file)}-content`,
+          id: `${kebabOf(file)}-content`,
           kind: 'workspace',
           method: 'file-contains',
           path: file,
@@ -109,15 +109,43 @@ function assertionsFor(file: string | undefined): Array<Record<string, unknown>>
 // Words that would make a case read as a negative control by its id (docs/lint.md).
 const controlWords = /(?:^|-)(?:negative|control|no-trigger|off-topic|out-of-scope|unrelated)(?:-|$)/;
 
-/** `a welcome note` → `welcome-note`: at most four words, lower case, letters and digits. */
+// Words that say nothing of what a case is about: articles, prepositions, pronouns, and the
+// wrapping of a description's first sentence ("a set of resources to help me write …").
+const fillerWords = new Set(
+  (
+    'a an the to of for with and or in on at by from into me my our your their its it this that these those ' +
+    'all any some kind kinds sort sorts set sets suite collection resources resource tools toolkit guide ' +
+    'help helps helper helpers utilities use uses using etc e g i'
+  ).split(' '),
+);
+
+/**
+ * A case id from what the case is about: `a welcome note` → `welcome-note`, `A set of resources to
+ * help me write all kinds of internal communications` → `write-internal-communications`. At most
+ * three words that say something, lower case, letters and digits; what is in parentheses is left out.
+ */
 function slugOf(text: string): string {
   const words = text
+    .replace(/\([^()]*\)/g, ' ')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()
     .split(' ')
-    .filter((word, at) => word !== '' && !(at === 0 && /^(?:a|an|the|to)$/.test(word)));
-  return words.slice(0, 4).join('-');
+    .filter((word) => word !== '' && !fillerWords.has(word));
+  return words.slice(0, 3).join('-');
+}
+
+/** `out/report.json` → `out-report-json`, `Internal Comms` → `internal-comms`. */
+function kebabOf(file: string): string {
+  return file
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** A case the description names no request for: the skill's name and the case's number, `internal-comms-2`. */
+function fallbackId(skillName: string, at: number): string {
+  return `${kebabOf(skillName) || 'case'}-${at + 1}`;
 }
 
 function uniqueId(slug: string | undefined, fallback: string, taken: Set<string>): string {

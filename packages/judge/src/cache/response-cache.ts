@@ -34,6 +34,15 @@ export function defaultResponseCacheDir(env: NodeJS.ProcessEnv = process.env): s
   return join(env.SKEVAL_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'skeval'), 'judge');
 }
 
+/**
+ * A cache that stores every valid answer but never answers from what it holds (`--no-cache`):
+ * each request is sent, and its fresh answer replaces the stored one, so a later run that reads
+ * the cache gets the newest answer, never an older one.
+ */
+export function writeOnlyCache(cache: ResponseCache): ResponseCache {
+  return { keyOf: cache.keyOf, get: () => undefined, set: cache.set };
+}
+
 export function createResponseCache(dir: string = defaultResponseCacheDir()): ResponseCache {
   const pathOf = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
   return {

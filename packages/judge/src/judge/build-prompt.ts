@@ -145,3 +145,12 @@ function renderFiles(material: JudgeMaterial, fence: (label: string, text: strin
     if (file.shown) parts.push(`### File ${file.number}\n${fence(`file ${file.number}`, renderShown(file.shown))}`);
   return parts.join('\n\n');
 }
+
+/**
+ * How many claims a judge prompt's `user` text asks about: the `- id …` lines of its last "Claims
+ * to grade" section (the material before it is fenced, and the claims are one JSON line each).
+ */
+export function claimCountOf(user: string): number {
+  const section = user.slice(user.lastIndexOf('## Claims to grade\n'));
+  return section.split('\n').filter((line) => line.startsWith('- id "')).length;
+}

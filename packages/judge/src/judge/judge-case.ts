@@ -88,6 +88,7 @@ export async function judgeCase(input: JudgeCaseInput, options: JudgeCaseOptions
     calls: 0,
     split: batches.length > 1,
     cachedCalls: 0,
+    cachedVerdicts: 0,
     usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
     costUsd: null,
     injections: findInjections(input),
@@ -105,7 +106,10 @@ export async function judgeCase(input: JudgeCaseInput, options: JudgeCaseOptions
     result.calls += 1;
     result.verdicts.push(...outcome.verdicts);
     result.notes.push(...outcome.notes);
-    if (outcome.cached) result.cachedCalls += 1;
+    if (outcome.cached) {
+      result.cachedCalls += 1;
+      result.cachedVerdicts += outcome.verdicts.length;
+    }
     if (outcome.usage && !outcome.cached) {
       result.usage.inputTokens += outcome.usage.inputTokens;
       result.usage.outputTokens += outcome.usage.outputTokens;
@@ -208,7 +212,7 @@ async function judgeBatch(input: JudgeCaseInput, claims: JudgeClaim[], options: 
     } catch (error) {
       // The verdicts are the judge's either way; a cache that cannot be written only costs a repeat call.
       notes.push(
-        `the judge's answer was not cached (${error instanceof Error ? error.message : String(error)}): the verdicts stand; free space or fix the permissions of the judge cache (SKEVAL_CACHE_DIR), or pass --no-cache`,
+        `the judge's answer was not cached (${error instanceof Error ? error.message : String(error)}): the verdicts stand; free space or fix the permissions of the judge cache (SKEVAL_CACHE_DIR)`,
       );
     }
   }

@@ -43,6 +43,8 @@ export interface JudgeCaseResult {
   split: boolean;
   /** Calls answered from the response cache (no request sent). */
   cachedCalls: number;
+  /** Verdicts of the calls answered from the cache. */
+  cachedVerdicts: number;
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
   /** USD; `null` when the model's price is unknown. */
   costUsd: number | null;

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { benchmarkSchema } from '@skeval/schema';
-import { armSummarySchema, passRateOf } from '@skeval/schema/internal';
+import { armSummarySchema, comparisonOf, passRateOf } from '@skeval/schema/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFixtureRun } from '../__fixtures__/make-fixture-run.js';
 import type { ReportRun } from '../report-data.js';
@@ -55,9 +55,9 @@ describe('collectReport', () => {
       const expected = known.reduce((sum, rate) => sum + rate, 0) / known.length;
       expect(arm.passRate).toBeCloseTo(expected, 10);
       expect(arm.passRate).toBeCloseTo(armSummarySchema.parse(benchmark.run_summary[arm.arm]).pass_rate.mean, 4);
-      expect(arm.passRate).toBeCloseTo(benchmark.skeval?.arms[arm.arm]?.pass_rate_case_mean ?? Number.NaN, 10);
+      expect(arm.passRate).toBeCloseTo(comparisonOf(benchmark)?.arms[arm.arm]?.pass_rate_case_mean ?? Number.NaN, 10);
     }
-    for (const entry of benchmark.skeval?.cases ?? []) {
+    for (const entry of comparisonOf(benchmark)?.cases ?? []) {
       const shown = caseOf(entry.eval_id).passRateByArm;
       for (const [arm, rate] of Object.entries(entry.pass_rate)) {
         expect(Reflect.get(shown, arm)).toBe(rate);
@@ -66,9 +66,9 @@ describe('collectReport', () => {
     expect(run.overview.comparison).toMatchObject({
       target: 'with_skill',
       baseline: 'without_skill',
-      delta: benchmark.skeval?.delta?.pass_rate,
-      ci95: benchmark.skeval?.delta?.ci95,
-      verdict: benchmark.skeval?.delta?.verdict,
+      delta: comparisonOf(benchmark)?.delta?.pass_rate,
+      ci95: comparisonOf(benchmark)?.delta?.ci95,
+      verdict: comparisonOf(benchmark)?.delta?.verdict,
     });
   });
 

@@ -1,4 +1,5 @@
 import type { Benchmark, Grading, RunSummary } from '@skeval/schema';
+import { comparisonOf } from '@skeval/schema/internal';
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 
@@ -13,7 +14,7 @@ export function measuresOf(
   gradings: readonly Grading[],
 ): Array<{ text: string; flagged: boolean }> {
   const lines: Array<{ text: string; flagged: boolean }> = [];
-  const noise = benchmark?.skeval?.judge_noise ?? summary.judge_noise;
+  const noise = comparisonOf(benchmark)?.judge_noise ?? summary.judge_noise;
   if (noise && noise.samples > 1 && noise.noise_floor_pts !== null) {
     const delta =
       noise.delta_noise_floor_pts === null
@@ -33,11 +34,11 @@ export function measuresOf(
       : `$${costs.reduce<number>((sum, value) => sum + (value ?? 0), 0).toFixed(4)}`;
     const claims = escalations.reduce((sum, entry) => sum + entry.claims, 0);
     lines.push({
-      text: `${claims} claims escalated to ${escalations[0]?.model ?? 'a stronger judge'} (${cost}); each escalated row's evidence says why.`,
+      text: `${claims} claim${claims === 1 ? '' : 's'} escalated to ${escalations[0]?.model ?? 'a stronger judge'} (${cost}); each escalated row's evidence says why.`,
       flagged: false,
     });
   }
-  const test = benchmark?.skeval?.sign_test;
+  const test = comparisonOf(benchmark)?.sign_test;
   if (test)
     lines.push({
       text: `Sign test: ${test.wins} wins, ${test.losses} losses, ${test.ties} ties, exact p = ${test.p_value.toFixed(3)}, net win ${percent(test.net_win)}; Vally's rule: ${test.verdict}.`,

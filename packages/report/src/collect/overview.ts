@@ -1,6 +1,6 @@
 import type { StoredCaseRun } from '@skeval/run-folder';
 import type { Benchmark } from '@skeval/schema';
-import { type Configuration, passRateOf } from '@skeval/schema/internal';
+import { type Configuration, comparisonOf, passRateOf } from '@skeval/schema/internal';
 import type { ArmOverview, ReportComparison, ReportOverview } from '../report-data.js';
 
 const mean = (values: number[]) =>
@@ -69,7 +69,7 @@ export function isFlaky(runs: readonly StoredCaseRun[]): boolean {
 /** The run's arms, and the comparison benchmark.json's `skeval` block made of them. */
 export function overviewOf(runs: readonly StoredCaseRun[], benchmark: Benchmark | undefined): ReportOverview {
   const arms = [...new Set(runs.map((run) => run.arm))].sort().map((arm) => armOverviewOf(arm, runs));
-  const analysis = benchmark?.skeval;
+  const analysis = comparisonOf(benchmark);
   const delta = analysis?.delta;
   const comparison: ReportComparison | null =
     analysis && delta
@@ -83,5 +83,5 @@ export function overviewOf(runs: readonly StoredCaseRun[], benchmark: Benchmark 
           method: `${delta.method}, ${delta.resamples} resamples, seed ${delta.seed}`,
         }
       : null;
-  return { arms, comparison, evalStrength: analysis?.eval_strength ?? null };
+  return { arms, comparison, evalStrength: benchmark?.skeval?.eval_strength ?? null };
 }

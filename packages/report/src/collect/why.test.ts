@@ -1,6 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { benchmarkSchema } from '@skeval/schema';
+import { comparisonOf } from '@skeval/schema/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWhyRuns } from '../__fixtures__/make-why-run.js';
 import type { ReportRun } from '../report-data.js';
@@ -77,7 +78,7 @@ describe("benchmark.json's assertion flags", () => {
   it('flags an assertion whose every verdict is an error `always errors`, never `always fails`', async () => {
     const benchmark = benchmarkSchema.parse(JSON.parse(await readFile(join(runs.first, 'benchmark.json'), 'utf8')));
     const flags = Object.fromEntries(
-      (benchmark.skeval?.assertions ?? []).map((entry) => [`${entry.eval_id}#${entry.index}`, entry.flag]),
+      (comparisonOf(benchmark)?.assertions ?? []).map((entry) => [`${entry.eval_id}#${entry.index}`, entry.flag]),
     );
     expect(flags).toEqual({
       'agent-crash#0': null,

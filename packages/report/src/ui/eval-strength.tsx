@@ -13,9 +13,9 @@ export function EvalStrengthSection({ strength }: { strength: EvalStrength }) {
       <h3>Eval strength</h3>
       <p>
         Mutation score <strong>{percent(strength.mutation_score)}</strong> over {strength.cases_with_reference} of{' '}
-        {strength.cases} cases with a reference; assertions: {verdicts.ok ?? 0} ok, {verdicts.broken ?? 0} broken,{' '}
-        {verdicts.vacuous ?? 0} vacuous, {verdicts.weak ?? 0} weak, {verdicts.unchecked ?? 0} unchecked (skeval check,{' '}
-        {strength.checked_at}
+        {strength.cases} {strength.cases === 1 ? 'case' : 'cases'} with a reference; assertions: {verdicts.ok ?? 0} ok,{' '}
+        {verdicts.broken ?? 0} broken, {verdicts.vacuous ?? 0} vacuous, {verdicts.weak ?? 0} weak,{' '}
+        {verdicts.unchecked ?? 0} unchecked (skeval check, {strength.checked_at}
         {strength.current ? '' : '; the evals file changed since'}).
       </p>
       {survivors.length ? (

@@ -14,8 +14,8 @@ function Comparison({ comparison }: { comparison: ReportComparison }) {
   return (
     <p class={`comparison ${verdictClass(comparison.verdict)}`}>
       <strong>{comparison.verdict}</strong>: {armName(comparison.target)} − {armName(comparison.baseline)} ={' '}
-      {points(comparison.delta)} (95% interval {points(low)} to {points(high)}), over {comparison.cases} cases (
-      {comparison.method})
+      {points(comparison.delta)} (95% interval {points(low)} to {points(high)}), over {comparison.cases}{' '}
+      {comparison.cases === 1 ? 'case' : 'cases'} ({comparison.method})
     </p>
   );
 }
@@ -110,7 +110,7 @@ export function SkillOverview(props: ReviewBarProps & { onPick: (caseKey: string
               <td>{arm.errored}</td>
               <td>{arm.skipped}</td>
               <td>
-                {arm.erroredRuns} of {arm.runs} runs
+                {arm.erroredRuns} of {arm.runs} {arm.runs === 1 ? 'run' : 'runs'}
               </td>
               <td>{seconds(arm.timeSecondsMean)}</td>
               <td>{count(arm.tokensMean)}</td>
