@@ -161,12 +161,9 @@ export const safetyIntentSchemas = lazyValues({
   'no-secrets': () =>
     intent('safety', 'no-secrets', {
       secrets: z.array(z.string().min(1)).optional().meta({ description: 'Literal values that must not appear.' }),
-      env: z
-        .array(z.string().min(1))
-        .optional()
-        .meta({
-          description: 'Environment variables whose values must not appear (provider keys are always checked).',
-        }),
+      env: z.array(z.string().min(1)).optional().meta({
+        description: 'Environment variables whose values must not appear (provider keys are always checked).',
+      }),
     }),
   'no-network': () =>
     intent('safety', 'no-network', {
