@@ -116,6 +116,7 @@ export {
 export * from './index.js';
 export { buildJsonSchema, type JsonSchemaFileName, jsonSchemaSources, renderJsonSchema } from './json-schema.js';
 export { graderNamePattern, isLegacyScriptType, type LegacyScriptType, legacyScriptTypes } from './names.js';
+export { parseOnceWithoutCompiling } from './one-shot.js';
 export { createRedactor, isSecretVariable, type Redactor } from './redactor.js';
 export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
 export {
