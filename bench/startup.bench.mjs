@@ -31,6 +31,21 @@ const goals = [
   { command: 'skeval-assert keyword-check', against: 'node -e 0', max: 3 },
 ];
 
+// CPU time (user + system) of one run of the command, from the shell's `times` for its children:
+// a paired figure beside wall time, which waits for a core on a loaded machine.
+function cpuTime(args) {
+  const script = '"$@" >/dev/null 2>&1 || exit 9; times';
+  const result = spawnSync('bash', ['-c', script, 'bench', process.execPath, ...args], {
+    cwd: examples,
+    encoding: 'utf8',
+  });
+  const children = result.stdout.trim().split('\n')[1] ?? '';
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map(([, min, sec]) => Number(min) * 60 + Number(sec));
+  if (result.status !== 0 || seconds.length !== 2)
+    throw new Error(`node ${args.join(' ')}: no CPU time (${result.stderr})`);
+  return (seconds[0] + seconds[1]) * 1000;
+}
+
 function time(args) {
   const start = process.hrtime.bigint();
   const result = spawnSync(process.execPath, args, { cwd: examples, encoding: 'utf8' });
@@ -58,6 +73,19 @@ for (const name of names) {
     `${name.padEnd(30)} median ${median(rounds.map((round) => round[name]))
       .toFixed(1)
       .padStart(6)} ms`,
+  );
+}
+const cpuRounds = Array.from({ length: runs }, (_, round) => {
+  const order = names.map((_, at) => names[(at + round) % names.length]);
+  return Object.fromEntries(order.map((name) => [name, cpuTime(commands[name])]));
+});
+console.log('CPU time (user + system), paired the same way (figures only):');
+for (const name of names.slice(1)) {
+  const ratio = median(cpuRounds.map((round) => round[name] / round['node -e 0']));
+  console.log(
+    `${name.padEnd(30)} median ${median(cpuRounds.map((round) => round[name]))
+      .toFixed(1)
+      .padStart(6)} ms CPU, ${ratio.toFixed(2)}× node -e 0`,
   );
 }
 for (const { command, against, max } of goals) {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { describeImport, importForeignFile, loadEvalsFile, skillDirOf } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
+import { parseOnceWithoutCompiling } from '@skeval/schema/internal';
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
@@ -16,6 +17,7 @@ type ImportFlags = OptionValues<typeof importOptions>;
 
 /** `skeval import`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineImport(command: Command, { io }: CommandContext): void {
+  parseOnceWithoutCompiling();
   command
     .argument('<file>', "another tool's eval file: a promptfoo config or an agentv eval file (YAML)")
     .addHelpText(

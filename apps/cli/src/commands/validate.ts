@@ -7,6 +7,7 @@ import {
   formatIssue,
   multiTurnCases,
 } from '@skeval/evals/internal';
+import { parseOnceWithoutCompiling } from '@skeval/schema/internal';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
@@ -28,6 +29,7 @@ type ValidateFlags = OptionValues<typeof validateOptions>;
 
 /** `skeval validate`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineValidate(command: Command, { io, setExitCode }: CommandContext): void {
+  parseOnceWithoutCompiling();
   command
     .argument('[paths...]', 'evals.json files, or folders searched for evals/evals.json (then *.json)', [])
     .addHelpText(

@@ -6,6 +6,7 @@ import { importAgentv } from './agentv.js';
 import { detectForeignFormat, isRecord } from './detect-format.js';
 import { importPromptfoo } from './promptfoo.js';
 import type { ImportResult } from './types.js';
+import { importVally } from './vally.js';
 
 export interface ImportForeignFileOptions {
   /** The file: a promptfoo config or an agentv eval file (YAML or JSON). */
@@ -26,7 +27,7 @@ export function isForeignEvalsFileName(path: string): boolean {
 
 /**
  * Reads another tool's eval file as an evals.json: promptfoo (`prompts`/`providers`/`tests` with
- * `vars`/`assert`, test files through `file://`) or agentv (`tests`/`evalcases`). Throws a plain
+ * `vars`/`assert`, test files through `file://`), agentv (`tests`/`evalcases`) or Vally (`stimuli`). Throws a plain
  * Error naming the file when it is not YAML or not either tool's.
  */
 export function importForeignFile(options: ImportForeignFileOptions): ImportResult {
@@ -37,28 +38,33 @@ export function importForeignFile(options: ImportForeignFileOptions): ImportResu
   const format = detectForeignFormat(value);
   if (format === undefined || !isRecord(value))
     throw new Error(
-      `${basename(absolutePath)} is neither a promptfoo config (\`prompts\`, \`providers\`, \`tests\` with \`vars\`/\`assert\`) nor an agentv eval file (\`tests\` of cases with \`input\`, \`criteria\`, \`assertions\`)`,
+      `${basename(absolutePath)} is neither a promptfoo config (\`prompts\`, \`providers\`, \`tests\` with \`vars\`/\`assert\`), an agentv eval file (\`tests\` of cases with \`input\`, \`criteria\`, \`assertions\`) nor a Vally eval file (\`stimuli\` with \`prompt\` and \`graders\`)`,
     );
   const record = value;
+  const inSkill = (path: string) => {
+    const absolute = isAbsolute(path) ? path : resolve(fileDir, path);
+    const within = relative(skillDir, absolute);
+    return within.startsWith(`..${sep}`) || within === '..' || isAbsolute(within)
+      ? undefined
+      : within.split(sep).join('/');
+  };
   const result =
-    format === 'promptfoo'
-      ? importPromptfoo(record, (pattern) =>
-          globSync(pattern, { cwd: fileDir, absolute: true })
-            .sort()
-            .map((path) => ({
-              path: relative(fileDir, path) || path,
-              value: parseFile(readFileSync(path, 'utf8'), path),
-            })),
-        )
-      : importAgentv(record, options.graderExists ?? (() => false));
+    format === 'vally'
+      ? importVally(record, inSkill)
+      : format === 'promptfoo'
+        ? importPromptfoo(record, (pattern) =>
+            globSync(pattern, { cwd: fileDir, absolute: true })
+              .sort()
+              .map((path) => ({
+                path: relative(fileDir, path) || path,
+                value: parseFile(readFileSync(path, 'utf8'), path),
+              })),
+          )
+        : importAgentv(record, options.graderExists ?? (() => false));
   for (const entry of result.evals.evals) {
     if (!entry.files) continue;
     // agentv writes paths relative to the eval file (or, with a leading `/`, to the repository).
-    entry.files = entry.files.map((path) => {
-      const absolute = isAbsolute(path) ? path : resolve(fileDir, path);
-      const inSkill = relative(skillDir, absolute);
-      return inSkill.startsWith(`..${sep}`) || inSkill === '..' ? path : inSkill.split(sep).join('/');
-    });
+    entry.files = entry.files.map((path) => inSkill(path) ?? path);
   }
   return result;
 }
@@ -73,10 +79,16 @@ function parseFile(text: string, path: string): unknown {
   }
 }
 
+const formatNames = {
+  promptfoo: "promptfoo's config",
+  agentv: "agentv's eval file",
+  vally: "Vally's eval file",
+} as const;
+
 /** The evals.json text of an import, with the lines that say how it was read. */
 export function describeImport(result: ImportResult): string[] {
   return [
-    `read as ${result.format === 'promptfoo' ? "promptfoo's config" : "agentv's eval file"}: ${result.evals.evals.length} case${result.evals.evals.length === 1 ? '' : 's'}`,
+    `read as ${formatNames[result.format]}: ${result.evals.evals.length} case${result.evals.evals.length === 1 ? '' : 's'}`,
     ...result.mapped.map((line) => `mapped: ${line}`),
     ...result.lost.map((line) => `not imported: ${line}`),
   ];

@@ -1,5 +1,5 @@
 /** The other tools whose eval files Skeval reads and imports. */
-export const foreignFormats = ['promptfoo', 'agentv'] as const;
+export const foreignFormats = ['promptfoo', 'agentv', 'vally'] as const;
 export type ForeignFormat = (typeof foreignFormats)[number];
 
 /** One case of an imported file, in evals.json's own words. */
@@ -10,6 +10,8 @@ export interface ImportedCase {
   prompt: string;
   expected_output?: string;
   files?: string[];
+  /** Files put where the case says (Vally's `environment.files` `src` → `dest`). */
+  setup?: { kind: 'seeded'; sources: Array<{ from: string; to: string }> };
   /** The skill the case is for, when the file says (a promptfoo test under `tests/<skill>/`, agentv's `skill-trigger`). */
   skill?: string;
   assertions: Array<string | Record<string, unknown>>;

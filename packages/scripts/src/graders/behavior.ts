@@ -66,7 +66,7 @@ function toolCallGrader(name: 'behavior-tool-called' | 'behavior-tool-not-called
       ? 'The agent called a tool (optionally with arguments matching a pattern).'
       : 'The agent never called a tool (optionally: with arguments matching a pattern).',
     reads: ['trace'],
-    schema: behaviorIntentSchemas[method],
+    schema: () => behaviorIntentSchemas[method],
     async grade(context) {
       const calls = requireTrace(context, name).tool_calls;
       const { tool, argsPattern, flags } = context.config;
@@ -104,7 +104,7 @@ export const behaviorToolOrder = defineBuiltInGrader({
   name: 'behavior-tool-order',
   description: 'The agent called tools in a given order (or all of them, in any order).',
   reads: ['trace'],
-  schema: behaviorIntentSchemas['tool-order'],
+  schema: () => behaviorIntentSchemas['tool-order'],
   grade(context) {
     const calls = requireTrace(context, 'behavior-tool-order').tool_calls;
     const { tools, order = 'in-order' } = context.config;
@@ -142,7 +142,7 @@ export const behaviorToolCount = defineBuiltInGrader({
   name: 'behavior-tool-count',
   description: 'The number of tool calls (of one tool, or all) is within bounds.',
   reads: ['trace'],
-  schema: behaviorIntentSchemas['tool-count'],
+  schema: () => behaviorIntentSchemas['tool-count'],
   grade(context) {
     const calls = requireTrace(context, 'behavior-tool-count').tool_calls;
     const { tool, min, max } = context.config;
@@ -160,7 +160,7 @@ export const behaviorSkillRead = defineBuiltInGrader({
   name: 'behavior-skill-read',
   description: "The agent read the skill's SKILL.md.",
   reads: ['trace'],
-  schema: behaviorIntentSchemas['skill-read'],
+  schema: () => behaviorIntentSchemas['skill-read'],
   grade(context) {
     const trace = requireTrace(context, 'behavior-skill-read');
     const skill = context.config.skill ?? context.skillName;
@@ -204,7 +204,7 @@ function commandGrader(name: 'behavior-command-ran' | 'behavior-command-not-run'
       ? 'The agent ran a shell command matching a pattern.'
       : 'The agent ran no shell command matching a pattern.',
     reads: ['trace'],
-    schema: behaviorIntentSchemas[method],
+    schema: () => behaviorIntentSchemas[method],
     async grade(context) {
       const calls = requireTrace(context, name).tool_calls;
       const { pattern, flags } = context.config;
@@ -245,7 +245,7 @@ export const behaviorBudget = defineBuiltInGrader({
   name: 'behavior-budget',
   description: 'The run stayed within budgets of tokens, time, tool calls and cost.',
   reads: ['trace'],
-  schema: behaviorIntentSchemas.budget,
+  schema: () => behaviorIntentSchemas.budget,
   grade(context) {
     const used = readTraceNumbers(requireTrace(context, 'behavior-budget'), 'behavior-budget');
     const { maxTokens, maxDurationMs, maxToolCalls, maxCostUsd } = context.config;

@@ -10,7 +10,7 @@ export const outputRegex = defineBuiltInGrader({
   name: 'output-regex',
   description: 'The response matches a regular expression.',
   reads: ['output'],
-  schema: outputIntentSchemas.regex,
+  schema: () => outputIntentSchemas.regex,
   grade: ({ config, output, regex }) => gradeResponseRegex(regex, output, config.pattern, config.flags),
 });
 
@@ -37,7 +37,7 @@ export const outputExact = defineBuiltInGrader({
   name: 'output-exact',
   description: 'The response equals an expected text (trimmed; optionally ignoring case).',
   reads: ['output'],
-  schema: outputIntentSchemas.exact,
+  schema: () => outputIntentSchemas.exact,
   grade({ config, output }) {
     const normalize = (value: string) => {
       const trimmed = config.trim === false ? value : value.trim();
@@ -63,7 +63,7 @@ function containsGrader(name: 'output-contains' | 'output-icontains', ignoreCase
       ? 'The response contains the given texts, ignoring case.'
       : 'The response contains the given texts.',
     reads: ['output'],
-    schema: outputIntentSchemas[ignoreCase ? 'icontains' : 'contains'],
+    schema: () => outputIntentSchemas[ignoreCase ? 'icontains' : 'contains'],
     grade({ config, output }) {
       const values = listOf(config.value);
       const any = config.match === 'any';
@@ -94,7 +94,7 @@ export const outputNotContains = defineBuiltInGrader({
   name: 'output-not-contains',
   description: 'The response contains none of the given texts.',
   reads: ['output'],
-  schema: outputIntentSchemas['not-contains'],
+  schema: () => outputIntentSchemas['not-contains'],
   grade({ config, output }) {
     const values = listOf(config.value);
     const haystack = config.ignoreCase ? output.toLowerCase() : output;
@@ -125,7 +125,7 @@ export const outputLength = defineBuiltInGrader({
   name: 'output-length',
   description: 'The response is within a length, in words or characters.',
   reads: ['output'],
-  schema: outputIntentSchemas.length,
+  schema: () => outputIntentSchemas.length,
   grade({ config, output }) {
     const unit = config.unit ?? 'words';
     const size = unit === 'words' ? output.split(/\s+/).filter(Boolean).length : [...output].length;
@@ -144,7 +144,7 @@ export const outputJsonValid = defineBuiltInGrader({
   name: 'output-json-valid',
   description: 'The response is valid JSON.',
   reads: ['output'],
-  schema: outputIntentSchemas['json-valid'],
+  schema: () => outputIntentSchemas['json-valid'],
   grade({ output }) {
     const text = 'response is valid JSON';
     try {

@@ -20,7 +20,7 @@ export const workspaceSnapshotDiff = defineBuiltInGrader({
   name: 'workspace-snapshot-diff',
   description: "A workspace folder matches an expected folder under the skill's evals/, file by file.",
   reads: ['workspace', 'skill'],
-  schema: workspaceIntentSchemas['snapshot-diff'],
+  schema: () => workspaceIntentSchemas['snapshot-diff'],
   async grade(context) {
     const workspace = requireWorkspace(context, 'workspace-snapshot-diff');
     const { expected, path = '.', ignore = [] } = context.config;

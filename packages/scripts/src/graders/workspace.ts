@@ -181,7 +181,7 @@ export const workspaceFileExists = defineBuiltInGrader({
   name: 'workspace-file-exists',
   description: 'A file (or folder) exists in the workspace.',
   reads: ['workspace'],
-  schema: workspaceIntentSchemas['file-exists'],
+  schema: () => workspaceIntentSchemas['file-exists'],
   grade: (context) => fileExists(context, 'workspace-file-exists', 'exist'),
 });
 
@@ -189,7 +189,7 @@ export const workspaceFileContains = defineBuiltInGrader({
   name: 'workspace-file-contains',
   description: 'A workspace file matches a regular expression or contains a literal text.',
   reads: ['workspace'],
-  schema: workspaceIntentSchemas['file-contains'],
+  schema: () => workspaceIntentSchemas['file-contains'],
   grade: (context) => fileMatches(context, 'workspace-file-contains'),
 });
 
@@ -197,7 +197,7 @@ export const workspaceJsonValid = defineBuiltInGrader({
   name: 'workspace-json-valid',
   description: 'A workspace file is valid JSON, optionally satisfying a JSON Schema.',
   reads: ['workspace', 'skill'],
-  schema: workspaceIntentSchemas['json-valid'],
+  schema: () => workspaceIntentSchemas['json-valid'],
   grade: (context) => jsonValid(context, 'workspace-json-valid'),
 });
 
@@ -205,7 +205,7 @@ export const legacyFileExists = defineBuiltInGrader({
   name: 'file-exists',
   description: 'A file exists in the workspace (arc-skill-eval script assertion).',
   reads: ['workspace'],
-  schema: legacyScriptSchemas['file-exists'],
+  schema: () => legacyScriptSchemas['file-exists'],
   grade: (context) => fileExists(context, 'file-exists', 'fail'),
 });
 
@@ -213,7 +213,7 @@ export const legacyJsonValid = defineBuiltInGrader({
   name: 'json-valid',
   description: 'A workspace file is valid JSON (arc-skill-eval script assertion).',
   reads: ['workspace'],
-  schema: legacyScriptSchemas['json-valid'],
+  schema: () => legacyScriptSchemas['json-valid'],
   grade: (context) => jsonValid(context, 'json-valid'),
 });
 
@@ -221,7 +221,7 @@ export const legacyRegexMatch = defineBuiltInGrader({
   name: 'regex-match',
   description: 'The response, or a workspace file, matches a regular expression (arc-skill-eval script assertion).',
   reads: ['output', 'workspace'],
-  schema: legacyScriptSchemas['regex-match'],
+  schema: () => legacyScriptSchemas['regex-match'],
   async grade(context) {
     const { config } = context;
     const target = config.target ?? 'assistant-text';

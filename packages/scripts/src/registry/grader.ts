@@ -49,16 +49,23 @@ export function defineBuiltInGrader<Schema extends z.ZodObject>(definition: {
   name: string;
   description: string;
   reads: readonly GraderInput[];
-  schema: Schema;
+  /** Called when a config is first parsed, so loading the registry builds no schema. */
+  schema: () => Schema;
   grade(context: GraderContext<z.infer<Schema>>): Promise<GraderResult> | GraderResult;
 }): BuiltInGrader<z.infer<Schema>> {
   // Configs come from a loaded evals file and are graded once per case run: parse each once.
   const parsedConfigs = new WeakMap<object, z.infer<Schema>>();
-  const fixed = Object.fromEntries(
-    Object.entries(definition.schema.shape).flatMap(([key, field]) =>
-      field instanceof z.ZodLiteral ? [[key, field.value]] : [],
-    ),
-  );
+  let built: { schema: Schema; fixed: Record<string, unknown> } | undefined;
+  const build = () => {
+    const schema = definition.schema();
+    const fixed = Object.fromEntries(
+      Object.entries(schema.shape).flatMap(([key, field]) =>
+        field instanceof z.ZodLiteral ? [[key, field.value]] : [],
+      ),
+    );
+    built = { schema, fixed };
+    return built;
+  };
   return {
     name: definition.name,
     description: definition.description,
@@ -66,8 +73,9 @@ export function defineBuiltInGrader<Schema extends z.ZodObject>(definition: {
     parseConfig(config) {
       const known = config && typeof config === 'object' ? parsedConfigs.get(config) : undefined;
       if (known !== undefined) return known;
+      const { schema, fixed } = built ?? build();
       const candidate = { ...(config && typeof config === 'object' ? config : {}), ...fixed };
-      const parsed = definition.schema.safeParse(candidate);
+      const parsed = schema.safeParse(candidate);
       if (parsed.success) {
         if (config && typeof config === 'object') parsedConfigs.set(config, parsed.data);
         return parsed.data;

@@ -9,7 +9,7 @@ const scoring = (score: number) =>
     name: 'output-broken-arithmetic',
     description: 'Returns a fixed score.',
     reads: ['output'],
-    schema: z.object({}),
+    schema: () => z.object({}),
     grade: () => ({ score, assertions: [{ text: 'scored', passed: score >= 0.5, evidence: `${score}` }] }),
   });
 

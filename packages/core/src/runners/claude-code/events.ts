@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { eventCount, reportedCount } from '../event-fields.js';
 
 // Claude Code's `--output-format stream-json --verbose` events, only the fields Skeval reads;
 // anything else in an event is kept out of the way by looseObject.
@@ -17,17 +18,13 @@ const contentBlockSchema = z.looseObject({
   is_error: z.boolean().optional().catch(undefined),
 });
 
-const count = z.number().nonnegative().optional().catch(undefined);
-/** A token count kept as reported: the trace builder's `count` takes it or records it as unreadable. */
-const reported = z.unknown().optional();
-
 /** A model call's usage, as the Messages API reports it. */
 const messageUsageSchema = z
   .looseObject({
-    input_tokens: reported,
-    output_tokens: reported,
-    cache_read_input_tokens: reported,
-    cache_creation_input_tokens: reported,
+    input_tokens: reportedCount,
+    output_tokens: reportedCount,
+    cache_read_input_tokens: reportedCount,
+    cache_creation_input_tokens: reportedCount,
   })
   .optional()
   .catch(undefined);
@@ -47,11 +44,11 @@ const messageEventSchema = z.looseObject({
 
 /** The run's tokens and cost for one model (`modelUsage` of the `result` line). */
 const modelUsageSchema = z.looseObject({
-  inputTokens: reported,
-  outputTokens: reported,
-  cacheReadInputTokens: reported,
-  cacheCreationInputTokens: reported,
-  costUSD: count,
+  inputTokens: reportedCount,
+  outputTokens: reportedCount,
+  cacheReadInputTokens: reportedCount,
+  cacheCreationInputTokens: reportedCount,
+  costUSD: eventCount,
 });
 
 /** The session a line belongs to: what `--resume` takes to continue it. */
@@ -63,9 +60,9 @@ const resultEventSchema = z.looseObject({
   subtype: z.string().optional().catch(undefined),
   is_error: z.boolean().optional().catch(undefined),
   result: z.string().optional().catch(undefined),
-  duration_ms: count,
-  num_turns: count,
-  total_cost_usd: count,
+  duration_ms: eventCount,
+  num_turns: eventCount,
+  total_cost_usd: eventCount,
   api_error_status: z.number().nullable().optional().catch(undefined),
   permission_denials: z
     .array(z.looseObject({ tool_name: z.string().optional().catch(undefined) }))
@@ -82,8 +79,8 @@ const systemEventSchema = z.looseObject({
   session_id: sessionId,
   subtype: z.string().optional().catch(undefined),
   model: z.string().optional().catch(undefined),
-  attempt: count,
-  max_retries: count,
+  attempt: eventCount,
+  max_retries: eventCount,
   error_status: z.number().nullable().optional().catch(undefined),
   error: z.string().optional().catch(undefined),
   tool_name: z.string().optional().catch(undefined),

@@ -1,10 +1,9 @@
 import * as z from 'zod';
+import { reportedCount } from '../event-fields.js';
 
 // `codex exec --json` events (thread, turn, item, error), only the fields Skeval reads.
 
 const optionalString = z.string().optional().catch(undefined);
-/** A token count kept as reported: the trace builder's `count` takes it or records it as unreadable. */
-const reported = z.unknown().optional();
 
 const itemSchema = z.looseObject({
   id: optionalString,
@@ -31,7 +30,7 @@ export const codexEventSchema = z.union([
   z.looseObject({
     type: z.literal('turn.completed'),
     usage: z
-      .looseObject({ input_tokens: reported, cached_input_tokens: reported, output_tokens: reported })
+      .looseObject({ input_tokens: reportedCount, cached_input_tokens: reportedCount, output_tokens: reportedCount })
       .optional()
       .catch(undefined),
   }),

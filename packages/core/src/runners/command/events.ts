@@ -1,13 +1,11 @@
 import { toolCallKinds } from '@skeval/schema/internal';
 import * as z from 'zod';
+import { eventCount, reportedCount } from '../event-fields.js';
 
 // Skeval's JSON-lines trace format for `--agent command` programs (docs/agents.md): a program
 // that prints only these events gives a full trace; anything else on stdout is the response.
 
 const optionalString = z.string().optional().catch(undefined);
-const count = z.number().nonnegative().optional().catch(undefined);
-/** A token count kept as reported: the trace builder's `count` takes it or records it as unreadable. */
-const reported = z.unknown().optional();
 const id = z.union([z.string(), z.number()]).transform(String).optional().catch(undefined);
 
 export const commandEventSchema = z.union([
@@ -30,10 +28,10 @@ export const commandEventSchema = z.union([
   }),
   z.looseObject({
     type: z.literal('usage'),
-    input_tokens: reported,
-    output_tokens: reported,
-    cached_input_tokens: reported,
-    cost_usd: count,
+    input_tokens: reportedCount,
+    output_tokens: reportedCount,
+    cached_input_tokens: reportedCount,
+    cost_usd: eventCount,
   }),
   z.looseObject({ type: z.literal('final'), text: optionalString }),
 ]);

@@ -1,11 +1,9 @@
 import * as z from 'zod';
+import { eventCount, reportedCount } from '../event-fields.js';
 
 // `pi -p --mode json` events, only the fields Skeval reads.
 
 const optionalString = z.string().optional().catch(undefined);
-const count = z.number().nonnegative().optional().catch(undefined);
-/** A token count kept as reported: the trace builder's `count` takes it or records it as unreadable. */
-const reported = z.unknown().optional();
 const toolArguments = z.record(z.string(), z.unknown()).optional().catch(undefined);
 
 const blockSchema = z.looseObject({
@@ -25,11 +23,11 @@ const messageSchema = z.looseObject({
   model: optionalString,
   usage: z
     .looseObject({
-      input: reported,
-      output: reported,
-      cacheRead: reported,
-      cacheWrite: reported,
-      cost: z.looseObject({ total: count }).optional().catch(undefined),
+      input: reportedCount,
+      output: reportedCount,
+      cacheRead: reportedCount,
+      cacheWrite: reportedCount,
+      cost: z.looseObject({ total: eventCount }).optional().catch(undefined),
     })
     .optional()
     .catch(undefined),
@@ -58,8 +56,8 @@ export const piEventSchema = z.union([
   z.looseObject({ type: z.literal('turn_start') }),
   z.looseObject({
     type: z.literal('auto_retry_start'),
-    attempt: count,
-    maxAttempts: count,
+    attempt: eventCount,
+    maxAttempts: eventCount,
     errorMessage: optionalString,
   }),
   z.looseObject({

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadTriggerSet } from './load-trigger-set.js';
+
+// Trigger files from public repositories, byte for byte (see __fixtures__/public/README.md).
+// The expected labels are counted from the file's own JSON, not from the loader.
+
+const read = (name: string) => readFileSync(new URL(`./__fixtures__/public/${name}`, import.meta.url), 'utf8');
+
+describe('a public trigger-evals.json: a top-level array of { query, should_trigger }', () => {
+  const source = read('xcode-disk-cleanup.trigger-evals.json');
+  const items: Array<{ query: string; should_trigger: boolean }> = JSON.parse(source);
+
+  it('reads every query with its label, in order, with no issue', () => {
+    const load = loadTriggerSet({
+      source,
+      fileName: 'evals/trigger-evals.json',
+      skillName: 'xcode-disk-cleanup',
+    });
+    expect(load.errors).toEqual([]);
+    expect(load.warnings).toEqual([]);
+    expect(load.queries.map((query) => [query.query, query.shouldTrigger])).toEqual(
+      items.map((item) => [item.query, item.should_trigger]),
+    );
+    expect(items.filter((item) => item.should_trigger)).toHaveLength(10);
+    expect(Object.values(load.shapes).reduce((total, count) => total + count, 0)).toBe(items.length);
+  });
+});
