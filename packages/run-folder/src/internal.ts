@@ -26,3 +26,4 @@ export {
 export { hashCaseRun } from './case-run-sha.js';
 export * from './index.js';
 export type { SharedStrings } from './read-case-run.js';
+export { digestGrading } from './read-case-run.js';

@@ -1,4 +1,5 @@
-import { type CaseRunOutcome, outcomeOf, readRunFolder } from '@skeval/run-folder';
+import { type CaseRunOutcome, digestOf, outcomeOf, readRunFolder } from '@skeval/run-folder';
+import type { SharedStrings } from '@skeval/run-folder/internal';
 import type { ResolvedGrader } from '@skeval/scripts';
 import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
@@ -6,6 +7,7 @@ import type { AgentRunner } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
 import { type ExecutionPlan, installFor, type PlannedCaseRun, type PlannedSkill } from './build-plan.js';
 import type { CostCap } from './cost-cap.js';
+import { keptOutcome } from './kept-outcome.js';
 import { type InterruptedCaseRun, runCase } from './run-case.js';
 import type { RunProgressEvent } from './run-progress.js';
 import { isFinished, storedCaseRun } from './stored-case-run.js';
@@ -55,6 +57,15 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     writeErrors: new Map(plan.skills.map((planned) => [planned, []])),
     interrupted: false,
     stopped: new Map(plan.skills.map((planned) => [planned, []])),
+  };
+  // One copy of each assertion text, grader and evidence per skill, across its case runs.
+  const shared = new Map<PlannedSkill, SharedStrings>();
+  const sharedOf = (planned: PlannedSkill): SharedStrings => {
+    const known = shared.get(planned);
+    if (known) return known;
+    const strings: SharedStrings = new Map();
+    shared.set(planned, strings);
+    return strings;
   };
   const hardStop = new AbortController();
   let writesFailed = false;
@@ -123,7 +134,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
           return;
         }
         costCap?.finished(outcome);
-        execution.outcomes.get(caseRun.planned)?.push(outcome);
+        execution.outcomes.get(caseRun.planned)?.push(keptOutcome(outcome, sharedOf(caseRun.planned)));
         // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
         if (outcome.error?.code === 'artifacts_unwritable') {
           writesFailed = true;
@@ -181,7 +192,7 @@ async function storedOutcomes(
   const finished = new Map<PlannedCaseRun, CaseRunOutcome>();
   for (const caseRun of plan.caseRuns) {
     const stored = await storedCaseRun(caseRun);
-    if (isFinished(stored)) finished.set(caseRun, outcomeOf(caseRun.planned.skill.name, stored.run));
+    if (isFinished(stored)) finished.set(caseRun, outcomeOf(caseRun.planned.skill.name, digestOf(stored.run)));
     if (stored.status === 'invalid')
       onProgress?.({
         type: 'case-redo',
