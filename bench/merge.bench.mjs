@@ -204,7 +204,7 @@ function readFloor(dir) {
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 // Linking (the default) and --copy leave the shards as they were; --move renames each case
 // folder out of them.
-for (const placement of ['link', 'copy', 'move']) {
+for (const placement of process.env.BENCH_PLACEMENTS?.split(',') ?? ['link', 'copy', 'move']) {
   const move = placement === 'move';
   const merges = [];
   for (let attempt = 0; attempt < Number(process.env.BENCH_MERGES ?? sized(3, 1)); attempt += 1) {

@@ -7,6 +7,7 @@ import type { AgentRunner } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
 import { type ExecutionPlan, installFor, type PlannedCaseRun, type PlannedSkill } from './build-plan.js';
 import type { CostCap } from './cost-cap.js';
+import { createHeapBound } from './heap-bound.js';
 import { keptOutcome } from './kept-outcome.js';
 import { type InterruptedCaseRun, runCase } from './run-case.js';
 import type { RunProgressEvent } from './run-progress.js';
@@ -67,6 +68,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     shared.set(planned, strings);
     return strings;
   };
+  const heapBound = createHeapBound();
   const hardStop = new AbortController();
   let writesFailed = false;
   let running = 0;
@@ -134,6 +136,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
           return;
         }
         costCap?.finished(outcome);
+        heapBound.caseRunFinished();
         execution.outcomes.get(caseRun.planned)?.push(keptOutcome(outcome, sharedOf(caseRun.planned)));
         // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
         if (outcome.error?.code === 'artifacts_unwritable') {
