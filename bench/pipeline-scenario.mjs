@@ -58,4 +58,6 @@ globalThis.gc?.();
 const heldMb = globalThis.gc ? process.memoryUsage().heapUsed / 2 ** 20 : null;
 rmSync(root, { recursive: true, force: true });
 const peakRssMb = process.resourceUsage().maxRSS / 1024;
-console.log(JSON.stringify({ cases, concurrency, wallMs, agentMs, peakRssMb, heldMb, outcomes: result.runs[0].outcomes.length }));
+console.log(
+  JSON.stringify({ cases, concurrency, wallMs, agentMs, peakRssMb, heldMb, outcomes: result.runs[0].outcomes.length }),
+);

@@ -43,7 +43,10 @@ function earlierResults() {
   const rows = goalsPart
     .split('\n')
     .filter((line) => /^\| [a-z]/.test(line) && !line.startsWith('| benchmark '))
-    .map((line) => ({ bench: `${line.split('|')[1]?.trim()}.bench.mjs`, line: line.replace(/ +\|/g, ' |').replace(/\| +/g, '| ') }));
+    .map((line) => ({
+      bench: `${line.split('|')[1]?.trim()}.bench.mjs`,
+      line: line.replace(/ +\|/g, ' |').replace(/\| +/g, '| '),
+    }));
   const sections = text
     .slice(text.indexOf('## Figures') + '## Figures'.length)
     .split(/\n(?=### )/)

@@ -24,7 +24,9 @@ const allBenches = readdirSync(benchDir)
 const unknown = (only ?? []).filter((name) => !allBenches.includes(`${name}.bench.mjs`));
 if (only?.length === 0 || unknown.length) {
   const names = allBenches.map((file) => file.replace('.bench.mjs', '')).join(', ');
-  console.error(`--only ${unknown.join(',')}: no such benchmark; the benchmarks are ${names} (e.g. --only merge,scale)`);
+  console.error(
+    `--only ${unknown.join(',')}: no such benchmark; the benchmarks are ${names} (e.g. --only merge,scale)`,
+  );
   process.exit(2);
 }
 const benches = only ? allBenches.filter((file) => only.includes(file.replace('.bench.mjs', ''))) : allBenches;

@@ -14,7 +14,8 @@ const concurrency = 4;
 const sizes = (process.env.BENCH_SCALE_SIZES?.split(',').map(Number) ?? sized([100, 1000, 10000], [10, 50])).sort(
   (a, b) => a - b,
 );
-const lastLine = (args) => JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }).trim().split('\n').at(-1));
+const lastLine = (args) =>
+  JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }).trim().split('\n').at(-1));
 
 const points = [];
 for (const caseRuns of sizes) {

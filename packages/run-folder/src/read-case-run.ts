@@ -46,8 +46,18 @@ export interface StoredCaseRun extends CaseRunFolder {
   timing: Timing;
   trace: Trace;
   contextManifest: ContextManifest;
-  /** `sha256:<hex>` of its artifacts and `outputs/` as read (see `hashCaseRun`). */
+  /** `sha256:<hex>` of its artifacts and `outputs/` as read (see `hashCaseRun`); `''` when read with `{ digest: false }`. */
   artifactsSha256: string;
+  /** assistant.md as read (its final line break kept), when read with `{ response: true }`. */
+  response?: string;
+}
+
+/** What `readCaseRun` reads beyond the artifacts' verdicts. */
+export interface ReadCaseRunOptions {
+  /** Hash the artifacts and `outputs/` for `artifactsSha256` (a viewer that checks nothing need not). @default true */
+  digest?: boolean;
+  /** Keep assistant.md's text, read once with the rest. @default false */
+  response?: boolean;
 }
 
 /**
@@ -162,7 +172,11 @@ export type CaseRunRead =
  * through a link: a case folder, arm or run folder, `outputs/` or artifact that is a symbolic
  * link refuses the case run, named. A complete one carries the digest of its artifacts.
  */
-export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promise<CaseRunRead> {
+export async function readCaseRun(
+  folder: CaseRunFolder,
+  runDir: string,
+  options: ReadCaseRunOptions = {},
+): Promise<CaseRunRead> {
   const labelFor = (file: string) => labelOf(runDir, join(folder.dir, file));
   const linked = linkBetween(runDir, folder.dir) ?? outputsLink(folder.dir, labelFor(caseRunFiles.outputs));
   if (linked) return { status: 'invalid', problems: [refusalOf(linked.label, linked.found)], refused: true };
@@ -193,10 +207,11 @@ export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promis
     if (response.status === 'invalid')
       return { status: 'invalid', problems: [response.problem], ...(response.refused ? { refused: true } : {}) };
     if (response.status === 'ok') bytes.set(caseRunFiles.response, response.value);
-    const artifactsSha256 = hashCaseRunFrom(folder.dir, (file) => bytes.get(file));
+    const artifactsSha256 = options.digest === false ? '' : hashCaseRunFrom(folder.dir, (file) => bytes.get(file));
+    const text = options.response && response.status === 'ok' ? { response: response.value.toString('utf8') } : {};
     return {
       status: 'complete',
-      run: { ...folder, ...artifacts, contextManifest: contextManifest.value, artifactsSha256 },
+      run: { ...folder, ...artifacts, contextManifest: contextManifest.value, artifactsSha256, ...text },
     };
   }
   const reads = [grading, timing, trace, toolSummary, contextManifest];

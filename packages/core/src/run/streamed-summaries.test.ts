@@ -15,8 +15,8 @@ import { makeRatesSkill } from '../__fixtures__/rates-skill.js';
 import { runReporters } from '../reporters/reporters.js';
 import { createCommandRunner } from '../runners/command/runner.js';
 import { mergeShards } from '../shards/merge-shards.js';
-import type { RunReport } from './run-report.js';
 import { runEvals } from './run-evals.js';
+import type { RunReport } from './run-report.js';
 
 // A run keeps of each finished case run only its digest, and the summary and benchmark are
 // written from digests read back one case run at a time. The oracle here is what was computed
