@@ -21,6 +21,9 @@ import { casePassRates, isFlaky, overviewOf, runPassRateOf } from './overview.js
 import { inlineImages, type PendingImage, readOutputs } from './read-outputs.js';
 import { traceViewOf } from './trace-view.js';
 
+/** Case ids in order, numbers as numbers: one collator, where `localeCompare` with options makes one per call. */
+const caseIdOrder = new Intl.Collator(undefined, { numeric: true }).compare;
+
 export interface CollectReportOptions {
   /** Run folders, or folders with run folders below them (the newest run of each is taken). */
   paths: readonly string[];
@@ -74,9 +77,7 @@ async function readCaseRuns(runDir: string): Promise<{ runs: StoredCaseRun[]; pr
   const problems = reads.flatMap((read) => (read.status === 'invalid' ? read.problems : []));
   runs.sort(
     (a, b) =>
-      a.grading.case_id.localeCompare(b.grading.case_id, undefined, { numeric: true }) ||
-      a.arm.localeCompare(b.arm) ||
-      a.runNumber - b.runNumber,
+      caseIdOrder(a.grading.case_id, b.grading.case_id) || a.arm.localeCompare(b.arm) || a.runNumber - b.runNumber,
   );
   return { runs, problems };
 }
