@@ -1,7 +1,6 @@
 import { type CaseRunOutcome, digestOf, outcomeOf, readRunFolder } from '@skeval/run-folder';
 import type { SharedStrings } from '@skeval/run-folder/internal';
 import type { ResolvedGrader } from '@skeval/scripts';
-import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
@@ -112,40 +111,44 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     if (allowed && stoppedSince) costCap.finished(undefined);
     return !allowed ? 'cost-cap' : stoppedSince;
   };
-  const limit = pLimit(options.concurrency);
   const pendingRemovals: Array<Promise<void>> = [];
+  // A fixed number of workers take the plan's case runs in order: nothing is made per case run
+  // before it starts, so ten thousand planned case runs hold no ten thousand pending tasks.
+  const queue = plan.caseRuns.values();
+  const runOne = async (caseRun: PlannedCaseRun) => {
+    const refused = await admit(caseRun);
+    if (refused) return skip(caseRun, refused);
+    options.onProgress?.({ type: 'case-start', ...labelOf(caseRun) });
+    running += 1;
+    const outcome = await launch(caseRun, options, hardStop.signal, pendingRemovals)
+      .catch((error: unknown) => {
+        costCap?.finished(undefined);
+        throw error;
+      })
+      .finally(() => {
+        running -= 1;
+      });
+    if ('interrupted' in outcome) {
+      costCap?.finished(undefined);
+      execution.stopped.get(caseRun.planned)?.push(outcome);
+      options.onProgress?.({ type: 'case-interrupted', ...labelOf(caseRun) });
+      return;
+    }
+    costCap?.finished(outcome);
+    heapBound.caseRunFinished();
+    execution.outcomes.get(caseRun.planned)?.push(keptOutcome(outcome, sharedOf(caseRun.planned)));
+    // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
+    if (outcome.error?.code === 'artifacts_unwritable') {
+      writesFailed = true;
+      execution.writeErrors.get(caseRun.planned)?.push(outcome.error.message);
+    }
+    options.onProgress?.({ type: 'case-end', outcome });
+  };
+  const workers = Math.max(1, Math.min(options.concurrency, plan.caseRuns.length));
   await Promise.all(
-    plan.caseRuns.map((caseRun) =>
-      limit(async () => {
-        const refused = await admit(caseRun);
-        if (refused) return skip(caseRun, refused);
-        options.onProgress?.({ type: 'case-start', ...labelOf(caseRun) });
-        running += 1;
-        const outcome = await launch(caseRun, options, hardStop.signal, pendingRemovals)
-          .catch((error: unknown) => {
-            costCap?.finished(undefined);
-            throw error;
-          })
-          .finally(() => {
-            running -= 1;
-          });
-        if ('interrupted' in outcome) {
-          costCap?.finished(undefined);
-          execution.stopped.get(caseRun.planned)?.push(outcome);
-          options.onProgress?.({ type: 'case-interrupted', ...labelOf(caseRun) });
-          return;
-        }
-        costCap?.finished(outcome);
-        heapBound.caseRunFinished();
-        execution.outcomes.get(caseRun.planned)?.push(keptOutcome(outcome, sharedOf(caseRun.planned)));
-        // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
-        if (outcome.error?.code === 'artifacts_unwritable') {
-          writesFailed = true;
-          execution.writeErrors.get(caseRun.planned)?.push(outcome.error.message);
-        }
-        options.onProgress?.({ type: 'case-end', outcome });
-      }),
-    ),
+    Array.from({ length: workers }, async () => {
+      for (const caseRun of queue) await runOne(caseRun);
+    }),
   );
   await Promise.all(pendingRemovals);
   options.signal?.removeEventListener('abort', onStop);
