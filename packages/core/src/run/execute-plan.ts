@@ -1,5 +1,4 @@
 import { type CaseRunOutcome, digestOf, outcomeOf, readRunFolder } from '@skeval/run-folder';
-import type { SharedStrings } from '@skeval/run-folder/internal';
 import type { ResolvedGrader } from '@skeval/scripts';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
@@ -7,7 +6,7 @@ import type { Containment } from '../session/containment.js';
 import { type ExecutionPlan, installFor, type PlannedCaseRun, type PlannedSkill } from './build-plan.js';
 import type { CostCap } from './cost-cap.js';
 import { createHeapBound } from './heap-bound.js';
-import { keptOutcome } from './kept-outcome.js';
+import { eachInOrder, keptOutcome, sharedStringsByKey } from './kept-outcome.js';
 import { type InterruptedCaseRun, runCase } from './run-case.js';
 import type { RunProgressEvent } from './run-progress.js';
 import { isFinished, storedCaseRun } from './stored-case-run.js';
@@ -59,14 +58,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     stopped: new Map(plan.skills.map((planned) => [planned, []])),
   };
   // One copy of each assertion text, grader and evidence per skill, across its case runs.
-  const shared = new Map<PlannedSkill, SharedStrings>();
-  const sharedOf = (planned: PlannedSkill): SharedStrings => {
-    const known = shared.get(planned);
-    if (known) return known;
-    const strings: SharedStrings = new Map();
-    shared.set(planned, strings);
-    return strings;
-  };
+  const sharedOf = sharedStringsByKey<PlannedSkill>();
   const heapBound = createHeapBound();
   const hardStop = new AbortController();
   let writesFailed = false;
@@ -112,9 +104,6 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     return !allowed ? 'cost-cap' : stoppedSince;
   };
   const pendingRemovals: Array<Promise<void>> = [];
-  // A fixed number of workers take the plan's case runs in order: nothing is made per case run
-  // before it starts, so ten thousand planned case runs hold no ten thousand pending tasks.
-  const queue = plan.caseRuns.values();
   const runOne = async (caseRun: PlannedCaseRun) => {
     const refused = await admit(caseRun);
     if (refused) return skip(caseRun, refused);
@@ -144,12 +133,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     }
     options.onProgress?.({ type: 'case-end', outcome });
   };
-  const workers = Math.max(1, Math.min(options.concurrency, plan.caseRuns.length));
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      for (const caseRun of queue) await runOne(caseRun);
-    }),
-  );
+  await eachInOrder(plan.caseRuns, options.concurrency, runOne);
   await Promise.all(pendingRemovals);
   options.signal?.removeEventListener('abort', onStop);
   return execution;

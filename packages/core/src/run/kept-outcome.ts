@@ -23,3 +23,33 @@ export function keptOutcome(outcome: CaseRunOutcome, shared: SharedStrings): Cas
     ...(outcome.blockedConnections === undefined ? {} : { blockedConnections: outcome.blockedConnections }),
   };
 }
+
+/** One `SharedStrings` per key (a skill of the run), made when first asked for. */
+export function sharedStringsByKey<Key>(): (key: Key) => SharedStrings {
+  const byKey = new Map<Key, SharedStrings>();
+  return (key) => {
+    const known = byKey.get(key);
+    if (known) return known;
+    const strings: SharedStrings = new Map();
+    byKey.set(key, strings);
+    return strings;
+  };
+}
+
+/**
+ * Runs `run` over `items` in order, `workers` at a time: a fixed number of workers take the next
+ * item as they finish one, so nothing is made per item before it starts (ten thousand planned
+ * case runs hold no ten thousand pending tasks).
+ */
+export async function eachInOrder<Item>(
+  items: readonly Item[],
+  workers: number,
+  run: (item: Item) => Promise<void>,
+): Promise<void> {
+  const queue = items.values();
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, async () => {
+      for (const item of queue) await run(item);
+    }),
+  );
+}
