@@ -1,5 +1,6 @@
 // skeval merge of 4 shards × 2,500 case runs (goal ≤ 10 s and ≤ 300 MB peak RSS), timed as a
-// child process of the built CLI; and the speed-up of 4 shards run at once against one run of
+// child process of the built CLI, each merge paired with the read floor (read-floor.mjs: every
+// file of the shards read once, in a Node process of its own; goal for --move ≤ 3× it); and the speed-up of 4 shards run at once against one run of
 // the same cases, with an agent that waits ~200 ms as a model would.
 // The shards' case runs are copies of one case run Skeval wrote (skeval run --shard 1/1 of a
 // one-case skill), each with its own case id, under shard.json and summary.json as a shard
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { hashCaseRun, shardOfCase } from '../packages/core/dist/internal.js';
 import { goal, sized } from './figures.mjs';
 
+const floorScript = fileURLToPath(new URL('./read-floor.mjs', import.meta.url));
 const cli = fileURLToPath(new URL('../apps/cli/dist/cli.js', import.meta.url));
 const shardCount = 4;
 const caseRunsPerShard = Number(process.env.BENCH_CASE_RUNS_PER_SHARD ?? sized(2500, 10));
@@ -182,10 +184,27 @@ console.log(
   `shards: ${shardCount} × ${casesPerShard * arms.length} case runs (${totalCaseRuns} in all) under ${tmpdir()} written in ${((performance.now() - generated) / 1000).toFixed(1)} s`,
 );
 
+/** The read floor of a folder: seconds for a Node process of its own to read every file of it once. */
+function readFloor(dir) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [floorScript, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`the read floor failed (${code})`));
+      else resolve({ seconds: (performance.now() - started) / 1000, ...JSON.parse(stdout) });
+    });
+  });
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 // Linking (the default) and --copy leave the shards as they were; --move renames each case
 // folder out of them.
-for (const placement of ['link', 'copy', 'move']) {
+for (const placement of process.env.BENCH_PLACEMENTS?.split(',') ?? ['link', 'copy', 'move']) {
   const move = placement === 'move';
   const merges = [];
   for (let attempt = 0; attempt < Number(process.env.BENCH_MERGES ?? sized(3, 1)); attempt += 1) {
@@ -194,7 +213,10 @@ for (const placement of ['link', 'copy', 'move']) {
     if (move) cpSync(join(root, 'shards'), shardsDir, { recursive: true });
     const flag = placement === 'link' ? [] : [`--${placement}`];
     const args = ['merge', shardsDir, '-o', out, '--reporter', `junit:${out}.xml`, ...flag];
+    // The floor just before the merge, on the same files (as warm in the page cache as the merge finds them).
+    const floor = await readFloor(shardsDir);
     const merged = await skeval(args);
+    merged.floor = floor;
     if (merged.code !== 0) throw new Error(`the merge failed (${merged.code}): ${merged.stderr.slice(0, 2000)}`);
     if (!merged.stderr.includes(`${totalCaseRuns} case runs`)) throw new Error(`unexpected merge: ${merged.stderr}`);
     merges.push(merged);
@@ -205,8 +227,14 @@ for (const placement of ['link', 'copy', 'move']) {
   const command = `skeval merge${placement === 'link' ? '' : ` --${placement}`}`;
   const seconds = median(merges.map((merge) => merge.seconds));
   const rssMb = Math.max(...merges.map((merge) => merge.rssMb));
+  const floorSeconds = median(merges.map((merge) => merge.floor.seconds));
+  const ratio = median(merges.map((merge) => merge.seconds / merge.floor.seconds));
+  const ratioText = `${ratio.toFixed(2)}× the read floor (${floorSeconds.toFixed(2)} s for ${merges[0].floor.files} files, ${(merges[0].floor.bytes / 2 ** 20).toFixed(0)} MiB)`;
+  const ratioGoal = move
+    ? ` ${goal({ name: `${command}, ${totalCaseRuns} case runs: over the read floor`, value: ratio, max: 3, unit: ' ×' })}`
+    : '';
   console.log(
-    `${command}: ${seconds.toFixed(2)} s median of ${merges.length} ${goal({ name: `${command}, ${totalCaseRuns} case runs: time`, value: seconds, max: 10, unit: ' s' })}, peak RSS ${rssMb.toFixed(0)} MB ${goal({ name: `${command}, ${totalCaseRuns} case runs: peak RSS`, value: rssMb, max: 300, unit: ' MB' })} for ${totalCaseRuns} case runs`,
+    `${command}: ${seconds.toFixed(2)} s median of ${merges.length} ${goal({ name: `${command}, ${totalCaseRuns} case runs: time`, value: seconds, max: 10, unit: ' s' })}, ${ratioText}${ratioGoal}, peak RSS ${rssMb.toFixed(0)} MB ${goal({ name: `${command}, ${totalCaseRuns} case runs: peak RSS`, value: rssMb, max: 300, unit: ' MB' })} for ${totalCaseRuns} case runs`,
   );
 }
 

@@ -3,7 +3,8 @@
 // The agent is a shell script that sleeps that long (0: not at all) and prints "done". With
 // `allowlist`, each case run gets the default --network model with one allowed host on
 // 127.0.0.1, so its gate and the forwarder inside the sandbox start as a CLI agent's would.
-// Prints one JSON line: wall time, the agents' own time, cases, peak RSS.
+// Prints one JSON line: wall time, the agents' own time, cases, peak RSS, and (run with
+// --expose-gc) the heap still held once the run has returned, its result alive.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,5 +54,10 @@ const wallMs = performance.now() - started;
 const agentMs = result.runs[0].outcomes.reduce((sum, outcome) => sum + outcome.durationMs, 0);
 if (result.totals.cases !== cases || result.totals.failed || result.totals.errored)
   throw new Error(`unexpected result: ${JSON.stringify(result.totals)}`);
+globalThis.gc?.();
+const heldMb = globalThis.gc ? process.memoryUsage().heapUsed / 2 ** 20 : null;
 rmSync(root, { recursive: true, force: true });
-console.log(JSON.stringify({ cases, concurrency, wallMs, agentMs, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
+const peakRssMb = process.resourceUsage().maxRSS / 1024;
+console.log(
+  JSON.stringify({ cases, concurrency, wallMs, agentMs, peakRssMb, heldMb, outcomes: result.runs[0].outcomes.length }),
+);

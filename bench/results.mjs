@@ -31,9 +31,58 @@ const fence = (text) => `\`\`\`\n${text.trimEnd() || '(nothing printed)'}\n\`\`\
 const cell = (text) => String(text).replaceAll('|', '\\|');
 const load = (averages) => averages.map((average) => average.toFixed(1)).join(', ');
 
-/** Writes bench/RESULTS.md, laid out as `pnpm lint` wants it, and returns its path. */
-export function writeResults({ results, machine, startedAt, loadAtStart, loadAtEnd, totalSeconds }) {
+/**
+ * The goal rows and figure sections of the RESULTS.md there is, by benchmark file, for a run of
+ * some benchmarks (`--only`) to keep those of the others.
+ */
+function earlierResults() {
+  if (!existsSync(resultsFile)) return { rows: [], sections: [], date: 'an earlier run' };
+  const text = readFileSync(resultsFile, 'utf8');
+  const date = /^\| date +\| ([^|]+?) +\|$/m.exec(text)?.[1] ?? 'an earlier run';
+  const goalsPart = text.slice(text.indexOf('## Goals'), text.indexOf('## Figures'));
+  const rows = goalsPart
+    .split('\n')
+    .filter((line) => /^\| [a-z]/.test(line) && !line.startsWith('| benchmark '))
+    .map((line) => ({
+      bench: `${line.split('|')[1]?.trim()}.bench.mjs`,
+      line: line.replace(/ +\|/g, ' |').replace(/\| +/g, '| '),
+    }));
+  const sections = text
+    .slice(text.indexOf('## Figures') + '## Figures'.length)
+    .split(/\n(?=### )/)
+    .filter((part) => part.startsWith('### '))
+    .map((part) => ({ bench: `${part.slice(4, part.indexOf('\n')).trim()}.bench.mjs`, text: part.trimEnd() }));
+  return { rows, sections, date };
+}
+
+/**
+ * Writes bench/RESULTS.md, laid out as `pnpm lint` wants it, and returns its path. With `only`
+ * (the benchmark files run), the other benchmarks' goals and figures are kept as they were.
+ */
+export function writeResults({ results, machine, startedAt, loadAtStart, loadAtEnd, totalSeconds, only }) {
+  const earlier = only ? earlierResults() : { rows: [], sections: [], date: '' };
+  const kept = (entry) => !only.includes(entry.bench);
   const goals = results.flatMap((result) => result.goals);
+  const goalRow = (checked) =>
+    `| ${checked.bench.replace('.bench.mjs', '')} | ${cell(checked.name)} | ${cell(checked.measured)} | ${cell(checked.goal)} | ${checked.met ? 'met' : '**missed**'} |`;
+  const rows = [
+    ...goals.map((checked) => ({ bench: checked.bench, line: goalRow(checked), met: checked.met })),
+    ...(only ? earlier.rows.filter(kept).map((row) => ({ ...row, met: !row.line.includes('**missed**') })) : []),
+  ].sort((a, b) => a.bench.localeCompare(b.bench));
+  const sections = [
+    ...results.map(({ bench, code, seconds, stdout, stderr }) => ({
+      bench,
+      text: [
+        `### ${bench.replace('.bench.mjs', '')}`,
+        '',
+        `\`bench/${bench}\`: ${seconds.toFixed(1)} s, exit ${code}.`,
+        '',
+        fence(stdout),
+        ...(stderr.trim() ? ['', 'Its error output:', '', fence(stderr)] : []),
+      ].join('\n'),
+    })),
+    ...(only ? earlier.sections.filter(kept) : []),
+  ].sort((a, b) => a.bench.localeCompare(b.bench));
   const lines = [
     '# Benchmark results',
     '',
@@ -50,26 +99,20 @@ export function writeResults({ results, machine, startedAt, loadAtStart, loadAtE
     `| Node | ${machine.node} |`,
     `| load average (1, 5, 15 min) | ${load(loadAtStart)} at the start, ${load(loadAtEnd)} at the end |`,
     `| duration | ${totalSeconds.toFixed(0)} s |`,
+    ...(only
+      ? [
+          `| run | ${only.map((bench) => bench.replace('.bench.mjs', '')).join(', ')} only (\`--only\`); the other benchmarks' figures are kept from ${cell(earlier.date)} |`,
+        ]
+      : []),
     '',
-    `## Goals: ${goals.filter((checked) => checked.met).length} of ${goals.length} met`,
+    `## Goals: ${rows.filter((row) => row.met).length} of ${rows.length} met`,
     '',
     '| benchmark | figure | measured | goal | verdict |',
     '|---|---|---|---|---|',
-    ...goals.map(
-      (checked) =>
-        `| ${checked.bench.replace('.bench.mjs', '')} | ${cell(checked.name)} | ${cell(checked.measured)} | ${cell(checked.goal)} | ${checked.met ? 'met' : '**missed**'} |`,
-    ),
+    ...rows.map((row) => row.line),
     '',
     '## Figures',
-    ...results.flatMap(({ bench, code, seconds, stdout, stderr }) => [
-      '',
-      `### ${bench.replace('.bench.mjs', '')}`,
-      '',
-      `\`bench/${bench}\`: ${seconds.toFixed(1)} s, exit ${code}.`,
-      '',
-      fence(stdout),
-      ...(stderr.trim() ? ['', 'Its error output:', '', fence(stderr)] : []),
-    ]),
+    ...sections.flatMap((section) => ['', section.text]),
     '',
   ];
   writeFileSync(resultsFile, lines.join('\n'));

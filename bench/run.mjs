@@ -2,6 +2,8 @@
 // bench/RESULTS.md with the machine, the commit, every goal and every figure printed.
 // `pnpm bench:smoke` (`--smoke`): the same benchmarks at small sizes, goals not enforced, and
 // RESULTS.md left as it is; a benchmark that crashes fails it.
+// `--only merge,scale`: those benchmarks alone; RESULTS.md keeps every other benchmark's goals
+// and figures from the run that wrote them, and says which were run again.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -9,12 +11,25 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeMachine, writeResults } from './results.mjs';
 
-const args = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const onlyAt = argv.indexOf('--only');
+const only = onlyAt === -1 ? undefined : (argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
+// What each benchmark is given: everything but --only and its list.
+const args = onlyAt === -1 ? argv : argv.filter((_, at) => at !== onlyAt && at !== onlyAt + 1);
 const smoke = args.includes('--smoke');
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
-const benches = readdirSync(benchDir)
+const allBenches = readdirSync(benchDir)
   .filter((file) => file.endsWith('.bench.mjs'))
   .sort();
+const unknown = (only ?? []).filter((name) => !allBenches.includes(`${name}.bench.mjs`));
+if (only?.length === 0 || unknown.length) {
+  const names = allBenches.map((file) => file.replace('.bench.mjs', '')).join(', ');
+  console.error(
+    `--only ${unknown.join(',')}: no such benchmark; the benchmarks are ${names} (e.g. --only merge,scale)`,
+  );
+  process.exit(2);
+}
+const benches = only ? allBenches.filter((file) => only.includes(file.replace('.bench.mjs', ''))) : allBenches;
 
 /** Runs one benchmark, its output shown as it comes and kept. */
 function runBench(bench, figuresFile) {
@@ -84,6 +99,7 @@ if (!smoke) {
     loadAtStart,
     loadAtEnd: loadavg(),
     totalSeconds,
+    ...(only ? { only: benches } : {}),
   });
   console.log(`figures written to ${file}`);
 }

@@ -22,14 +22,27 @@ const hashedFiles = [
  * A file that is a link throws (the caller has refused it already).
  */
 export function hashCaseRun(dir: string): string {
-  const hash = createHash('sha256');
-  for (const file of hashedFiles) {
-    let bytes: Buffer | undefined;
+  return hashCaseRunFrom(dir, (file) => {
     try {
-      bytes = readFileNoFollow(join(dir, file));
+      return readFileNoFollow(join(dir, file));
     } catch (error) {
       if (!(error instanceof Error && Reflect.get(error, 'code') === 'ENOENT')) throw error;
+      return undefined;
     }
+  });
+}
+
+/** A case run's artifact files, by name, whose digest is taken. */
+export type HashedFile = (typeof hashedFiles)[number];
+
+/**
+ * `hashCaseRun` of artifact bytes already read (`bytesOf` a file, undefined when it is not
+ * there), so a reader that parses the artifacts hashes the same bytes and reads each file once.
+ */
+export function hashCaseRunFrom(dir: string, bytesOf: (file: HashedFile) => Buffer | undefined): string {
+  const hash = createHash('sha256');
+  for (const file of hashedFiles) {
+    const bytes = bytesOf(file);
     hashEntry(hash, file, bytes === undefined ? 'absent' : 'file', bytes);
   }
   hashTree(hash, join(dir, caseRunFiles.outputs), caseRunFiles.outputs);

@@ -20,6 +20,7 @@ export {
   type CaseRunStatus,
   digestOf,
   outcomeOf,
+  type ReadCaseRunOptions,
   type ReplayedCaseRun,
   readCaseRun,
   replayCaseRun,

@@ -33,3 +33,4 @@ export {
   readMatrixFolder,
 } from './matrix-folder.js';
 export type { SharedStrings } from './read-case-run.js';
+export { digestGrading } from './read-case-run.js';

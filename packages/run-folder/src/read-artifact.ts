@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describeSchemaIssues } from '@skeval/schema/internal';
 import type * as z from 'zod';
 import { LinkRefused, readFileNoFollow, refusalOf } from './read-no-links.js';
@@ -31,11 +30,19 @@ export async function readJsonArtifact<Schema extends z.ZodType>(
   schema: Schema,
   label: string,
 ): Promise<ArtifactRead<z.infer<Schema>>> {
-  const text = await readTextArtifact(path, label);
-  if (text.status !== 'ok') return text;
+  return parseJsonArtifact(readArtifactBytes(path, label), schema, label);
+}
+
+/** `readJsonArtifact` of bytes already read (`readArtifactBytes`), so a caller can hash the same bytes. */
+export function parseJsonArtifact<Schema extends z.ZodType>(
+  bytes: ArtifactRead<Buffer>,
+  schema: Schema,
+  label: string,
+): ArtifactRead<z.infer<Schema>> {
+  if (bytes.status !== 'ok') return bytes;
   let value: unknown;
   try {
-    value = JSON.parse(text.value);
+    value = JSON.parse(bytes.value.toString('utf8'));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return invalid(label, `not JSON (${reason}): the file is cut short or was edited`);
@@ -53,8 +60,14 @@ export async function readJsonArtifact<Schema extends z.ZodType>(
  * the time without four round trips through the thread pool per file (open, stat, read, close).
  */
 export async function readTextArtifact(path: string, label: string): Promise<ArtifactRead<string>> {
+  const bytes = readArtifactBytes(path, label);
+  return bytes.status === 'ok' ? { status: 'ok', value: bytes.value.toString('utf8') } : bytes;
+}
+
+/** An artifact's bytes, read as `readTextArtifact` reads it (never through a link, synchronously). */
+export function readArtifactBytes(path: string, label: string): ArtifactRead<Buffer> {
   try {
-    return { status: 'ok', value: readFileNoFollow(path).toString('utf8') };
+    return { status: 'ok', value: readFileNoFollow(path) };
   } catch (error) {
     if (error instanceof LinkRefused) {
       const problem = refusalOf(label, error.found);

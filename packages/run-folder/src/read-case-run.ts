@@ -13,9 +13,9 @@ import {
 } from '@skeval/schema';
 import { type Configuration, toolSummarySchema } from '@skeval/schema/internal';
 import type * as z from 'zod';
-import { hashCaseRun } from './case-run-sha.js';
+import { type HashedFile, hashCaseRunFrom } from './case-run-sha.js';
 import { type CaseRunFolder, caseRunFiles, labelOf } from './layout.js';
-import { type ArtifactRead, readJsonArtifact, readTextArtifact } from './read-artifact.js';
+import { type ArtifactRead, parseJsonArtifact, readArtifactBytes, readTextArtifact } from './read-artifact.js';
 import { linkBetween, refusalOf } from './read-no-links.js';
 
 /** How a case run's agent ended: `ok` it finished, `error` it crashed or could not start, `timeout` it ran out of time. */
@@ -46,8 +46,18 @@ export interface StoredCaseRun extends CaseRunFolder {
   timing: Timing;
   trace: Trace;
   contextManifest: ContextManifest;
-  /** `sha256:<hex>` of its artifacts and `outputs/` as read (see `hashCaseRun`). */
+  /** `sha256:<hex>` of its artifacts and `outputs/` as read (see `hashCaseRun`); `''` when read with `{ digest: false }`. */
   artifactsSha256: string;
+  /** assistant.md as read (its final line break kept), when read with `{ response: true }`. */
+  response?: string;
+}
+
+/** What `readCaseRun` reads beyond the artifacts' verdicts. */
+export interface ReadCaseRunOptions {
+  /** Hash the artifacts and `outputs/` for `artifactsSha256` (a viewer that checks nothing need not). @default true */
+  digest?: boolean;
+  /** Keep assistant.md's text, read once with the rest. @default false */
+  response?: boolean;
 }
 
 /**
@@ -81,50 +91,14 @@ export type SharedStrings = Map<string, string>;
  * of its own in V8, which for the rows of ten thousand gradings costs more than the rows.
  */
 export function digestOf(run: StoredCaseRun, shared: SharedStrings = new Map()): CaseRunDigest {
-  const share = (text: string) => {
-    const known = shared.get(text);
-    if (known !== undefined) return known;
-    shared.set(text, text);
-    return text;
-  };
-  const { grading, timing, trace } = run;
-  const { judge, skill_edited, agent_error } = grading;
+  const { timing, trace } = run;
   const { cost_usd } = timing;
   return {
     folder: run.folder,
     dir: run.dir,
     arm: run.arm,
     runNumber: run.runNumber,
-    grading: {
-      case_id: grading.case_id,
-      assertion_results: grading.assertion_results.map((row) => ({
-        text: share(row.text),
-        passed: row.passed,
-        evidence: share(row.evidence),
-        status: row.status,
-        assertion: undefined,
-        ...(row.turn === undefined ? {} : { turn: row.turn }),
-        ...(row.id === undefined ? {} : { id: share(row.id) }),
-        ...(row.grader === undefined ? {} : { grader: share(row.grader) }),
-        ...(row.duration_ms === undefined ? {} : { duration_ms: row.duration_ms }),
-        // What the judge's noise floor and escalation report read.
-        ...(row.samples === undefined ? {} : { samples: row.samples }),
-        ...(row.sample_templates === undefined ? {} : { sample_templates: row.sample_templates }),
-        ...(row.majority === undefined ? {} : { majority: row.majority }),
-        ...(row.flip_rate === undefined ? {} : { flip_rate: row.flip_rate }),
-        ...(row.escalation === undefined ? {} : { escalation: row.escalation }),
-      })),
-      expectations: grading.expectations.map((row) => ({
-        text: share(row.text),
-        passed: row.passed,
-        evidence: share(row.evidence),
-        ...(row.turn === undefined ? {} : { turn: row.turn }),
-      })),
-      summary: grading.summary,
-      ...(judge === undefined ? {} : { judge }),
-      ...(skill_edited === undefined ? {} : { skill_edited }),
-      ...(agent_error === undefined ? {} : { agent_error }),
-    },
+    grading: digestGrading(run.grading, shared),
     timing: {
       duration_ms: timing.duration_ms,
       total_duration_seconds: timing.total_duration_seconds,
@@ -134,6 +108,51 @@ export function digestOf(run: StoredCaseRun, shared: SharedStrings = new Map()):
     skillsRead: trace.skills_read ?? [],
     toolCalls: trace.tool_calls.length,
     artifactsSha256: run.artifactsSha256,
+  };
+}
+
+/**
+ * A case run's grading as its digest keeps it: no `execution_metrics`, no row's `assertion`,
+ * each string once across the run (`shared`), every object written out field by field. What a
+ * run holds of a case run once its grading.json is written (see 0022 and 0070).
+ */
+export function digestGrading(grading: Grading, shared: SharedStrings = new Map()): Grading {
+  const share = (text: string) => {
+    const known = shared.get(text);
+    if (known !== undefined) return known;
+    shared.set(text, text);
+    return text;
+  };
+  const { judge, skill_edited, agent_error } = grading;
+  return {
+    case_id: grading.case_id,
+    assertion_results: grading.assertion_results.map((row) => ({
+      text: share(row.text),
+      passed: row.passed,
+      evidence: share(row.evidence),
+      status: row.status,
+      assertion: undefined,
+      ...(row.turn === undefined ? {} : { turn: row.turn }),
+      ...(row.id === undefined ? {} : { id: share(row.id) }),
+      ...(row.grader === undefined ? {} : { grader: share(row.grader) }),
+      ...(row.duration_ms === undefined ? {} : { duration_ms: row.duration_ms }),
+      // What the judge's noise floor and escalation report read.
+      ...(row.samples === undefined ? {} : { samples: row.samples }),
+      ...(row.sample_templates === undefined ? {} : { sample_templates: row.sample_templates }),
+      ...(row.majority === undefined ? {} : { majority: row.majority }),
+      ...(row.flip_rate === undefined ? {} : { flip_rate: row.flip_rate }),
+      ...(row.escalation === undefined ? {} : { escalation: row.escalation }),
+    })),
+    expectations: grading.expectations.map((row) => ({
+      text: share(row.text),
+      passed: row.passed,
+      evidence: share(row.evidence),
+      ...(row.turn === undefined ? {} : { turn: row.turn }),
+    })),
+    summary: grading.summary,
+    ...(judge === undefined ? {} : { judge }),
+    ...(skill_edited === undefined ? {} : { skill_edited }),
+    ...(agent_error === undefined ? {} : { agent_error }),
   };
 }
 
@@ -153,20 +172,27 @@ export type CaseRunRead =
  * through a link: a case folder, arm or run folder, `outputs/` or artifact that is a symbolic
  * link refuses the case run, named. A complete one carries the digest of its artifacts.
  */
-export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promise<CaseRunRead> {
+export async function readCaseRun(
+  folder: CaseRunFolder,
+  runDir: string,
+  options: ReadCaseRunOptions = {},
+): Promise<CaseRunRead> {
   const labelFor = (file: string) => labelOf(runDir, join(folder.dir, file));
   const linked = linkBetween(runDir, folder.dir) ?? outputsLink(folder.dir, labelFor(caseRunFiles.outputs));
   if (linked) return { status: 'invalid', problems: [refusalOf(linked.label, linked.found)], refused: true };
-  const read = <Schema extends z.ZodType>(file: string, schema: Schema) =>
-    readJsonArtifact(join(folder.dir, file), schema, labelFor(file));
-  const grading = await read(caseRunFiles.grading, gradingSchema);
+  // Each file is read once: its bytes are parsed and, when the case run is complete, hashed.
+  const bytes = new Map<HashedFile, Buffer>();
+  const read = <Schema extends z.ZodType>(file: HashedFile, schema: Schema) => {
+    const raw = readBytes(folder.dir, file, labelFor(file));
+    if (raw.status === 'ok') bytes.set(file, raw.value);
+    return parseJsonArtifact(raw, schema, labelFor(file));
+  };
+  const grading = read(caseRunFiles.grading, gradingSchema);
   if (grading.status === 'absent') return { status: 'absent' };
-  const [timing, trace, toolSummary, contextManifest] = await Promise.all([
-    read(caseRunFiles.timing, timingSchema),
-    read(caseRunFiles.trace, traceSchema),
-    read(caseRunFiles.toolSummary, toolSummarySchema),
-    read(caseRunFiles.contextManifest, contextManifestSchema),
-  ]);
+  const timing = read(caseRunFiles.timing, timingSchema);
+  const trace = read(caseRunFiles.trace, traceSchema);
+  const toolSummary = read(caseRunFiles.toolSummary, toolSummarySchema);
+  const contextManifest = read(caseRunFiles.contextManifest, contextManifestSchema);
   const problemOf = (file: string, result: ArtifactRead<unknown>) =>
     result.status === 'invalid' ? [result.problem] : result.status === 'absent' ? [`${labelFor(file)}: missing`] : [];
   if (
@@ -177,13 +203,15 @@ export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promis
     contextManifest.status === 'ok'
   ) {
     const artifacts = { grading: grading.value, timing: timing.value, trace: trace.value };
-    const response = await readTextArtifact(join(folder.dir, caseRunFiles.response), labelFor(caseRunFiles.response));
+    const response = readBytes(folder.dir, caseRunFiles.response, labelFor(caseRunFiles.response));
     if (response.status === 'invalid')
       return { status: 'invalid', problems: [response.problem], ...(response.refused ? { refused: true } : {}) };
-    const artifactsSha256 = hashCaseRun(folder.dir);
+    if (response.status === 'ok') bytes.set(caseRunFiles.response, response.value);
+    const artifactsSha256 = options.digest === false ? '' : hashCaseRunFrom(folder.dir, (file) => bytes.get(file));
+    const text = options.response && response.status === 'ok' ? { response: response.value.toString('utf8') } : {};
     return {
       status: 'complete',
-      run: { ...folder, ...artifacts, contextManifest: contextManifest.value, artifactsSha256 },
+      run: { ...folder, ...artifacts, contextManifest: contextManifest.value, artifactsSha256, ...text },
     };
   }
   const reads = [grading, timing, trace, toolSummary, contextManifest];
@@ -196,6 +224,11 @@ export async function readCaseRun(folder: CaseRunFolder, runDir: string): Promis
     ...problemOf(caseRunFiles.contextManifest, contextManifest),
   ];
   return { status: 'invalid', problems, ...(refused ? { refused: true as const } : {}) };
+}
+
+/** An artifact of a case run folder, its bytes read. */
+function readBytes(dir: string, file: string, label: string): ArtifactRead<Buffer> {
+  return readArtifactBytes(join(dir, file), label);
 }
 
 /** `outputs/` when it is there and is not a folder of its own. */

@@ -1,11 +1,12 @@
-import { type CaseRunOutcome, outcomeOf, readRunFolder } from '@skeval/run-folder';
+import { type CaseRunOutcome, digestOf, outcomeOf, readRunFolder } from '@skeval/run-folder';
 import type { ResolvedGrader } from '@skeval/scripts';
-import pLimit from 'p-limit';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
 import { type ExecutionPlan, installFor, type PlannedCaseRun, type PlannedSkill } from './build-plan.js';
 import type { CostCap } from './cost-cap.js';
+import { createHeapBound } from './heap-bound.js';
+import { eachInOrder, keptOutcome, sharedStringsByKey } from './kept-outcome.js';
 import { type InterruptedCaseRun, runCase } from './run-case.js';
 import type { RunProgressEvent } from './run-progress.js';
 import { isFinished, storedCaseRun } from './stored-case-run.js';
@@ -56,6 +57,9 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     interrupted: false,
     stopped: new Map(plan.skills.map((planned) => [planned, []])),
   };
+  // One copy of each assertion text, grader and evidence per skill, across its case runs.
+  const sharedOf = sharedStringsByKey<PlannedSkill>();
+  const heapBound = createHeapBound();
   const hardStop = new AbortController();
   let writesFailed = false;
   let running = 0;
@@ -99,40 +103,37 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     if (allowed && stoppedSince) costCap.finished(undefined);
     return !allowed ? 'cost-cap' : stoppedSince;
   };
-  const limit = pLimit(options.concurrency);
   const pendingRemovals: Array<Promise<void>> = [];
-  await Promise.all(
-    plan.caseRuns.map((caseRun) =>
-      limit(async () => {
-        const refused = await admit(caseRun);
-        if (refused) return skip(caseRun, refused);
-        options.onProgress?.({ type: 'case-start', ...labelOf(caseRun) });
-        running += 1;
-        const outcome = await launch(caseRun, options, hardStop.signal, pendingRemovals)
-          .catch((error: unknown) => {
-            costCap?.finished(undefined);
-            throw error;
-          })
-          .finally(() => {
-            running -= 1;
-          });
-        if ('interrupted' in outcome) {
-          costCap?.finished(undefined);
-          execution.stopped.get(caseRun.planned)?.push(outcome);
-          options.onProgress?.({ type: 'case-interrupted', ...labelOf(caseRun) });
-          return;
-        }
-        costCap?.finished(outcome);
-        execution.outcomes.get(caseRun.planned)?.push(outcome);
-        // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
-        if (outcome.error?.code === 'artifacts_unwritable') {
-          writesFailed = true;
-          execution.writeErrors.get(caseRun.planned)?.push(outcome.error.message);
-        }
-        options.onProgress?.({ type: 'case-end', outcome });
-      }),
-    ),
-  );
+  const runOne = async (caseRun: PlannedCaseRun) => {
+    const refused = await admit(caseRun);
+    if (refused) return skip(caseRun, refused);
+    options.onProgress?.({ type: 'case-start', ...labelOf(caseRun) });
+    running += 1;
+    const outcome = await launch(caseRun, options, hardStop.signal, pendingRemovals)
+      .catch((error: unknown) => {
+        costCap?.finished(undefined);
+        throw error;
+      })
+      .finally(() => {
+        running -= 1;
+      });
+    if ('interrupted' in outcome) {
+      costCap?.finished(undefined);
+      execution.stopped.get(caseRun.planned)?.push(outcome);
+      options.onProgress?.({ type: 'case-interrupted', ...labelOf(caseRun) });
+      return;
+    }
+    costCap?.finished(outcome);
+    heapBound.caseRunFinished();
+    execution.outcomes.get(caseRun.planned)?.push(keptOutcome(outcome, sharedOf(caseRun.planned)));
+    // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
+    if (outcome.error?.code === 'artifacts_unwritable') {
+      writesFailed = true;
+      execution.writeErrors.get(caseRun.planned)?.push(outcome.error.message);
+    }
+    options.onProgress?.({ type: 'case-end', outcome });
+  };
+  await eachInOrder(plan.caseRuns, options.concurrency, runOne);
   await Promise.all(pendingRemovals);
   options.signal?.removeEventListener('abort', onStop);
   return execution;
@@ -181,7 +182,7 @@ async function storedOutcomes(
   const finished = new Map<PlannedCaseRun, CaseRunOutcome>();
   for (const caseRun of plan.caseRuns) {
     const stored = await storedCaseRun(caseRun);
-    if (isFinished(stored)) finished.set(caseRun, outcomeOf(caseRun.planned.skill.name, stored.run));
+    if (isFinished(stored)) finished.set(caseRun, outcomeOf(caseRun.planned.skill.name, digestOf(stored.run)));
     if (stored.status === 'invalid')
       onProgress?.({
         type: 'case-redo',

@@ -5,6 +5,9 @@ import type { Configuration } from '@skeval/schema/internal';
 import type { AssertionSources } from './assertion-sources.js';
 import type { CostCapState } from './cost-cap.js';
 
+/** Case ids in order, numbers as numbers: one collator, where `localeCompare` with options makes one per call. */
+const caseIdOrder = new Intl.Collator(undefined, { numeric: true }).compare;
+
 /** One skill's run folder after a run or a re-grade. */
 export interface SkillRun {
   skill: string;
@@ -66,9 +69,5 @@ export function totalsOf(runs: readonly SkillRun[]): RunTotals {
 
 /** Case runs in report order: by case id (numbers as numbers), arm, repetition. */
 export function byCaseOrder(a: CaseRunOutcome, b: CaseRunOutcome): number {
-  return (
-    a.caseId.localeCompare(b.caseId, undefined, { numeric: true }) ||
-    a.arm.localeCompare(b.arm) ||
-    a.runNumber - b.runNumber
-  );
+  return caseIdOrder(a.caseId, b.caseId) || a.arm.localeCompare(b.arm) || a.runNumber - b.runNumber;
 }

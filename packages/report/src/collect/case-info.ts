@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 
@@ -30,7 +29,7 @@ export async function readEvalMetadata(caseFolderDir: string): Promise<CaseInfo 
   const path = join(caseFolderDir, 'eval_metadata.json');
   if (!existsSync(path)) return undefined;
   try {
-    const parsed = evalMetadataSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    const parsed = evalMetadataSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     if (!parsed.success) return undefined;
     const { eval_name: name, prompt, expected_output: expectedOutput, description } = parsed.data;
     const { negative_control: negativeControl } = parsed.data;

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import {
   caseRunFiles,
@@ -19,11 +18,15 @@ import { type CaseInfo, readEvalMetadata } from './case-info.js';
 import { conversationOf } from './conversation.js';
 import { findRunFolders } from './find-run-folders.js';
 import { firstProblemOf } from './first-problem.js';
+import { mapInOrder } from './map-in-order.js';
 import { collectMatrices } from './matrix.js';
 import { measuresOf } from './measures.js';
 import { casePassRates, isFlaky, overviewOf, runPassRateOf } from './overview.js';
 import { inlineImages, type PendingImage, readOutputs } from './read-outputs.js';
 import { traceViewOf } from './trace-view.js';
+
+/** Case ids in order, numbers as numbers: one collator, where `localeCompare` with options makes one per call. */
+const caseIdOrder = new Intl.Collator(undefined, { numeric: true }).compare;
 
 export interface CollectReportOptions {
   /** Run folders, or folders with run folders below them (the newest run of each is taken). */
@@ -54,8 +57,10 @@ interface FolderRead {
   notes: string[];
 }
 
-/** Case runs read at once: reading is mostly waiting for the disk. */
+/** Case runs (and cases) read at once: reading is mostly waiting for the disk. */
 const readsAtOnce = 32;
+/** A case's own case runs (arms × trials) read at once, within the cases read at once. */
+const runsAtOnce = 4;
 
 /**
  * Every finished case run of a run folder, in the order `readRunFolder` gives (case, arm, trial),
@@ -66,16 +71,19 @@ async function readCaseRuns(runDir: string): Promise<{ runs: StoredCaseRun[]; pr
   const reads: Awaited<ReturnType<typeof readCaseRun>>[] = [];
   for (let start = 0; start < folders.length; start += readsAtOnce) {
     reads.push(
-      ...(await Promise.all(folders.slice(start, start + readsAtOnce).map((folder) => readCaseRun(folder, runDir)))),
+      ...(await Promise.all(
+        folders
+          .slice(start, start + readsAtOnce)
+          // The page checks no digest, and shows the response read with the rest.
+          .map((folder) => readCaseRun(folder, runDir, { digest: false, response: true })),
+      )),
     );
   }
   const runs = reads.flatMap((read) => (read.status === 'complete' ? [read.run] : []));
   const problems = reads.flatMap((read) => (read.status === 'invalid' ? read.problems : []));
   runs.sort(
     (a, b) =>
-      a.grading.case_id.localeCompare(b.grading.case_id, undefined, { numeric: true }) ||
-      a.arm.localeCompare(b.arm) ||
-      a.runNumber - b.runNumber,
+      caseIdOrder(a.grading.case_id, b.grading.case_id) || a.arm.localeCompare(b.arm) || a.runNumber - b.runNumber,
   );
   return { runs, problems };
 }
@@ -161,35 +169,15 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
   const { summary, runs, runDir } = folder;
   const byCase = new Map<string, StoredCaseRun[]>();
   for (const run of runs) byCase.set(run.folder, [...(byCase.get(run.folder) ?? []), run]);
+  // Cases are read several at a time, and their images listed in page order.
+  const built = await mapInOrder([...byCase], readsAtOnce, ([caseFolder, caseRuns]) =>
+    reportCaseOf(runDir, caseFolder, caseRuns, context),
+  );
   const cases: ReportCase[] = [];
-  for (const [caseFolder, caseRuns] of byCase) {
-    const first = caseRuns[0];
-    if (!first) continue;
-    const caseId = first.grading.case_id;
-    const info: CaseInfo = (await readEvalMetadata(join(runDir, caseFolder))) ?? {};
-    const built: ReportCaseRun[] = [];
-    for (let start = 0; start < caseRuns.length; start += readsAtOnce) {
-      const read = await Promise.all(
-        caseRuns.slice(start, start + readsAtOnce).map((run) => caseRunOf(run, runDir, context.share, context.bounds)),
-      );
-      for (const entry of read) {
-        built.push(entry.caseRun);
-        context.images.push(...entry.images);
-      }
-    }
-    cases.push({
-      id: caseId,
-      name: info.name ?? caseId,
-      folder: caseFolder,
-      prompt: excerptOf(first.contextManifest.prompt || info.prompt || '', 20_000),
-      description: info.description ?? null,
-      expectedOutput: info.expectedOutput === undefined ? null : excerptOf(info.expectedOutput, 10_000),
-      files: first.contextManifest.input_files,
-      negativeControl: info.negativeControl ?? false,
-      passRateByArm: casePassRates(caseRuns),
-      flaky: isFlaky(caseRuns),
-      runs: built,
-    });
+  for (const entry of built) {
+    if (!entry) continue;
+    cases.push(entry.reportCase);
+    context.images.push(...entry.images);
   }
   return {
     key: context.key,
@@ -217,6 +205,39 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
   };
 }
 
+/** One case of a run folder with its case runs, and the images its outputs show (in page order). */
+async function reportCaseOf(
+  runDir: string,
+  caseFolder: string,
+  caseRuns: readonly StoredCaseRun[],
+  context: BuildContext,
+): Promise<{ reportCase: ReportCase; images: PendingImage[] } | undefined> {
+  const first = caseRuns[0];
+  if (!first) return undefined;
+  const caseId = first.grading.case_id;
+  const [metadata, read] = await Promise.all([
+    readEvalMetadata(join(runDir, caseFolder)),
+    mapInOrder(caseRuns, runsAtOnce, (run) => caseRunOf(run, runDir, context.share, context.bounds)),
+  ]);
+  const info: CaseInfo = metadata ?? {};
+  return {
+    reportCase: {
+      id: caseId,
+      name: info.name ?? caseId,
+      folder: caseFolder,
+      prompt: excerptOf(first.contextManifest.prompt || info.prompt || '', 20_000),
+      description: info.description ?? null,
+      expectedOutput: info.expectedOutput === undefined ? null : excerptOf(info.expectedOutput, 10_000),
+      files: first.contextManifest.input_files,
+      negativeControl: info.negativeControl ?? false,
+      passRateByArm: casePassRates([...caseRuns]),
+      flaky: isFlaky([...caseRuns]),
+      runs: read.map((entry) => entry.caseRun),
+    },
+    images: read.flatMap((entry) => entry.images),
+  };
+}
+
 /** A folder as the page names it: from where the report was made, unless that means climbing out. */
 function shownPath(cwd: string, dir: string): string {
   const path = relative(cwd, dir);
@@ -225,12 +246,8 @@ function shownPath(cwd: string, dir: string): string {
 
 const withConversation = (turns: ReportCaseRun['conversation']) => (turns ? { conversation: turns } : {});
 
-async function responseOf(run: StoredCaseRun): Promise<string> {
-  try {
-    return (await readFile(join(run.dir, caseRunFiles.response), 'utf8')).replace(/\n$/, '');
-  } catch {
-    return run.trace.final_text;
-  }
+function responseOf(run: StoredCaseRun): string {
+  return run.response === undefined ? run.trace.final_text : run.response.replace(/\n$/, '');
 }
 
 async function caseRunOf(
@@ -266,7 +283,7 @@ async function caseRunOf(
       ...(row.turn ? { turn: row.turn } : {}),
     })),
     ...withConversation(conversationOf(trace, share.response)),
-    response: excerptOf(await responseOf(run), share.response),
+    response: excerptOf(responseOf(run), share.response),
     outputs: outputs.files,
     outputsOmitted: outputs.omitted,
     trace: traceViewOf(trace, {
