@@ -64,7 +64,7 @@ describe.skipIf(skipReason !== undefined)(`skeval doctor ${skipReason ?? ''}`, (
       /^✓ allowlist \(--network model\): a model endpoint on 127\.0\.0\.1 reached, another loopback port blocked and recorded/m,
     );
     expect(ran.stdout.trim().split('\n').at(-1)).toBe(
-      `ok: sandbox bwrap, allowlist holds (${ran.stdout.includes('forwarder socat') ? 'socat' : 'node'}); 0/3 agent CLIs: claude-code missing, codex missing, pi missing`,
+      `ok: sandbox bwrap, allowlist holds (${/forwarder (perl|socat|node)/.exec(ran.stdout)?.[1]}); 0/3 agent CLIs: claude-code missing, codex missing, pi missing`,
     );
   });
 
@@ -84,7 +84,7 @@ describe.skipIf(skipReason !== undefined)(`skeval doctor ${skipReason ?? ''}`, (
     );
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout.replaceAll('\n  ', ' ')).toMatch(
-      /^containment: sandbox bwrap \(capabilities none, user namespace own\); network model through (socat|node); agent command/m,
+      /^containment: sandbox bwrap \(capabilities none, user namespace own\); network model through (perl|socat|node); agent command/m,
     );
   });
 });

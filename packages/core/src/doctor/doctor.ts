@@ -157,7 +157,7 @@ export function renderDoctor(report: DoctorReport): string {
       ? `✗ sandbox: none — ${sandbox.reason}`
       : `✓ sandbox: bubblewrap (${sandbox.reason}); capabilities ${sandbox.capabilities}, user namespace ${sandbox.userNamespace}`,
   ];
-  const forwarder = `${network.forwarder} (${network.executable})${network.forwarder === 'node' ? '; install socat for a faster start (apt-get install -y socat)' : ''}`;
+  const forwarder = `${network.forwarder} (${network.executable})${network.forwarder === 'node' ? '; install Perl or socat for a faster start (apt-get install -y perl-base or socat)' : ''}`;
   const probe = network.probe;
   if (!probe) lines.push('✗ allowlist: not enforced without a sandbox');
   else if (probe.problem) lines.push(`✗ allowlist: ${probe.problem}`);

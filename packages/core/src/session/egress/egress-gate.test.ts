@@ -143,11 +143,11 @@ describe('the gate on the host', () => {
 
 const probe = process.platform === 'linux' ? probeBubblewrapPrivileges('bwrap') : { problem: 'not Linux' };
 const noBubblewrap = 'problem' in probe ? ` (skipped: ${probe.problem})` : '';
-const socat = findForwarder();
-const forwarders: Array<EgressPlan['forwarder']> = [
-  ...(socat.kind === 'socat' ? [socat] : []),
-  { kind: 'node', executable: process.execPath },
-];
+// Every forwarder this machine has: Perl and socat where installed, Node always.
+const forwarders: Array<EgressPlan['forwarder']> = (['perl', 'socat'] as const)
+  .map((kind) => findForwarder(process.env.PATH, [kind]))
+  .filter(({ kind }) => kind !== 'node')
+  .concat({ kind: 'node', executable: process.execPath });
 
 describe.skipIf('problem' in probe)(`inside bubblewrap${noBubblewrap}`, () => {
   for (const forwarder of forwarders) {
