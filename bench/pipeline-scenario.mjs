@@ -1,8 +1,9 @@
 // One pipeline scenario, run in its own process so its peak RSS is its own:
-//   node pipeline-scenario.mjs <cases> <concurrency> <agent seconds> [bwrap|none] [allowlist]
+//   node pipeline-scenario.mjs <cases> <concurrency> <agent seconds> [bwrap|none] [allowlist|offline]
 // The agent is a shell script that sleeps that long (0: not at all) and prints "done". With
 // `allowlist`, each case run gets the default --network model with one allowed host on
-// 127.0.0.1, so its gate and the forwarder inside the sandbox start as a CLI agent's would.
+// 127.0.0.1, so its gate and the forwarder inside the sandbox start as a CLI agent's would; with
+// `offline`, --network none.
 // Prints one JSON line: wall time, the agents' own time, cases, peak RSS.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { createCommandRunner, runEvals } from '../packages/core/dist/index.js';
 const [cases, concurrency, seconds] = [Number(process.argv[2]), Number(process.argv[3]), Number(process.argv[4])];
 const sandbox = process.argv[5] === 'bwrap' ? 'bwrap' : 'none';
 const allowlist = process.argv[6] === 'allowlist';
+const offline = process.argv[6] === 'offline';
 const root = mkdtempSync(join(tmpdir(), 'skeval-bench-'));
 const agent = join(root, 'agent.sh');
 writeFileSync(agent, seconds > 0 ? `sleep ${seconds}\necho done\n` : 'echo done\n');
@@ -48,6 +50,7 @@ const result = await runEvals({
   env: { PATH: process.env.PATH },
   sandbox,
   ...(allowlist ? { network: 'model', allowHosts: ['127.0.0.1:40404'] } : {}),
+  ...(offline ? { network: 'none' } : {}),
 });
 const wallMs = performance.now() - started;
 const agentMs = result.runs[0].outcomes.reduce((sum, outcome) => sum + outcome.durationMs, 0);
