@@ -40,7 +40,7 @@ describe.skipIf(skipReason !== undefined)(`skeval doctor ${skipReason ?? ''}`, (
   it('finds bubblewrap, an allowlist that holds, and each installed CLI starting in the sandbox', {
     timeout: 240_000,
   }, async () => {
-    const ran = await skeval(['doctor', '--json'], [agentBin, ...basePath]);
+    const ran = await skeval(['doctor', '--json', '--allow-host', 'pypi.org'], [agentBin, ...basePath]);
     expect(ran.code, ran.stderr).toBe(0);
     const report = JSON.parse(ran.stdout);
     expect(report.sandbox).toMatchObject({ kind: 'bwrap', capabilities: 'none' });
@@ -50,6 +50,15 @@ describe.skipIf(skipReason !== undefined)(`skeval doctor ${skipReason ?? ''}`, (
       expect(agent.version).toMatch(/^\d+\.\d+\.\d+/);
       expect(agent.readable).toContain(join(repoRoot, 'tools/agent-clis/installed/node_modules'));
     }
+    // What each may reach: its model endpoint as its settings give it (none here: the defaults), then the allowed host.
+    const reaches = Object.fromEntries(
+      report.agents.map((agent: { agent: string; reaches: string[] }) => [agent.agent, agent.reaches]),
+    );
+    expect(reaches).toEqual({
+      'claude-code': ['https://api.anthropic.com', 'pypi.org'],
+      codex: ['https://api.openai.com/v1', 'https://chatgpt.com', 'https://auth.openai.com', 'pypi.org'],
+      pi: ['pypi.org'],
+    });
   });
 
   it('names each CLI it cannot find with the way to install it, in text with a closing summary', {
