@@ -54,7 +54,9 @@ const result = await runEvals({
 });
 const wallMs = performance.now() - started;
 const agentMs = result.runs[0].outcomes.reduce((sum, outcome) => sum + outcome.durationMs, 0);
-if (result.totals.cases !== cases || result.totals.failed || result.totals.errored)
-  throw new Error(`unexpected result: ${JSON.stringify(result.totals)}`);
+if (result.totals.cases !== cases || result.totals.failed || result.totals.errored) {
+  const errors = result.runs[0].outcomes.flatMap((outcome) => outcome.error?.message ?? []);
+  throw new Error(`unexpected result: ${JSON.stringify(result.totals)}; ${errors.slice(0, 3).join('; ')}`);
+}
 rmSync(root, { recursive: true, force: true });
 console.log(JSON.stringify({ cases, concurrency, wallMs, agentMs, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
