@@ -176,7 +176,6 @@ describe.skipIf('problem' in probe)(`inside bubblewrap${noBubblewrap}`, () => {
       for (let index = 0; index < 20; index += 1) {
         const outcome = await run('true', []);
         expect(outcome).toMatchObject({ exitCode: 0, timedOut: false });
-        expect(outcome.durationMs).toBeLessThan(30_000);
       }
       expect((await run('sh', ['-c', 'exit 3'])).exitCode).toBe(3);
       expect((await run('sh', ['-c', 'kill -9 $$'])).exitCode).toBe(137);
