@@ -1,8 +1,9 @@
 // One pipeline scenario, run in its own process so its peak RSS is its own:
-//   node pipeline-scenario.mjs <cases> <concurrency> <agent seconds> [bwrap|none] [allowlist]
+//   node pipeline-scenario.mjs <cases> <concurrency> <agent seconds> [bwrap|none] [allowlist|offline]
 // The agent is a shell script that sleeps that long (0: not at all) and prints "done". With
 // `allowlist`, each case run gets the default --network model with one allowed host on
-// 127.0.0.1, so its gate and the forwarder inside the sandbox start as a CLI agent's would.
+// 127.0.0.1, so its gate and the forwarder inside the sandbox start as a CLI agent's would; with
+// `offline`, --network none.
 // Prints one JSON line: wall time, the agents' own time, cases, peak RSS, and (run with
 // --expose-gc) the heap still held once the run has returned, its result alive.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { createCommandRunner, runEvals } from '../packages/core/dist/index.js';
 const [cases, concurrency, seconds] = [Number(process.argv[2]), Number(process.argv[3]), Number(process.argv[4])];
 const sandbox = process.argv[5] === 'bwrap' ? 'bwrap' : 'none';
 const allowlist = process.argv[6] === 'allowlist';
+const offline = process.argv[6] === 'offline';
 const root = mkdtempSync(join(tmpdir(), 'skeval-bench-'));
 const agent = join(root, 'agent.sh');
 writeFileSync(agent, seconds > 0 ? `sleep ${seconds}\necho done\n` : 'echo done\n');
@@ -49,11 +51,14 @@ const result = await runEvals({
   env: { PATH: process.env.PATH },
   sandbox,
   ...(allowlist ? { network: 'model', allowHosts: ['127.0.0.1:40404'] } : {}),
+  ...(offline ? { network: 'none' } : {}),
 });
 const wallMs = performance.now() - started;
 const agentMs = result.runs[0].outcomes.reduce((sum, outcome) => sum + outcome.durationMs, 0);
-if (result.totals.cases !== cases || result.totals.failed || result.totals.errored)
-  throw new Error(`unexpected result: ${JSON.stringify(result.totals)}`);
+if (result.totals.cases !== cases || result.totals.failed || result.totals.errored) {
+  const errors = result.runs[0].outcomes.flatMap((outcome) => outcome.error?.message ?? []);
+  throw new Error(`unexpected result: ${JSON.stringify(result.totals)}; ${errors.slice(0, 3).join('; ')}`);
+}
 globalThis.gc?.();
 const heldMb = globalThis.gc ? process.memoryUsage().heapUsed / 2 ** 20 : null;
 rmSync(root, { recursive: true, force: true });

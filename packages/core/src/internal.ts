@@ -74,12 +74,15 @@ export { createCodexRunner } from './runners/codex/runner.js';
 export { agentNames } from './runners/create-runner.js';
 export { createPiRunner } from './runners/pi/runner.js';
 export type { AgentCommand, InstalledSkill } from './runners/types.js';
+export { bubblewrapArgs } from './session/bubblewrap.js';
 export { type ChooseSandboxOptions, chooseSandbox } from './session/choose-sandbox.js';
+// The sandbox benchmark times each forwarder inside bubblewrap.
+export { findForwarder, forwardedCommand } from './session/egress/forwarder.js';
 export type { ProcessOutcome } from './session/run-process.js';
 export type { Sandbox, SandboxCommand, SandboxKind, SandboxPlan } from './session/sandbox.js';
 // The benchmarks time the process sweep and the macOS profile is shown in docs/agents.md.
 export { type SeatbeltPlan, seatbeltProfile } from './session/seatbelt-profile.js';
-export { sweepProcesses } from './session/sweep-processes.js';
+export { lastProcessId, sweepProcesses } from './session/sweep-processes.js';
 export {
   type CasePlacement,
   type MergeShardsOptions,

@@ -40,7 +40,7 @@ describe.skipIf(skipReason !== undefined)(`skeval doctor ${skipReason ?? ''}`, (
   it('finds bubblewrap, an allowlist that holds, and each installed CLI starting in the sandbox', {
     timeout: 240_000,
   }, async () => {
-    const ran = await skeval(['doctor', '--json'], [agentBin, ...basePath]);
+    const ran = await skeval(['doctor', '--json', '--allow-host', 'pypi.org'], [agentBin, ...basePath]);
     expect(ran.code, ran.stderr).toBe(0);
     const report = JSON.parse(ran.stdout);
     expect(report.sandbox).toMatchObject({ kind: 'bwrap', capabilities: 'none' });
@@ -50,6 +50,15 @@ describe.skipIf(skipReason !== undefined)(`skeval doctor ${skipReason ?? ''}`, (
       expect(agent.version).toMatch(/^\d+\.\d+\.\d+/);
       expect(agent.readable).toContain(join(repoRoot, 'tools/agent-clis/installed/node_modules'));
     }
+    // What each may reach: its model endpoint as its settings give it (none here: the defaults), then the allowed host.
+    const reaches = Object.fromEntries(
+      report.agents.map((agent: { agent: string; reaches: string[] }) => [agent.agent, agent.reaches]),
+    );
+    expect(reaches).toEqual({
+      'claude-code': ['https://api.anthropic.com', 'pypi.org'],
+      codex: ['https://api.openai.com/v1', 'https://chatgpt.com', 'https://auth.openai.com', 'pypi.org'],
+      pi: ['pypi.org'],
+    });
   });
 
   it('names each CLI it cannot find with the way to install it, in text with a closing summary', {
@@ -64,7 +73,7 @@ describe.skipIf(skipReason !== undefined)(`skeval doctor ${skipReason ?? ''}`, (
       /^✓ allowlist \(--network model\): a model endpoint on 127\.0\.0\.1 reached, another loopback port blocked and recorded/m,
     );
     expect(ran.stdout.trim().split('\n').at(-1)).toBe(
-      `ok: sandbox bwrap, allowlist holds (${ran.stdout.includes('forwarder socat') ? 'socat' : 'node'}); 0/3 agent CLIs: claude-code missing, codex missing, pi missing`,
+      `ok: sandbox bwrap, allowlist holds (${/forwarder (perl|socat|node)/.exec(ran.stdout)?.[1]}); 0/3 agent CLIs: claude-code missing, codex missing, pi missing`,
     );
   });
 
@@ -84,7 +93,7 @@ describe.skipIf(skipReason !== undefined)(`skeval doctor ${skipReason ?? ''}`, (
     );
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout.replaceAll('\n  ', ' ')).toMatch(
-      /^containment: sandbox bwrap \(capabilities none, user namespace own\); network model through (socat|node); agent command/m,
+      /^containment: sandbox bwrap \(capabilities none, user namespace own\); network model through (perl|socat|node); agent command/m,
     );
   });
 });

@@ -19,6 +19,11 @@ export interface DoctorAgent {
   version: string | null;
   /** What the sandbox keeps readable for it: its package (and dependencies), the Node it runs on. */
   readable: string[];
+  /**
+   * What `--network model` lets it reach: the model endpoints it is configured for on this
+   * machine (its settings, as a case run reads them), then the allowed hosts given.
+   */
+  reaches: string[];
   /** `--version` ran inside the sandbox, with the user's home and Skeval's folders hidden. */
   startsInSandbox: boolean | null;
   /** What is wrong, with the fix. */
@@ -72,9 +77,13 @@ async function checkAgent(
   entry: (typeof cliAgents)[number],
   sandbox: Sandbox,
   env: NodeJS.ProcessEnv,
+  allowHosts: readonly string[],
 ): Promise<DoctorAgent> {
   const path = locateProgram(entry.executable, env.PATH) ?? null;
-  const base = { agent: entry.agent, executable: entry.executable, path };
+  const runner = createRunner({ agent: entry.agent, executable: path ?? entry.executable, env });
+  const endpoints = (await runner.endpoints?.(env).catch(() => [])) ?? [];
+  const reaches = [...new Set([...endpoints, ...allowHosts])];
+  const base = { agent: entry.agent, executable: entry.executable, path, reaches };
   if (!path)
     return {
       ...base,
@@ -84,9 +93,7 @@ async function checkAgent(
       problem: `not on PATH; install it (${entry.install}) or pass --agent-bin to skeval run`,
     };
   const readable = programPaths(path, env.PATH);
-  const checked = await createRunner({ agent: entry.agent, executable: path, env })
-    .check?.({ env, sandbox: sandbox.kind })
-    .catch(() => undefined);
+  const checked = await runner.check?.({ env, sandbox: sandbox.kind }).catch(() => undefined);
   const version = checked?.version ?? null;
   if (sandbox.kind === 'none') return { ...base, version, readable, startsInSandbox: null };
   const failure = await startsInSandbox(sandbox, path, env);
@@ -101,13 +108,18 @@ async function checkAgent(
  * inside, another loopback port not), and each agent CLI on `PATH` (where, which version, what
  * the sandbox keeps readable for it, and whether it starts inside).
  */
-export async function runDoctor(options: { env?: NodeJS.ProcessEnv } = {}): Promise<DoctorReport> {
+export async function runDoctor(
+  options: {
+    env?: NodeJS.ProcessEnv /** `--allow-host`: hosts every agent may reach besides its model. */;
+    allowHosts?: string[];
+  } = {},
+): Promise<DoctorReport> {
   const env = options.env ?? process.env;
   const sandbox = chooseSandbox();
   const forwarder = findForwarder(env.PATH);
   const probe = sandbox.kind === 'none' ? null : await probeAllowlist(sandbox, forwarder);
   const agents = [];
-  for (const entry of cliAgents) agents.push(await checkAgent(entry, sandbox, env));
+  for (const entry of cliAgents) agents.push(await checkAgent(entry, sandbox, env, options.allowHosts ?? []));
   return {
     sandbox: {
       kind: sandbox.kind,
@@ -157,7 +169,7 @@ export function renderDoctor(report: DoctorReport): string {
       ? `✗ sandbox: none — ${sandbox.reason}`
       : `✓ sandbox: bubblewrap (${sandbox.reason}); capabilities ${sandbox.capabilities}, user namespace ${sandbox.userNamespace}`,
   ];
-  const forwarder = `${network.forwarder} (${network.executable})${network.forwarder === 'node' ? '; install socat for a faster start (apt-get install -y socat)' : ''}`;
+  const forwarder = `${network.forwarder} (${network.executable})${network.forwarder === 'node' ? '; install Perl or socat for a faster start (apt-get install -y perl-base or socat)' : ''}`;
   const probe = network.probe;
   if (!probe) lines.push('✗ allowlist: not enforced without a sandbox');
   else if (probe.problem) lines.push(`✗ allowlist: ${probe.problem}`);
@@ -174,6 +186,9 @@ export function renderDoctor(report: DoctorReport): string {
     const starts = agent.startsInSandbox === null ? '' : agent.startsInSandbox ? ', starts in the sandbox' : '';
     lines.push(`${mark} ${agent.agent}: ${agent.path}${agent.version ? ` (${agent.version})` : ''}${starts}`);
     lines.push(`    readable in the sandbox: ${agent.readable.join(', ')}`);
+    lines.push(
+      `    may reach with --network model: ${agent.reaches.join(', ') || 'nothing (no model endpoint configured)'}`,
+    );
     if (agent.problem) lines.push(`    ${agent.problem}`);
   }
   return `${lines.join('\n')}\n`;

@@ -41,6 +41,8 @@ export interface CliDefinition {
   testedVersions: string;
   /** More checks before the first case run (a set-up the agent refuses). */
   checkSetup?(options: { env: NodeJS.ProcessEnv; sandbox: SandboxKind }): void;
+  /** The model endpoints the agent is configured for, read as a case run's command would be. */
+  endpoints?(userEnv: NodeJS.ProcessEnv): Promise<string[]>;
   ambientContext?(userEnv: NodeJS.ProcessEnv): string[];
   /**
    * Writes the agent's configuration into the case run's home and says what to run; in a
@@ -64,6 +66,7 @@ export function createCliRunner(definition: CliDefinition): AgentRunner {
     ...(definition.model ? { model: definition.model } : {}),
     check: (options) => checkProgram(definition, options),
     ...(definition.ambientContext ? { ambientContext: definition.ambientContext } : {}),
+    ...(definition.endpoints ? { endpoints: definition.endpoints } : {}),
     async run(context): Promise<RunResult> {
       if (context.turn && context.turn.number > 1 && !context.session?.id) return noSession(definition.name, context);
       const command = await definition.prepare(context);

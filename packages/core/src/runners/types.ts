@@ -118,5 +118,7 @@ export interface AgentRunner {
    * this machine: what an isolated run keeps out, for the contamination report.
    */
   ambientContext?(userEnv: NodeJS.ProcessEnv): string[];
+  /** The model endpoints this agent is configured for on this machine (what `--network model` lets it reach). */
+  endpoints?(userEnv: NodeJS.ProcessEnv): Promise<string[]>;
   run(context: RunnerContext): Promise<RunResult>;
 }

@@ -11,7 +11,7 @@ import type { Containment } from './containment.js';
 import { readAllowHosts } from './egress/allowlist.js';
 import { hiddenPathHint, offlineHint } from './failure-hints.js';
 import { runTurns } from './run-turns.js';
-import { sweepProcesses } from './sweep-processes.js';
+import { lastProcessId, sweepProcesses } from './sweep-processes.js';
 import { trackTemporaryFolder } from './temporary-folders.js';
 
 export interface OpenSessionOptions {
@@ -125,8 +125,10 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
     ...(gated ? { egress: { dir: join(caseRoot, 'n'), allowHosts } } : {}),
   });
   // bubblewrap's PID namespace ends every process the agent started when its program ends, so
-  // only an uncontained agent needs the sweep (which reads every process's environment).
-  const sweep = () => (containment.sandbox.kind === 'none' ? sweepProcesses(markerVariable, marker).length : 0);
+  // only an uncontained agent needs the sweep, which reads the environment of the processes
+  // started since the case run's first program (their ids come after the last one handed out now).
+  const since = containment.sandbox.kind === 'none' ? lastProcessId() : undefined;
+  const sweep = () => (containment.sandbox.kind === 'none' ? sweepProcesses(markerVariable, marker, since).length : 0);
   const context = {
     workspaceDir: workspace.dir,
     homeDir,

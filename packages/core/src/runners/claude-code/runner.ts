@@ -62,6 +62,7 @@ export function createClaudeCodeRunner(options: ClaudeCodeRunnerOptions = {}): A
     versionPattern: /^(\d+\.\d+\.\d+)/m,
     testedVersion: (version) => version.startsWith('2.1.'),
     testedVersions: '2.1.x',
+    endpoints: async (userEnv) => claudeCodeEndpoints(userEnv),
     checkSetup({ sandbox }) {
       if (sandbox === 'none' && process.getuid?.() === 0 && options.permissionMode === undefined) {
         throw new SkevalError({

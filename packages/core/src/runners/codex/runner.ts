@@ -92,6 +92,7 @@ export function createCodexRunner(options: CliRunnerOptions = {}): AgentRunner {
     versionPattern: /^codex-cli(?:-exec)? (\S+)$/m,
     testedVersion: (version) => /^0\.(1[7-9]\d|[2-9]\d\d)\./.test(version),
     testedVersions: '0.171 and later 0.x',
+    endpoints: async (userEnv) => codexEndpoints(await readUserConfig(userEnv), userEnv),
     ambientContext(userEnv) {
       const codexHome = userCodexHome(userEnv);
       const home = userHomeOf(userEnv);

@@ -101,6 +101,16 @@ export function createPiRunner(options: CliRunnerOptions = {}): AgentRunner {
     versionPattern: /(\d+\.\d+\.\d+)/,
     testedVersion: (version) => /^0\.(7[3-9]|[89]\d)\./.test(version),
     testedVersions: '0.73 and later 0.x',
+    async endpoints(userEnv) {
+      const userDir = userAgentDir(userEnv);
+      if (!userDir) return [];
+      const models = await readJson(join(userDir, 'models.json'), modelsFileSchema);
+      const settings = await readJson(join(userDir, 'settings.json'), settingsSchema);
+      return piEndpoints(
+        options.model?.includes('/') ? options.model.split('/')[0] : settings?.defaultProvider,
+        models,
+      );
+    },
     ambientContext(userEnv) {
       const agentDir = userAgentDir(userEnv);
       const home = userHomeOf(userEnv);

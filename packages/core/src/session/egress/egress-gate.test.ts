@@ -143,13 +143,50 @@ describe('the gate on the host', () => {
 
 const probe = process.platform === 'linux' ? probeBubblewrapPrivileges('bwrap') : { problem: 'not Linux' };
 const noBubblewrap = 'problem' in probe ? ` (skipped: ${probe.problem})` : '';
-const socat = findForwarder();
-const forwarders: Array<EgressPlan['forwarder']> = [
-  ...(socat.kind === 'socat' ? [socat] : []),
-  { kind: 'node', executable: process.execPath },
-];
+// Every forwarder this machine has: Perl and socat where installed, Node always.
+const forwarders: Array<EgressPlan['forwarder']> = (['perl', 'socat'] as const)
+  .map((kind) => findForwarder(process.env.PATH, [kind]))
+  .filter(({ kind }) => kind !== 'node')
+  .concat({ kind: 'node', executable: process.execPath });
 
 describe.skipIf('problem' in probe)(`inside bubblewrap${noBubblewrap}`, () => {
+  const perl = findForwarder(process.env.PATH, ['perl']);
+  it.skipIf(perl.kind !== 'perl')("perl: ends with the program's status, however soon it ends", async () => {
+    const dir = join(root, 'gate-status');
+    const gate = await openEgressGate({ dir, allowed: [] });
+    const plan = {
+      workspaceDir: root,
+      homeDir: root,
+      tmpDir: root,
+      readable: [],
+      hidden: [],
+      network: 'model' as const,
+      egress: { dir, proxyPort: 3128, loopbackPorts: [], forwarder: perl },
+    };
+    const sandbox = createBubblewrapSandbox();
+    const run = (file: string, args: string[]) =>
+      runProcess({
+        ...sandbox.wrap({ file, args }, plan),
+        cwd: root,
+        env: { PATH: process.env.PATH },
+        timeoutMs: 30_000,
+      });
+    try {
+      // A program that ends before the forwarder looks for its end: twenty in a row, none waits on the time limit.
+      for (let index = 0; index < 20; index += 1) {
+        const outcome = await run('true', []);
+        expect(outcome).toMatchObject({ exitCode: 0, timedOut: false });
+      }
+      expect((await run('sh', ['-c', 'exit 3'])).exitCode).toBe(3);
+      expect((await run('sh', ['-c', 'kill -9 $$'])).exitCode).toBe(137);
+      const missing = await run('/no/such/program', []);
+      expect(missing.exitCode).toBe(127);
+      expect(missing.stderr).toContain('skeval: cannot run /no/such/program');
+    } finally {
+      await gate.close();
+    }
+  });
+
   for (const forwarder of forwarders) {
     it(`${forwarder.kind}: reaches the allowed loopback service directly and through the proxy, never the other`, async () => {
       const dir = join(root, `gate-${forwarder.kind}`);

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { SandboxCommand } from '../sandbox.js';
 import { proxySocketName } from './egress-gate.js';
+import { perlForwarder } from './perl-forwarder.js';
 
 /** Where a gate's folder appears inside the sandbox: `/tmp` there is the sandbox's own. */
 export const egressMountPoint = '/tmp/.skeval-egress';
@@ -14,8 +15,8 @@ export interface EgressPlan {
   proxyPort: number;
   /** Loopback ports piped to the same port on the host: the model endpoints on 127.0.0.1. */
   loopbackPorts: number[];
-  /** `socat` where it is installed (a forwarder that starts in a millisecond), else Node's. */
-  forwarder: { kind: 'socat' | 'node'; executable: string };
+  /** Perl where it is installed (one process for every port), else `socat` (one a port), else Node's. */
+  forwarder: { kind: ForwarderKind; executable: string };
 }
 
 /** The proxy's port in the sandbox: the first of 3128 and up that no loopback endpoint uses. */
@@ -25,14 +26,26 @@ export function pickProxyPort(loopbackPorts: readonly number[]): number {
   return port;
 }
 
-/** `socat` on Skeval's `PATH`, else Node running Skeval. */
-export function findForwarder(path = process.env.PATH): EgressPlan['forwarder'] {
-  for (const folder of (path ?? '').split(delimiter)) {
-    if (!folder) continue;
-    try {
-      if (statSync(join(folder, 'socat')).isFile()) return { kind: 'socat', executable: join(folder, 'socat') };
-    } catch {
-      // not here
+/** What forwards the sandbox's loopback ports to the gate: the first of these found is used. */
+export type ForwarderKind = 'perl' | 'socat' | 'node';
+
+const systemFolders = ['/usr/bin', '/bin', '/usr/local/bin'];
+
+/** The first of `kinds` on Skeval's `PATH` (Perl, then `socat`), else Node running Skeval. */
+export function findForwarder(
+  path = process.env.PATH,
+  kinds: readonly ForwarderKind[] = ['perl', 'socat', 'node'],
+): EgressPlan['forwarder'] {
+  for (const kind of kinds) {
+    if (kind === 'node') return { kind, executable: process.execPath };
+    for (const folder of (path ?? '').split(delimiter)) {
+      // Only the system's Perl: one under a home (perlbrew) keeps its modules where the sandbox hides them.
+      if (!folder || (kind === 'perl' && !systemFolders.includes(folder))) continue;
+      try {
+        if (statSync(join(folder, kind)).isFile()) return { kind, executable: join(folder, kind) };
+      } catch {
+        // not here
+      }
     }
   }
   return { kind: 'node', executable: process.execPath };
@@ -56,8 +69,9 @@ const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 const nodeForwarder = `const net=require('net');for(const route of process.argv.slice(1)){const[port,socket]=route.split('=');net.createServer((client)=>{const up=net.connect(socket);const end=()=>{client.destroy();up.destroy()};client.on('error',end);up.on('error',end);client.pipe(up).pipe(client)}).listen(Number(port),'127.0.0.1')}`;
 
 /**
- * The command run inside the sandbox's own network namespace: the forwarders started in the
- * background, a wait until each port listens (read from `/proc/net/tcp`, no process per try),
+ * The command run inside the sandbox's own network namespace. Perl binds every port, then
+ * starts the program and forwards until it ends (one process, no wait). Else: the forwarders
+ * started in the background, a wait until each port listens (read from `/proc/net/tcp`, no process per try),
  * then the agent's program in the shell's place. The forwarders end with the sandbox's PID
  * namespace when the program does.
  */
@@ -66,6 +80,13 @@ export function forwardedCommand(command: SandboxCommand, egress: EgressPlan): S
     { port: egress.proxyPort, socket: `${egressMountPoint}/${proxySocketName}` },
     ...egress.loopbackPorts.map((port) => ({ port, socket: `${egressMountPoint}/${port}` })),
   ];
+  if (egress.forwarder.kind === 'perl') {
+    const pairs = routes.map(({ port, socket }) => `${port}=${socket}`);
+    return {
+      file: egress.forwarder.executable,
+      args: ['-e', perlForwarder, '--', String(pairs.length), ...pairs, command.file, ...command.args],
+    };
+  }
   const forwarder = quote(egress.forwarder.executable);
   const starts =
     egress.forwarder.kind === 'socat'
