@@ -5,7 +5,6 @@ import {
   assertionLabel,
   displayPath,
   formatDuration,
-  formatPercent,
   hasArmsOrTrials,
   passRateSummaries,
   plural,
