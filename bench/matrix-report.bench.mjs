@@ -3,8 +3,7 @@
 // page ≤ 25 MB, the first render in headless Chromium ≤ 2 s. The floor, measured in the same run
 // and printed as a ratio: the report of one configuration's run folder alone. The matrix run folder
 // is written by Skeval itself (runMatrix, the command runner), once, before anything is timed.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,6 +11,7 @@ import { createCommandRunner } from '../packages/core/dist/index.js';
 import { runMatrix } from '../packages/core/dist/internal.js';
 import { renderHtmlReport } from '../packages/report/dist/index.js';
 import { goal, sized } from './figures.mjs';
+import { launchChromium, writeReportSkill } from './report-fixture.mjs';
 
 const caseRunsPerConfiguration = Number(process.env.BENCH_CASE_RUNS ?? sized(1000, 16));
 const cases = Math.max(1, Math.round(caseRunsPerConfiguration / 4));
@@ -19,30 +19,7 @@ const names = ['agent-a', 'agent-b', 'agent-c'];
 const attempts = sized(3, 1);
 const agent = fileURLToPath(new URL('./report-agent.mjs', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'skeval-bench-matrix-'));
-const skill = join(root, 'bench-matrix');
-mkdirSync(join(skill, 'evals'), { recursive: true });
-writeFileSync(
-  join(skill, 'SKILL.md'),
-  '---\nname: bench-matrix\ndescription: A skill for the matrix report benchmark.\n---\n\nFix the handler.\n',
-);
-writeFileSync(
-  join(skill, 'evals', 'evals.json'),
-  JSON.stringify({
-    skill_name: 'bench-matrix',
-    evals: Array.from({ length: cases }, (_, index) => ({
-      id: index + 1,
-      prompt: `Fix the request handler, case ${index + 1}.`,
-      expected_output: 'The handler returns 200 and the tests pass.',
-      assertions: [
-        { type: 'file-exists', path: 'report.md' },
-        { type: 'json-valid', path: 'result.json' },
-        { type: 'regex-match', pattern: 'all tests pass', target: 'assistant-text' },
-        { kind: 'output', method: 'contains', value: 'handler' },
-        'The response explains which files changed',
-      ],
-    })),
-  }),
-);
+const skill = writeReportSkill({ root, name: 'bench-matrix', cases: cases });
 
 const started = performance.now();
 const command = `node ${agent} {prompt_file}`;
@@ -103,23 +80,8 @@ console.log(
   `the page: ${megabytes.toFixed(1)} MB ${goal({ name: `matrix report page size, ${label}`, value: megabytes, max: 25, unit: ' MB' })}; one configuration alone ${floorMegabytes.toFixed(1)} MB, ratio ${(megabytes / floorMegabytes).toFixed(2)}×`,
 );
 
-const chromium = '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-  console.log('first render: not measured, no /usr/bin/chromium (apt-get install chromium)');
-} else {
-  const from = createRequire(new URL('../packages/report/package.json', import.meta.url));
-  const { chromium: launcher } = from('playwright-core');
-  const browser = await launcher.launch({
-    executablePath: chromium,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+const browser = await launchChromium();
+if (browser) {
   // Milliseconds from the start of navigation to the heat map and the first case drawn.
   const renderOf = async (file, heatMap) => {
     const tab = await browser.newPage();

@@ -3,8 +3,7 @@
 // (read-floor.mjs: every file of the run folder read once, in this process, paired with each
 // generation), the page ≤ 15 MB, and the first render in headless Chromium ≤ 2 s. The run folder is written by Skeval itself (the
 // command runner and a scripted agent), once, before anything is timed.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,35 +11,13 @@ import { createCommandRunner, runEvals } from '../packages/core/dist/index.js';
 import { renderHtmlReport } from '../packages/report/dist/index.js';
 import { goal, sized } from './figures.mjs';
 import { readEveryFile } from './read-floor.mjs';
+import { launchChromium, writeReportSkill } from './report-fixture.mjs';
 
 const caseRuns = Number(process.env.BENCH_CASE_RUNS ?? sized(1000, 10));
 const attempts = sized(3, 1);
 const agent = fileURLToPath(new URL('./report-agent.mjs', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'skeval-bench-report-'));
-const skill = join(root, 'bench-report');
-mkdirSync(join(skill, 'evals'), { recursive: true });
-writeFileSync(
-  join(skill, 'SKILL.md'),
-  '---\nname: bench-report\ndescription: A skill for the report benchmark.\n---\n\nFix the handler.\n',
-);
-writeFileSync(
-  join(skill, 'evals', 'evals.json'),
-  JSON.stringify({
-    skill_name: 'bench-report',
-    evals: Array.from({ length: caseRuns }, (_, index) => ({
-      id: index + 1,
-      prompt: `Fix the request handler, case ${index + 1}.`,
-      expected_output: 'The handler returns 200 and the tests pass.',
-      assertions: [
-        { type: 'file-exists', path: 'report.md' },
-        { type: 'json-valid', path: 'result.json' },
-        { type: 'regex-match', pattern: 'all tests pass', target: 'assistant-text' },
-        { kind: 'output', method: 'contains', value: 'handler' },
-        'The response explains which files changed',
-      ],
-    })),
-  }),
-);
+const skill = writeReportSkill({ root, name: 'bench-report', cases: caseRuns });
 
 const started = performance.now();
 const run = await runEvals({
@@ -79,24 +56,8 @@ console.log(
   `generation: ${generation.toFixed(2)} s median of ${attempts} ${goal({ name: `generation, ${caseRuns} case runs`, value: generation, max: 3, unit: ' s' })}, ${overFloor.toFixed(2)}× the read floor (${(median(floors) / 1000).toFixed(2)} s for ${floorRead.files} files, ${(floorRead.bytes / 2 ** 20).toFixed(1)} MiB) ${goal({ name: `generation over the read floor, ${caseRuns} case runs`, value: overFloor, max: 2, unit: ' ×' })}; the page ${megabytes.toFixed(1)} MB ${goal({ name: `page size, ${caseRuns} case runs`, value: megabytes, max: 15, unit: ' MB' })} for ${caseRuns} case runs`,
 );
 
-const chromium = '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-  console.log('first render: not measured, no /usr/bin/chromium (apt-get install chromium)');
-} else {
-  // playwright-core is the report package's (dev) dependency: load it from there.
-  const from = createRequire(new URL('../packages/report/package.json', import.meta.url));
-  const { chromium: launcher } = from('playwright-core');
-  const browser = await launcher.launch({
-    executablePath: chromium,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+const browser = await launchChromium();
+if (browser) {
   const renders = [];
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     const tab = await browser.newPage();
