@@ -3,10 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as z from 'zod';
 import { openEgressGate } from '../session/egress/egress-gate.js';
 import { type EgressPlan, pickProxyPort } from '../session/egress/forwarder.js';
 import { runProcess } from '../session/run-process.js';
 import type { Sandbox } from '../session/sandbox.js';
+
+/** What the probe script prints last: whether each port answered, directly and through the proxy. */
+const probeResultSchema = z.object({ direct: z.array(z.boolean()), proxied: z.array(z.boolean()) });
 
 /** What the allowlist probe found: a stand-in model endpoint on 127.0.0.1 and another loopback port, tried from inside. */
 export interface AllowlistProbe {
@@ -68,10 +72,7 @@ export async function probeAllowlist(sandbox: Sandbox, forwarder: EgressPlan['fo
       timeoutMs: 30_000,
     });
     try {
-      const found = JSON.parse(outcome.stdout.trim().split('\n').at(-1) ?? '') as {
-        direct: boolean[];
-        proxied: boolean[];
-      };
+      const found = probeResultSchema.parse(JSON.parse(outcome.stdout.trim().split('\n').at(-1) ?? ''));
       const refused = gate.blocked.some((entry) => entry.port === other.port);
       return {
         modelReached: found.direct[0] === true && found.proxied[0] === true,
