@@ -9,7 +9,7 @@ import { type CliResult, comparable, runBinary } from './__fixtures__/shard-fixt
 vi.setConfig({ testTimeout: 60_000 });
 const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const behaviours = ['follows', 'steady', 'contrary'] as const;
-const agentCommandOf = (behaviour: string) => `node agents/scripted-agent.mjs {prompt_file} ${behaviour}`;
+const agentCommandOf = (behaviour: string) => `node agents/greeting-agent.mjs {prompt_file} ${behaviour}`;
 let root: string;
 let whole: CliResult;
 let wholeDir: string;
@@ -257,7 +257,7 @@ describe("a config file's matrix", () => {
     const matrix = ['follows', 'contrary'].map((name) => ({
       name,
       agent: 'command',
-      agentCommand: `node ../agents/scripted-agent.mjs {prompt_file} ${name}`,
+      agentCommand: `node ../agents/greeting-agent.mjs {prompt_file} ${name}`,
     }));
     await writeFile(join(root, 'configured', 'skeval.config.json'), JSON.stringify({ matrix, sandbox: 'none' }));
     const result = await runBinary(root, [

@@ -11,13 +11,13 @@ export const matrixBehaviours = ['follows', 'steady', 'contrary'] as const;
 
 /**
  * A real matrix run folder, written by Skeval itself: the greeting example with and without the
- * skill, in three configurations of the scripted command agent (`examples/agents/scripted-agent.mjs`).
+ * skill, in three configurations of the scripted command agent (`examples/agents/greeting-agent.mjs`).
  */
 export async function makeMatrixRun(options: { runs?: number } = {}): Promise<{ root: string; matrixDir: string }> {
   const root = await mkdtemp(join(tmpdir(), 'skeval-report-matrix-'));
   for (const entry of ['greeting', 'agents', '.skeval'])
     await cp(join(examples, entry), join(root, entry), { recursive: true });
-  const agent = join(root, 'agents', 'scripted-agent.mjs');
+  const agent = join(root, 'agents', 'greeting-agent.mjs');
   const result = await runMatrix({
     path: join(root, 'greeting'),
     cwd: root,
