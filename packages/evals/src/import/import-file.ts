@@ -6,6 +6,7 @@ import { importAgentv } from './agentv.js';
 import { importCasesList } from './cases-list.js';
 import { detectForeignFormat, isRecord } from './detect-format.js';
 import { importPromptfoo } from './promptfoo.js';
+import { createRepositoryReader } from './read-in-repository.js';
 import type { ImportResult } from './types.js';
 import { importVally } from './vally.js';
 import { importWaza } from './waza.js';
@@ -58,7 +59,7 @@ export function importForeignFile(options: ImportForeignFileOptions): ImportResu
       .map((path) => ({ path: relative(fileDir, path) || path, value: parseFile(readFileSync(path, 'utf8'), path) }));
   const result =
     format === 'vally'
-      ? importVally(record, inSkill)
+      ? importVally(record, inSkill, createRepositoryReader(absolutePath))
       : format === 'waza'
         ? importWaza(record, readReferenced, inSkill)
         : format === 'promptfoo'
