@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'n
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /** A file read for a case's workspace: its path under the source (`''` for the source itself) and its text. */
-export interface RepositoryFile {
+interface RepositoryFile {
   path: string;
   content: string;
 }
