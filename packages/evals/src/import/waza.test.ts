@@ -104,4 +104,26 @@ describe('a waza eval spec from a public repository, read in place', () => {
       'tasks/skill-invocation-example.yaml: graders[1]: `skill_invocation` `mode: in_order` (the order of the skills, or no others) is not checked: Skeval checks that each skill was read',
     );
   });
+
+  it("reads a skill repository's own waza spec: the task's prompt claims, its phrases and the spec's checked", async () => {
+    const path = fixture('waza-aspire-init/evals/eval.yaml');
+    const result = await loadEvalsFileFromDisk(path, 'eval.yaml');
+    expect(result.errors).toEqual([]);
+    const [only] = result.evals?.cases ?? [];
+    expect(only?.id).toBe('init-skip-001');
+    expect(only?.assertions.map((assertion) => assertion.spec.mode)).toEqual([
+      'grader',
+      'judge',
+      'judge',
+      'grader',
+      'grader',
+    ]);
+    expect(importForeignFile({ absolutePath: path }).evals.evals[0]?.assertions.at(-1)).toEqual({
+      id: 'a3',
+      kind: 'output',
+      method: 'not-contains',
+      value: ['dotnet new aspire-py-starter', 'dotnet new aspire-starter', 'dotnet workload install aspire'],
+      ignoreCase: true,
+    });
+  });
 });
