@@ -120,6 +120,11 @@ describe("other tools' files beside SKILL.md, read in place", () => {
     tree = await mkdtemp(join(tmpdir(), 'skeval-in-place-'));
     await cp(join(realWorld, 'promptfoo-ydb'), join(tree, 'ydb'), { recursive: true });
     await cp(join(realWorld, 'agentv-csv'), join(tree, 'csv'), { recursive: true });
+    // A waza eval spec and cases.yaml lists: beside SKILL.md, for a skill named in the file, a case's own skill.
+    await cp(join(realWorld, 'waza-code-explainer'), join(tree, 'explainer'), { recursive: true });
+    await cp(join(realWorld, 'cases-readable-writing'), join(tree, 'writing'), { recursive: true });
+    await cp(join(realWorld, 'cases-align'), join(tree, 'align'), { recursive: true });
+    await cp(join(realWorld, 'cases-clear-eyed'), join(tree, 'reading'), { recursive: true });
     // ToolUniverse's file for several skills, and a skill with trigger queries only.
     const skill = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n`;
     for (const name of [
@@ -159,10 +164,32 @@ describe("other tools' files beside SKILL.md, read in place", () => {
       'tooluniverse-computational-biophysics: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
       'tooluniverse-drug-drug-interaction: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
       'tooluniverse-organic-chemistry: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
-      'in all: 6 agent runs, 0 judge calls',
+      'code-explainer: 4 cases × 1 arm × 1 run = 4 agent runs; 0 judge calls',
+      'readable-human-writing: 14 cases × 1 arm × 1 run = 14 agent runs; 0 judge calls',
+      'align-before-action: 3 cases × 1 arm × 1 run = 3 agent runs; 0 judge calls',
+      'clear-eyed-reading: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
+      'clear-eyed-deep-reading: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
+      'in all: 29 agent runs, 0 judge calls',
       'deck-maker (deck) has trigger queries only (deck/evals/trigger-evals.json) and no evals.json: `skeval run` has no case of it to run; run them with `skeval triggers deck`',
     ])
       expect(plan).toContain(line);
     expect(stderr).toBe('');
+  });
+
+  it('validates a skill whose only evals are a waza spec or a cases.yaml list', async () => {
+    for (const [folder, file] of [
+      ['explainer', 'eval.yaml'],
+      ['writing', 'evals/cases.yaml'],
+    ]) {
+      let stdout = '';
+      const code = await main(['validate', folder], {
+        stdout: (text) => (stdout += text),
+        stderr: () => {},
+        cwd: tree,
+        env: { PATH: process.env.PATH },
+      });
+      expect(code).toBe(0);
+      expect(stdout).toContain(`${folder}/${file}`);
+    }
   });
 });
