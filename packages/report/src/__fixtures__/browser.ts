@@ -4,9 +4,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import chromiumLaunch from './chromium-launch.json' with { type: 'json' };
 
-/** Debian's Chromium, which CI installs (.ci/run). */
-export const chromiumPath = '/usr/bin/chromium';
+/**
+ * Debian's Chromium, which CI installs (.ci/run). How it is launched headless is in
+ * chromium-launch.json, which the report benchmarks and the screenshot script read too.
+ */
+export const chromiumPath = chromiumLaunch.executablePath;
 /**
  * Why the browser tests cannot run here, as the end of their name, or '' when they can. In CI
  * they never skip: a missing Chromium fails them.
@@ -17,17 +21,7 @@ export const chromiumSkipReason =
     : ` (skipped: no Chromium at ${chromiumPath}; apt-get install chromium)`;
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(chromiumLaunch);
 }
 
 /** Where browser tests leave their screenshots (gitignored): `<repo>/test-artifacts/report/`. */
