@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeProvider, noisyJudge, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // `skeval calibrate` on runs judged by the fake provider, with review labels written by hand as
 // `skeval report --serve` writes them. Every expected number is worked out by hand below.

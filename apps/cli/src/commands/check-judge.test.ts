@@ -3,23 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anthropicMessage, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
 import { writeCheckFixture } from './__fixtures__/check-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 let root: string;
 let fake: FakeProvider;
 let baseURLBefore: string | undefined;
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { ANTHROPIC_API_KEY: 'test-key' },
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args, { env: { ANTHROPIC_API_KEY: 'test-key' } });
 }
 
 /** Text of a system prompt or message content: a string, or Anthropic's blocks of text. */

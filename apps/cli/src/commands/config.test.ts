@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // skeval.config.* through the command line: where it is found, what wins, how a bad one is
 // reported, per-skill settings, and what summary.json records.
@@ -40,16 +40,8 @@ async function makeSkill(dir: string, prompts: string[] = ['Greet']) {
   );
 }
 
-async function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: options.cwd ?? root,
-    env: { PATH: process.env.PATH, ...options.env },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return runCli(options.cwd ?? root, args, { env: { PATH: process.env.PATH, ...options.env } });
 }
 
 /** The summary.json of the one run folder under `base`. */

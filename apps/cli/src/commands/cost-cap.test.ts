@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGreetingSkill } from './__fixtures__/greeting-skill.js';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // The cost cap through the command line: a scripted agent for the command runner reports each
 // case run's cost in its trace (`usage` with `cost_usd`), as docs/agents.md describes.

@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binary, repoRoot } from './__fixtures__/run-cli.js';
 
 // `skeval doctor` through the built command line, on this machine: the sandbox, the allowlist
 // probe, and the agent CLIs found on PATH (the installed ones) or missing (a PATH without them).
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-const binary = join(repoRoot, 'apps/cli/dist/cli.js');
 const agentBin = join(repoRoot, 'tools/agent-clis/installed/node_modules/.bin');
 const bubblewrapWorks =
   spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', 'true']).status === 0;

@@ -2,9 +2,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const example = join(repoRoot, 'examples/greeting');
 const exampleAgent = `node ${join(repoRoot, 'examples/agents/greeting-agent.mjs')} {prompt_file}`;
 // Only Node's own folder: no agent CLI is on this PATH.
@@ -18,16 +17,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function skeval(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env,
-  });
-  return { code, stdout, stderr };
+function skeval(args: string[]) {
+  return runCli(root, args, { env });
 }
 
 /** Runs `skeval run … --dry-run` and the same without it, each into its own empty output folder. */

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { allPass, copyOf, createQuizProject, quizAgent, runQuiz } from './__fixtures__/forgery-fixture.js';
-import { runBinary } from './__fixtures__/shard-fixture.js';
+import { runBinary } from './__fixtures__/run-cli.js';
 
 // A run folder or a shard is input someone other than Skeval may have written: each break a
 // hostile suite found, done as it did it, through the built binary.

@@ -6,6 +6,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { binary, repoRoot } from './__fixtures__/run-cli.js';
 
 // An agent that tries to break out rather than do its task (__fixtures__/escape-agent.mjs), run
 // through the built command line as root and as an ordinary user, with Skeval's TMPDIR under
@@ -14,8 +15,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 // case run, no grader snapshot, no run folder, no cache and no host socket, and what it leaves
 // stays within the limits of outputs/. Each verdict stands.
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-const binary = join(repoRoot, 'apps/cli/dist/cli.js');
 const agentSource = new URL('./__fixtures__/escape-agent.mjs', import.meta.url).pathname;
 const nobody = 65534;
 

@@ -5,21 +5,12 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 let root: string;
 
-async function run(args: string[], more: Partial<CliIo> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: {},
-    ...more,
-  });
-  return { code, stdout, stderr };
+function run(args: string[], more: Partial<CliIo> = {}) {
+  return runCli(root, args, { env: {}, ...more });
 }
 
 async function skill(name: string, markdown?: string): Promise<string> {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { type FakeProvider, scriptAgent, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binary, repoRoot } from './__fixtures__/run-cli.js';
 
 // Claude Code, Codex and Pi installed the way users install them — `npm i -g --prefix` into a
 // folder under the user's home (the nvm and ~/.npm-global shape) and into one under /tmp, and
@@ -14,8 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // is hidden in the sandbox (the home and /tmp are), so each starts only if its whole package,
 // dependencies included, is kept readable.
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-const binary = join(repoRoot, 'apps/cli/dist/cli.js');
 const installed = join(repoRoot, 'tools/agent-clis/installed/node_modules');
 const { clis } = JSON.parse(readFileSync(join(repoRoot, 'tools/agent-clis/package.json'), 'utf8')).skeval as {
   clis: Record<string, { package: string; version: string; bin: string }>;

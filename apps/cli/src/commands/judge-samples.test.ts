@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeProvider, type NoisyJudgeOptions, noisyJudge, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // The judge sampled through the command line: the fake provider plays a judge whose verdict on
 // the claim marked [noisy] flips with a set, seeded probability; the other claims never flip.

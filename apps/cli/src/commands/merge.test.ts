@@ -3,14 +3,13 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { type ShardManifest, shardManifestSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type CliResult, runBinary } from './__fixtures__/run-cli.js';
 import {
   agentFlagsOf,
-  type CliResult,
   comparable,
   comparableText,
   createShardProject,
   generatedCases,
-  runBinary,
 } from './__fixtures__/shard-fixture.js';
 
 // Every command here is the built binary in its own process, as a CI matrix runs it.

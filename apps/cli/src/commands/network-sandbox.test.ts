@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentStep, type FakeProvider, scriptAgent, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binary, repoRoot } from './__fixtures__/run-cli.js';
 
 // The real Claude Code, Codex and Pi through the built command line, in the sandbox with the
 // default --network model, as root and as an ordinary user: a scripted model asks each to fetch a
@@ -15,8 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // still ends ok, and the attempt is in context-manifest.json; --allow-host lets it through;
 // --network none cuts the model too, and the error says so.
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-const binary = join(repoRoot, 'apps/cli/dist/cli.js');
 const bin = (name: string) => join(repoRoot, 'tools/agent-clis/installed/node_modules/.bin', name);
 const nobody = 65534;
 const isRoot = process.getuid?.() === 0;

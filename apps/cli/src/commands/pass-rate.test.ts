@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // One pass rate, everywhere: a run through the CLI with passes, failures, errors (an assertion no
 // grader decides, and an agent that crashes), skipped assertions (prose claims with no judge), a
@@ -76,16 +76,8 @@ function evalsFile(regexPattern: string) {
 let root: string;
 let skillDir: string;
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[]) {
+  return runCli(root, args);
 }
 
 beforeAll(async () => {

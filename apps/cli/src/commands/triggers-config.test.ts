@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { anthropicMessage, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // skeval triggers reads skeval.config.* as skeval run does: the same file, found the same way,
 // the agent, sandbox, judge and output folder it names, a flag over it. The agent is a script
@@ -45,16 +45,8 @@ async function write(path: string, text: string) {
   await writeFile(join(root, path), text);
 }
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-test' },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[]) {
+  return runCli(root, args, { env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-test' } });
 }
 
 /** The one run folder below `dir`: not a `latest` link, nor the `triggers` folder beside the runs. */

@@ -1,7 +1,7 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliResult, runBinary } from './shard-fixture.js';
+import { type CliResult, runBinary } from './run-cli.js';
 
 /** The cases of the quiz skill: the agent answers the even ones right and the odd ones wrong. */
 export const quizCases = 6;

@@ -1,8 +1,6 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliIo } from '../../io.js';
-import { main } from '../../main.js';
 
 /**
  * Text that breaks careless reports: the end of a CDATA section, markup, an ampersand, quotes,
@@ -83,24 +81,6 @@ async function writeSkill(root: string, name: string, cases: unknown[]): Promise
   await mkdir(join(root, name, 'evals'), { recursive: true });
   await writeFile(join(root, name, 'SKILL.md'), `---\nname: ${name}\ndescription: a skill for report tests\n---\n`);
   await writeFile(join(root, name, 'evals', 'evals.json'), JSON.stringify({ skill_name: name, evals: cases }));
-}
-
-/** `skeval` in-process with its io captured; `io` sets the terminal (TTY, width) and the environment. */
-export async function runCli(root: string, args: string[], io: Partial<CliIo> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    cwd: root,
-    env: { PATH: process.env.PATH },
-    ...io,
-  });
-  return { code, stdout, stderr };
 }
 
 /** The agent flags for the fixture's agent. */
