@@ -6,7 +6,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binary, repoRoot } from './__fixtures__/run-cli.js';
+import { binary } from './__fixtures__/run-cli.js';
 
 // An agent that tries to break out rather than do its task (__fixtures__/escape-agent.mjs), run
 // through the built command line as root and as an ordinary user, with Skeval's TMPDIR under

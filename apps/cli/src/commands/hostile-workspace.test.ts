@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binary, repoRoot } from './__fixtures__/run-cli.js';
+import { binary } from './__fixtures__/run-cli.js';
 
 // A workspace left as a hostile agent would leave it — a FIFO, a symlink to /dev/zero, a 1 GiB
 // sparse file — under a 256 MiB memory limit and a 10 s time limit: the case ends, the run

@@ -1,17 +1,18 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeProvider, type NoisyJudgeOptions, noisyJudge, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setProcessEnv } from './__fixtures__/process-env.js';
 import { runCli } from './__fixtures__/run-cli.js';
+import { writeSkill } from './__fixtures__/skill-files.js';
 
 // The judge sampled through the command line: the fake provider plays a judge whose verdict on
 // the claim marked [noisy] flips with a set, seeded probability; the other claims never flip.
 
 let root: string;
 let fake: FakeProvider;
-let baseURLBefore: string | undefined;
-let cacheBefore: string | undefined;
+let restoreEnv: () => void;
 
 const caseCount = 6;
 // The two arms answer apart (the skill is installed in .agents/skills), so the judge's seeded
@@ -84,35 +85,25 @@ function binomialRange(n: number, p: number): [number, number] {
 
 beforeAll(async () => {
   fake = await startFakeProvider();
-  baseURLBefore = process.env.ANTHROPIC_BASE_URL;
-  cacheBefore = process.env.SKEVAL_CACHE_DIR;
-  process.env.ANTHROPIC_BASE_URL = fake.url;
   root = await mkdtemp(join(tmpdir(), 'skeval-judge-samples-'));
   // The response cache is found from the process's environment, as the judge set-up reads it.
-  process.env.SKEVAL_CACHE_DIR = join(root, 'cache');
+  restoreEnv = setProcessEnv({ ANTHROPIC_BASE_URL: fake.url, SKEVAL_CACHE_DIR: join(root, 'cache') });
   await writeFile(join(root, 'agent.mjs'), agentSource);
-  await mkdir(join(root, 'greet', 'evals'), { recursive: true });
-  await writeFile(join(root, 'greet', 'SKILL.md'), '---\nname: greet\ndescription: greets people\n---\n');
-  await writeFile(
-    join(root, 'greet', 'evals', 'evals.json'),
-    JSON.stringify({
-      skill_name: 'greet',
-      evals: Array.from({ length: caseCount }, (_, at) => ({
-        id: at + 1,
-        prompt: `Greet Ada (${at + 1})`,
-        assertions: claims,
-      })),
-    }),
-  );
+  await writeSkill(join(root, 'greet'), {
+    name: 'greet',
+    description: 'greets people',
+    evals: Array.from({ length: caseCount }, (_, at) => ({
+      id: at + 1,
+      prompt: `Greet Ada (${at + 1})`,
+      assertions: claims,
+    })),
+  });
 });
 beforeEach(() => {
   fake.requests.length = 0;
 });
 afterAll(async () => {
-  if (baseURLBefore === undefined) delete process.env.ANTHROPIC_BASE_URL;
-  else process.env.ANTHROPIC_BASE_URL = baseURLBefore;
-  if (cacheBefore === undefined) delete process.env.SKEVAL_CACHE_DIR;
-  else process.env.SKEVAL_CACHE_DIR = cacheBefore;
+  restoreEnv();
   await fake.close();
   await rm(root, { recursive: true, force: true });
 });

@@ -4,24 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeGreetingSkill } from './__fixtures__/greeting-skill.js';
 import { binary, repoRoot, runCli } from './__fixtures__/run-cli.js';
 
 const faulty = join(repoRoot, 'packages/core/src/__fixtures__/agents/faulty.mjs');
 let root: string;
-
-async function makeSkill(name: string, cases: Array<{ id: number; prompt: string }>) {
-  const dir = join(root, name);
-  await mkdir(join(dir, 'evals'), { recursive: true });
-  await writeFile(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: test\n---\n`);
-  await writeFile(
-    join(dir, 'evals', 'evals.json'),
-    JSON.stringify({
-      skill_name: name,
-      evals: cases.map((testCase) => ({ ...testCase, assertions: [{ type: 'file-exists', path: 'greeting.txt' }] })),
-    }),
-  );
-  return dir;
-}
 
 /** Waits until `count` case runs under `dir` have written their grading.json. */
 async function waitForCases(dir: string, count: number): Promise<void> {
@@ -48,11 +35,12 @@ function run(args: string[]) {
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-cli-run-'));
-  await makeSkill('good', [{ id: 1, prompt: 'a greeting' }]);
-  await makeSkill('crashy', [{ id: 1, prompt: 'crash now' }]);
-  await makeSkill(
+  await writeGreetingSkill(root, 'good', ['a greeting']);
+  await writeGreetingSkill(root, 'crashy', ['crash now']);
+  await writeGreetingSkill(
+    root,
     'many',
-    Array.from({ length: 50 }, (_, index) => ({ id: index + 1, prompt: `a greeting, sleep 150 (${index + 1})` })),
+    Array.from({ length: 50 }, (_, index) => `a greeting, sleep 150 (${index + 1})`),
   );
 });
 afterAll(() => rm(root, { recursive: true, force: true }));

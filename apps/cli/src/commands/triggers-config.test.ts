@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { anthropicMessage, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setProcessEnv } from './__fixtures__/process-env.js';
 import { runCli } from './__fixtures__/run-cli.js';
 
 // skeval triggers reads skeval.config.* as skeval run does: the same file, found the same way,
@@ -11,7 +12,7 @@ import { runCli } from './__fixtures__/run-cli.js';
 
 let root: string;
 let fake: FakeProvider;
-let baseURLBefore: string | undefined;
+let restoreEnv: () => void;
 
 // Loads the skill whose description shares a word of five letters or more with the prompt, and
 // writes the file a case checks.
@@ -64,8 +65,7 @@ beforeAll(async () => {
     body: anthropicMessage({ text: '<new_description>Commit staged changes and backup notes.</new_description>' }),
   }));
   // The Anthropic adapter reads its endpoint from the process, as the SDK does.
-  baseURLBefore = process.env.ANTHROPIC_BASE_URL;
-  process.env.ANTHROPIC_BASE_URL = fake.url;
+  restoreEnv = setProcessEnv({ ANTHROPIC_BASE_URL: fake.url });
   root = await mkdtemp(join(tmpdir(), 'skeval-triggers-config-'));
   await write('project/agent.mjs', agentSource);
   await write('project/skeval.config.json', `${JSON.stringify(config, null, 2)}\n`);
@@ -88,8 +88,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  if (baseURLBefore === undefined) delete process.env.ANTHROPIC_BASE_URL;
-  else process.env.ANTHROPIC_BASE_URL = baseURLBefore;
+  restoreEnv();
   await fake.close();
   await rm(root, { recursive: true, force: true });
 });
