@@ -4,7 +4,15 @@ import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { type FakeProvider, scriptAgent, startFakeProvider } from '@skeval/fake-provider';
+import {
+  agentProviderEnv,
+  codexConfigToml,
+  type FakeProvider,
+  piModelsJson,
+  scriptAgent,
+  startFakeProvider,
+  writeHomeFile,
+} from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binary, repoRoot } from './__fixtures__/run-cli.js';
 
@@ -95,29 +103,8 @@ beforeAll(async () => {
     { id: 'hi', prompt: 'Say hello.', assertions: [{ kind: 'output', method: 'contains', value: 'Hello' }] },
   ];
   await writeFile(join(skill, 'evals', 'evals.json'), JSON.stringify({ skill_name: 'hello', evals }));
-  await mkdir(join(userHome, '.codex'), { recursive: true });
-  await writeFile(
-    join(userHome, '.codex/config.toml'),
-    `model = "gpt-5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "Fake"\nbase_url = "${fake.openaiBaseURL}"\nwire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n`,
-  );
-  const model = {
-    id: 'claude-sonnet-4-5',
-    name: 'Fake',
-    reasoning: false,
-    input: ['text'],
-    contextWindow: 200000,
-    maxTokens: 8192,
-    cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  };
-  await mkdir(join(userHome, '.pi/agent'), { recursive: true });
-  await writeFile(
-    join(userHome, '.pi/agent/models.json'),
-    JSON.stringify({
-      providers: {
-        fake: { baseUrl: fake.url, api: 'anthropic-messages', apiKey: 'FAKE_ANTHROPIC_KEY', models: [model] },
-      },
-    }),
-  );
+  await writeHomeFile(userHome, '.codex/config.toml', codexConfigToml(fake));
+  await writeHomeFile(userHome, '.pi/agent/models.json', piModelsJson(fake, 'Fake'));
 }, 1_200_000);
 afterAll(async () => {
   if (skipReason) return;
@@ -162,10 +149,7 @@ async function runFrom(bin: string, agent: string) {
     env: {
       PATH: path,
       HOME: userHome,
-      ANTHROPIC_BASE_URL: fake.url,
-      ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef',
-      FAKE_OPENAI_KEY: 'sk-test-openai-0123456789',
-      FAKE_ANTHROPIC_KEY: 'sk-ant-fake-0123456789abcdef',
+      ...agentProviderEnv(fake),
     },
   });
   let output = '';

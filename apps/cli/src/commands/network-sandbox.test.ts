@@ -6,7 +6,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentStep, type FakeProvider, scriptAgent, startFakeProvider } from '@skeval/fake-provider';
+import {
+  type AgentStep,
+  agentProviderEnv,
+  codexConfigToml,
+  type FakeProvider,
+  piModelsJson,
+  scriptAgent,
+  startFakeProvider,
+  writeHomeFile,
+} from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binary, repoRoot } from './__fixtures__/run-cli.js';
 
@@ -72,11 +81,6 @@ interface Agent {
   configure(home: string): Promise<void>;
 }
 
-const plant = async (path: string, text: string) => {
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFile(path, text);
-};
-
 const agents: Agent[] = [
   {
     name: 'claude-code',
@@ -90,31 +94,14 @@ const agents: Agent[] = [
     binary: 'codex',
     model: 'gpt-5',
     fetch: (url) => ({ toolUse: { name: 'exec_command', input: { cmd: `curl -s ${url}` } } }),
-    async configure(home) {
-      const provider = `[model_providers.fake]\nname = "Fake"\nbase_url = "${fake.openaiBaseURL}"\nwire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n`;
-      await plant(join(home, '.codex/config.toml'), `model = "gpt-5"\nmodel_provider = "fake"\n\n${provider}`);
-    },
+    configure: (home) => writeHomeFile(home, '.codex/config.toml', codexConfigToml(fake)),
   },
   {
     name: 'pi',
     binary: 'pi',
     model: 'fake/claude-sonnet-4-5',
     fetch: (url) => ({ toolUse: { name: 'bash', input: { command: `curl -s ${url}` } } }),
-    async configure(home) {
-      const model = {
-        id: 'claude-sonnet-4-5',
-        name: 'Fake Sonnet',
-        reasoning: false,
-        input: ['text'],
-        contextWindow: 200000,
-        maxTokens: 8192,
-        cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-      };
-      const providers = {
-        fake: { baseUrl: fake.url, api: 'anthropic-messages', apiKey: 'FAKE_ANTHROPIC_KEY', models: [model] },
-      };
-      await plant(join(home, '.pi/agent/models.json'), JSON.stringify({ providers }));
-    },
+    configure: (home) => writeHomeFile(home, '.pi/agent/models.json', piModelsJson(fake)),
   },
 ];
 
@@ -177,10 +164,7 @@ async function runSkeval(agent: Agent, owner: number | undefined, flags: string[
       HOME: home,
       TMPDIR: skevalTmp,
       SKEVAL_CACHE_DIR: join(skevalTmp, 'cache'),
-      ANTHROPIC_BASE_URL: fake.url,
-      ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef',
-      FAKE_OPENAI_KEY: 'sk-test-openai-0123456789',
-      FAKE_ANTHROPIC_KEY: 'sk-ant-fake-0123456789abcdef',
+      ...agentProviderEnv(fake),
     },
   });
   let output = '';

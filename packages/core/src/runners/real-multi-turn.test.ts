@@ -1,14 +1,18 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AgentStep,
+  agentProviderEnv,
+  codexConfigToml,
   conversationText,
   type FakeProvider,
+  piModelsJson,
   requestsOfTurn,
   type ScriptedTurn,
   scriptTurns,
   startFakeProvider,
+  writeHomeFile,
 } from '@skeval/fake-provider';
 import { gradingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,11 +92,6 @@ interface Agent {
   home(home: string): Promise<void>;
 }
 
-const plant = async (path: string, text: string) => {
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFile(path, text);
-};
-
 const agents: Agent[] = [
   {
     name: 'claude-code',
@@ -109,33 +108,14 @@ const agents: Agent[] = [
       toolUse: { name: 'exec_command', input: { cmd: `printf '${content.replace('\n', '\\n')}' > greeting.txt` } },
       usage,
     }),
-    async home(home) {
-      const provider = `[model_providers.fake]\nname = "Fake"\nbase_url = "${fake.openaiBaseURL}"\nwire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n`;
-      await plant(join(home, '.codex/config.toml'), `model = "gpt-5"\nmodel_provider = "fake"\n\n${provider}`);
-    },
+    home: (home) => writeHomeFile(home, '.codex/config.toml', codexConfigToml(fake)),
   },
   {
     name: 'pi',
     binary: 'pi',
     model: 'fake/claude-sonnet-4-5',
     write: (content) => ({ toolUse: { name: 'write', input: { path: 'greeting.txt', content } }, usage }),
-    async home(home) {
-      const model = {
-        id: 'claude-sonnet-4-5',
-        name: 'Fake Sonnet',
-        reasoning: false,
-        input: ['text'],
-        contextWindow: 200000,
-        maxTokens: 8192,
-        cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-      };
-      const models = {
-        providers: {
-          fake: { baseUrl: fake.url, api: 'anthropic-messages', apiKey: 'FAKE_ANTHROPIC_KEY', models: [model] },
-        },
-      };
-      await plant(join(home, '.pi/agent/models.json'), JSON.stringify(models));
-    },
+    home: (home) => writeHomeFile(home, '.pi/agent/models.json', piModelsJson(fake)),
   },
 ];
 
@@ -152,14 +132,7 @@ async function runAgent(agent: Agent, turns: ScriptedTurn[], label: string) {
   await agent.home(home);
   fake.requests.length = 0;
   fake.respondWith(scriptTurns(turns));
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    ANTHROPIC_BASE_URL: fake.url,
-    ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef',
-    FAKE_OPENAI_KEY: 'sk-test-openai-0123456789',
-    FAKE_ANTHROPIC_KEY: 'sk-ant-fake-0123456789abcdef',
-  };
+  const env = { PATH: process.env.PATH, HOME: home, ...agentProviderEnv(fake) };
   const runner = createRunner({ agent: agent.name, executable: agentBinary(agent.binary), model: agent.model, env });
   const result = await runEvals({
     path: skillDir,
