@@ -1,6 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -14,7 +13,8 @@ import {
   writeHomeFile,
 } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binary, repoRoot } from './__fixtures__/run-cli.js';
+import { binary, repoRoot, runMerged } from './__fixtures__/run-cli.js';
+import { bubblewrapWorks, onlyRunId } from './__fixtures__/sandbox-support.js';
 
 // Claude Code, Codex and Pi installed the way users install them — `npm i -g --prefix` into a
 // folder under the user's home (the nvm and ~/.npm-global shape) and into one under /tmp, and
@@ -30,11 +30,9 @@ const { clis } = JSON.parse(readFileSync(join(repoRoot, 'tools/agent-clis/packag
 const wanted = Object.values(clis).map((cli) => `${cli.package}@${cli.version}`);
 
 const npmWorks = spawnSync('npm', ['--version']).status === 0;
-const bubblewrapWorks =
-  spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', 'true']).status === 0;
 const skipReason = process.env.CI
   ? undefined
-  : process.platform !== 'linux' || !bubblewrapWorks
+  : process.platform !== 'linux' || !bubblewrapWorks()
     ? '(skipped: bubblewrap does not work here: apt-get install -y bubblewrap)'
     : !npmWorks || !existsSync(installed)
       ? '(skipped: npm or the agent CLIs are missing: pnpm agents:install)'
@@ -143,21 +141,16 @@ async function runFrom(bin: string, agent: string) {
     bin,
     ...(process.env.PATH ?? '').split(delimiter).filter((folder) => !folder.includes('agent-clis')),
   ].join(delimiter);
-  const child = spawn(process.execPath, args, {
+  const { code, output } = await runMerged([process.execPath, ...args], {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: path,
       HOME: userHome,
       ...agentProviderEnv(fake),
     },
   });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const [code] = await once(child, 'close');
   const skillRuns = join(outputDir, 'hello');
-  const runId = readdirSync(skillRuns).find((name) => name !== 'latest' && name !== 'latest.json') ?? '';
+  const runId = onlyRunId(skillRuns);
   const manifest = JSON.parse(readFileSync(join(skillRuns, runId, 'eval-hi', 'context-manifest.json'), 'utf8'));
   return { code, output, manifest };
 }

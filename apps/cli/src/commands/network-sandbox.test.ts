@@ -1,6 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +16,8 @@ import {
   writeHomeFile,
 } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binary, repoRoot } from './__fixtures__/run-cli.js';
+import { binary, repoRoot, runMerged } from './__fixtures__/run-cli.js';
+import { asOwner, bubblewrapWorks, onlyRunId } from './__fixtures__/sandbox-support.js';
 
 // The real Claude Code, Codex and Pi through the built command line, in the sandbox with the
 // default --network model, as root and as an ordinary user: a scripted model asks each to fetch a
@@ -29,8 +29,6 @@ const bin = (name: string) => join(repoRoot, 'tools/agent-clis/installed/node_mo
 const nobody = 65534;
 const isRoot = process.getuid?.() === 0;
 
-const bubblewrapWorks = () =>
-  spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', 'true']).status === 0;
 const missing = ['claude', 'codex', 'pi'].filter((name) => !existsSync(bin(name)));
 const skipReason = process.env.CI
   ? undefined
@@ -152,13 +150,8 @@ async function runSkeval(agent: Agent, owner: number | undefined, flags: string[
     '90',
     ...flags,
   ];
-  const command =
-    owner === undefined
-      ? [process.execPath, ...args]
-      : ['setpriv', `--reuid=${owner}`, `--regid=${owner}`, '--clear-groups', process.execPath, ...args];
-  const child = spawn(command[0] ?? '', command.slice(1), {
+  const { code, output } = await runMerged(asOwner([process.execPath, ...args], owner), {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '',
       HOME: home,
@@ -167,12 +160,8 @@ async function runSkeval(agent: Agent, owner: number | undefined, flags: string[
       ...agentProviderEnv(fake),
     },
   });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const [code] = await once(child, 'close');
   const skillRuns = join(outputDir, 'fetcher');
-  const runId = readdirSync(skillRuns).find((name) => name !== 'latest' && name !== 'latest.json') ?? '';
+  const runId = onlyRunId(skillRuns);
   const read = (file: string) => JSON.parse(readFileSync(join(skillRuns, runId, 'eval-fetch', file), 'utf8'));
   return { code, output, manifest: read('context-manifest.json'), grading: read('grading.json') };
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import type { CliIo } from '../../io.js';
 import { main } from '../../main.js';
@@ -69,4 +70,28 @@ export function runBinary(cwd: string, args: string[], env: Record<string, strin
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * `command` in its own process, in `cwd` with exactly `env`, its stdout and stderr read as one
+ * text in the order they came: what a person at the terminal would see.
+ */
+export async function runMerged(
+  command: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(command[0] ?? '', command.slice(1), {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  const [code] = await once(child, 'close');
+  return { code: typeof code === 'number' ? code : null, output };
 }
