@@ -23,20 +23,23 @@ const assertions = [
 
 const cli = (args: string[]) => runCli(root, args, { env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'test-key' } });
 
+/** `skeval run greet` judged by the fake judge into `output`, nothing cached. */
+const judgedRunArgs = (output: string) => [
+  'run',
+  'greet',
+  '--agent-command',
+  `node ${join(root, 'agent.mjs')} {prompt_file}`,
+  '--judge',
+  'anthropic:claude-test',
+  '--sandbox',
+  'none',
+  '--no-cache',
+  '--output-dir',
+  output,
+];
+
 async function judgedRun(output: string): Promise<string> {
-  const result = await cli([
-    'run',
-    'greet',
-    '--agent-command',
-    `node ${join(root, 'agent.mjs')} {prompt_file}`,
-    '--judge',
-    'anthropic:claude-test',
-    '--sandbox',
-    'none',
-    '--no-cache',
-    '--output-dir',
-    output,
-  ]);
+  const result = await cli(judgedRunArgs(output));
   expect(result.code).toBe(1);
   const dir = join(root, output, 'greet');
   const [entry] = (await readdir(dir)).filter((name) => !name.startsWith('latest'));
@@ -185,19 +188,7 @@ describe('skeval calibrate', { timeout: 120_000 }, () => {
 
   it("prints the judge's last measured κ for the skill on the next skeval run", async () => {
     await cli(['calibrate', first]);
-    const result = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      `node ${join(root, 'agent.mjs')} {prompt_file}`,
-      '--judge',
-      'anthropic:claude-test',
-      '--sandbox',
-      'none',
-      '--no-cache',
-      '--output-dir',
-      'runs-a',
-    ]);
+    const result = await cli(judgedRunArgs('runs-a'));
     expect(result.stdout.replace(/\s+/g, ' ')).toMatch(
       /judge anthropic:claude-test: κ 0\.33 against the author's 6 labels \(last calibrated \d{4}-\d\d-\d\d\): BELOW the 0\.6 floor/,
     );

@@ -9,6 +9,8 @@ const exampleAgent = `node ${join(repoRoot, 'examples/agents/greeting-agent.mjs'
 // Only Node's own folder: no agent CLI is on this PATH.
 const env = { PATH: dirname(process.execPath) };
 let root: string;
+/** The flags of the command agent running `command`. */
+const commandAgent = (command: string) => ['--agent', 'command', '--agent-command', command];
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-dry-run-checks-'));
@@ -41,10 +43,7 @@ async function dryAndReal(name: string, args: string[]) {
 describe('--dry-run exits 2 on what would make every case of the run fail, and the run refuses before writing', () => {
   it('a judge with no key for the judged assertions', async () => {
     const { dry, real, written } = await dryAndReal('judge', [
-      '--agent',
-      'command',
-      '--agent-command',
-      exampleAgent,
+      ...commandAgent(exampleAgent),
       '--judge',
       'anthropic:claude-sonnet-4-6',
     ]);
@@ -74,12 +73,10 @@ describe('--dry-run exits 2 on what would make every case of the run fail, and t
   });
 
   it('an --agent-command whose program does not exist', async () => {
-    const { dry, real, written } = await dryAndReal('command', [
-      '--agent',
+    const { dry, real, written } = await dryAndReal(
       'command',
-      '--agent-command',
-      'greeting-agent-that-is-not-there {prompt_file}',
-    ]);
+      commandAgent('greeting-agent-that-is-not-there {prompt_file}'),
+    );
     expect(dry.code).toBe(2);
     expect(dry.stderr).toContain('the program `greeting-agent-that-is-not-there` is not found on PATH');
     expect(real.code).toBe(2);
@@ -88,29 +85,14 @@ describe('--dry-run exits 2 on what would make every case of the run fail, and t
   });
 
   it('an --agent-command that needs a shell', async () => {
-    const { dry, real } = await dryAndReal('pipe', [
-      '--agent',
-      'command',
-      '--agent-command',
-      'node agent.mjs | tee log',
-    ]);
+    const { dry, real } = await dryAndReal('pipe', commandAgent('node agent.mjs | tee log'));
     expect(dry.code).toBe(2);
     expect(dry.stderr).toContain('`|` needs a shell');
     expect(real.code).toBe(2);
   });
 
   it('and passes a run it can start', async () => {
-    const dry = await skeval([
-      'run',
-      example,
-      '--dry-run',
-      '--sandbox',
-      'none',
-      '--agent',
-      'command',
-      '--agent-command',
-      exampleAgent,
-    ]);
+    const dry = await skeval(['run', example, '--dry-run', '--sandbox', 'none', ...commandAgent(exampleAgent)]);
     expect(dry.code).toBe(0);
     expect(dry.stderr).toBe('');
   });

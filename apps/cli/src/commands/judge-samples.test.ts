@@ -37,6 +37,9 @@ async function runDirOf(base: string): Promise<string> {
   expect(entries).toHaveLength(1);
   return join(dir, entries[0] ?? '');
 }
+/** `skeval run greet` with the agent named relative to the project and the judge flags, then `flags`. */
+const runGreet = (flags: string[]) =>
+  cli(['run', 'greet', '--agent-command', 'node agent.mjs', ...judgeFlags, ...flags]);
 const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 const gradingsOf = async (runDir: string, arm = '') =>
   Promise.all(
@@ -229,17 +232,7 @@ describe('skeval run --judge-samples', { timeout: 120_000 }, () => {
       observed: { cases: caseCount, trials: 1 },
     });
     expect(required.plans.map((entry: { trials: number }) => entry.trials)).toEqual([1, 2, 3, 5, 10]);
-    const text = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      'node agent.mjs',
-      ...judgeFlags,
-      '--compare',
-      '--output-dir',
-      output,
-      '--dry-run',
-    ]);
+    const text = await runGreet(['--compare', '--output-dir', output, '--dry-run']);
     expect(text.stdout.replace(/\s+/g, ' ')).toContain('greet: to detect a Δ of 10 pts at 80% power (two-sided 5%):');
     expect(fake.requests).toHaveLength(0);
   });
@@ -286,41 +279,13 @@ describe('skeval run --judge-samples', { timeout: 120_000 }, () => {
   });
 
   it('refuses more templates than samples, or than Skeval has, as a usage error before any agent runs', async () => {
-    const direct = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      'node agent.mjs',
-      ...judgeFlags,
-      '--judge-samples',
-      '8',
-      '--judge-templates',
-      '5',
-    ]);
+    const direct = await runGreet(['--judge-samples', '8', '--judge-templates', '5']);
     expect(direct.code).toBe(2);
     expect(direct.stderr).toContain('Skeval has 4 judge templates');
-    const few = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      'node agent.mjs',
-      ...judgeFlags,
-      '--judge-samples',
-      '2',
-      '--judge-templates',
-      '3',
-    ]);
+    const few = await runGreet(['--judge-samples', '2', '--judge-templates', '3']);
     expect(few.code).toBe(2);
     expect(few.stderr).toContain('ask at least as many samples, for example --judge-samples 6 --judge-templates 3');
-    const escalate = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      'node agent.mjs',
-      ...judgeFlags,
-      '--judge-escalate',
-      'nosuch',
-    ]);
+    const escalate = await runGreet(['--judge-escalate', 'nosuch']);
     expect(escalate.code).toBe(2);
     expect(escalate.stderr).toContain(
       '--judge-escalate (or the config file\'s judgeEscalate): model "nosuch" is not `provider:model`',

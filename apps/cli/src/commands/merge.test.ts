@@ -41,31 +41,11 @@ async function runDirIn(dir: string): Promise<string> {
 async function runWholeAndSharded(skill: 'greeting' | 'many', flags: string[]): Promise<ShardedRun> {
   const base = join(root, `${skill}-runs`);
   const agent = agentFlagsOf(root, skill);
+  const runInto = (outputDir: string, more: string[]) =>
+    runBinary(root, ['run', skill, ...agent, ...flags, '--output-dir', outputDir, ...more]);
   const [whole, shards] = await Promise.all([
-    runBinary(root, [
-      'run',
-      skill,
-      ...agent,
-      ...flags,
-      '--output-dir',
-      join(base, 'whole'),
-      '--reporter',
-      `junit:${join(base, 'whole.xml')}`,
-    ]),
-    Promise.all(
-      [1, 2, 3].map((index) =>
-        runBinary(root, [
-          'run',
-          skill,
-          ...agent,
-          ...flags,
-          '--output-dir',
-          join(base, 'shards', String(index)),
-          '--shard',
-          `${index}/3`,
-        ]),
-      ),
-    ),
+    runInto(join(base, 'whole'), ['--reporter', `junit:${join(base, 'whole.xml')}`]),
+    Promise.all([1, 2, 3].map((index) => runInto(join(base, 'shards', String(index)), ['--shard', `${index}/3`]))),
   ]);
   const mergedDir = join(base, 'merged');
   const merge = await runBinary(root, [
