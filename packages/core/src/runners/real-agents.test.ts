@@ -15,7 +15,7 @@ import {
 import { contextManifestSchema, timingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
-import { agentBinary, realAgentsSkipReason } from '../__fixtures__/real-agents.js';
+import { type RealAgent, realAgentsSkipReason, runRealAgentCase } from '../__fixtures__/real-agents.js';
 import { runEvals } from '../run/run-evals.js';
 import { createRunner } from './create-runner.js';
 
@@ -56,10 +56,7 @@ afterAll(async () => {
   else console.log(root);
 });
 
-interface Agent {
-  name: 'claude-code' | 'codex' | 'pi';
-  binary: 'claude' | 'codex' | 'pi';
-  model: string;
+interface Agent extends RealAgent {
   /** The scripted model's turns: read the skill, write the file, answer. */
   steps: AgentStep[];
   /** Writes the agent's configuration into a user's home, with user-level context to keep out. */
@@ -144,19 +141,13 @@ async function runAgent(agent: Agent, label: string, steps: AgentStep[], options
   await agent.home(home);
   fake.requests.length = 0;
   fake.respondWith(scriptAgent(steps));
-  const env = { PATH: process.env.PATH, HOME: home, ...agentProviderEnv(fake) };
-  const runner = createRunner({ agent: agent.name, executable: agentBinary(agent.binary), model: agent.model, env });
-  const result = await runEvals({
-    path: skillDir,
-    runner,
-    judge: { skipReason: 'no judge in this test' },
+  const outcome = await runRealAgentCase({
+    agent,
+    skillDir,
+    env: { PATH: process.env.PATH, HOME: home, ...agentProviderEnv(fake) },
     outputDir: join(root, 'out', agent.name, label),
-    sandbox: 'bwrap',
-    env,
     timeoutMs: options.timeoutMs ?? 60_000,
   });
-  const outcome = result.runs[0]?.outcomes[0];
-  if (!outcome) throw new Error('no case run');
   return { outcome, home, caseDir: outcome.caseDir };
 }
 

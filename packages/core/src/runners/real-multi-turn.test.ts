@@ -17,9 +17,7 @@ import {
 import { gradingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
-import { agentBinary, realAgentsSkipReason } from '../__fixtures__/real-agents.js';
-import { runEvals } from '../run/run-evals.js';
-import { createRunner } from './create-runner.js';
+import { type RealAgent, realAgentsSkipReason, runRealAgentCase } from '../__fixtures__/real-agents.js';
 
 // A three-turn case through the real Claude Code, Codex and Pi in the bubblewrap sandbox, against
 // the fake provider playing the model turn by turn. Each CLI continues its own session (Claude
@@ -82,10 +80,7 @@ afterAll(async () => {
   else console.log(root);
 });
 
-interface Agent {
-  name: 'claude-code' | 'codex' | 'pi';
-  binary: 'claude' | 'codex' | 'pi';
-  model: string;
+interface Agent extends RealAgent {
   /** The model's step that writes greeting.txt with `content`, in the agent's own tool. */
   write(content: string): AgentStep;
   /** Writes the agent's provider configuration into a user's home. */
@@ -132,19 +127,13 @@ async function runAgent(agent: Agent, turns: ScriptedTurn[], label: string) {
   await agent.home(home);
   fake.requests.length = 0;
   fake.respondWith(scriptTurns(turns));
-  const env = { PATH: process.env.PATH, HOME: home, ...agentProviderEnv(fake) };
-  const runner = createRunner({ agent: agent.name, executable: agentBinary(agent.binary), model: agent.model, env });
-  const result = await runEvals({
-    path: skillDir,
-    runner,
-    judge: { skipReason: 'no judge in this test' },
+  const outcome = await runRealAgentCase({
+    agent,
+    skillDir,
+    env: { PATH: process.env.PATH, HOME: home, ...agentProviderEnv(fake) },
     outputDir: join(root, 'out', agent.name, label),
-    sandbox: 'bwrap',
-    env,
     timeoutMs: 90_000,
   });
-  const outcome = result.runs[0]?.outcomes[0];
-  if (!outcome) throw new Error('no case run');
   const read = async (file: string) => JSON.parse(await readFile(join(outcome.caseDir, file), 'utf8'));
   return {
     outcome,
