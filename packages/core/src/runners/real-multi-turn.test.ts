@@ -18,6 +18,7 @@ import { gradingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
 import { type RealAgent, realAgentsSkipReason, runRealAgentCase } from '../__fixtures__/real-agents.js';
+import { threeTurnAnswers, threeTurnPrompts, threeTurnScript } from '../__fixtures__/three-turns.js';
 
 // A three-turn case through the real Claude Code, Codex and Pi in the bubblewrap sandbox, against
 // the fake provider playing the model turn by turn. Each CLI continues its own session (Claude
@@ -29,16 +30,8 @@ let fake: FakeProvider;
 let root: string;
 let skillDir: string;
 
-const prompts = [
-  'TURN-ONE: Write greeting.txt for Ada.',
-  'TURN-TWO: Now make it shout.',
-  'TURN-THREE: Say what you changed.',
-];
-const answers = [
-  'Wrote greeting.txt for Ada: Hello, Ada!',
-  'Made it shout: HELLO, ADA!',
-  'I changed the greeting to upper case.',
-];
+const prompts = threeTurnPrompts;
+const answers = threeTurnAnswers;
 const usage = { input_tokens: 900, output_tokens: 30 };
 
 beforeAll(async () => {
@@ -115,11 +108,7 @@ const agents: Agent[] = [
 ];
 
 function turnsOf(agent: Agent): ScriptedTurn[] {
-  return [
-    { marker: 'TURN-ONE', steps: [agent.write('Hello, Ada!\n'), { text: answers[0], usage }] },
-    { marker: 'TURN-TWO', steps: [agent.write('HELLO, ADA!\n'), { text: answers[1], usage }] },
-    { marker: 'TURN-THREE', steps: [{ text: answers[2], usage }] },
-  ];
+  return threeTurnScript(agent.write, usage);
 }
 
 async function runAgent(agent: Agent, turns: ScriptedTurn[], label: string) {
