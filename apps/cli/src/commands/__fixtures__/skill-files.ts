@@ -16,3 +16,10 @@ export async function writeSkill(dir: string, skill: TestSkill): Promise<string>
   await writeFile(join(dir, 'evals', 'evals.json'), JSON.stringify({ skill_name: skill.name, evals: skill.evals }));
   return dir;
 }
+
+/** The skill `greet`: one case, "Greet Ada", that passes when the response names Ada. */
+export const greetAdaSkill: TestSkill = {
+  name: 'greet',
+  description: 'greets people',
+  evals: [{ id: 1, prompt: 'Greet Ada', assertions: [{ kind: 'output', method: 'contains', value: 'Ada' }] }],
+};
