@@ -2,24 +2,15 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const realWorld = join(repoRoot, 'packages/evals/src/__fixtures__/real-world');
 const exampleAgent = join(repoRoot, 'examples/agents/greeting-agent.mjs');
 const agent = ['--agent', 'command', '--agent-command', `node ${exampleAgent} {prompt_file}`];
 let root: string;
 
-async function skeval(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function skeval(args: string[]) {
+  return runCli(root, args);
 }
 
 async function gradings(dir: string): Promise<Array<{ case_id: string; rows: string[] }>> {
@@ -147,14 +138,7 @@ describe("other tools' files beside SKILL.md, read in place", () => {
   afterAll(() => rm(tree, { recursive: true, force: true }));
 
   it('finds a skill for each and shows with --dry-run what each would run', async () => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(['run', '.', '--dry-run', ...agent], {
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
-      cwd: tree,
-      env: { PATH: process.env.PATH },
-    });
+    const { code, stdout, stderr } = await runCli(tree, ['run', '.', '--dry-run', ...agent]);
     expect(code).toBe(0);
     // The plan wraps at 80 columns; each skill's line is read whole.
     const plan = stdout.replace(/\s+/g, ' ');

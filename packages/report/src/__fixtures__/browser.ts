@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -66,4 +67,26 @@ export async function recordRequests(page: Page, pageUrl: string): Promise<strin
   });
   page.on('request', (request) => record(request.url()));
   return requests;
+}
+
+/** The built command line, which the review tests start as users do. */
+export const cliPath = new URL('../../../../apps/cli/dist/cli.js', import.meta.url).pathname;
+
+/** `skeval report <runDir> --serve` from the built command line in `cwd`, and the address it prints. */
+export async function serveReview(runDir: string, cwd: string): Promise<{ child: ChildProcess; url: string }> {
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`pnpm build\` first`);
+  const child = spawn(process.execPath, [cliPath, 'report', runDir, '--serve'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(output);
+      if (match) resolve(match[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`skeval report --serve exited ${code}`)));
+  });
+  return { child, url };
 }
