@@ -164,14 +164,8 @@ describe("other tools' files beside SKILL.md, read in place", () => {
     for (const [folder, file] of [
       ['explainer', 'eval.yaml'],
       ['writing', 'evals/cases.yaml'],
-    ]) {
-      let stdout = '';
-      const code = await main(['validate', folder], {
-        stdout: (text) => (stdout += text),
-        stderr: () => {},
-        cwd: tree,
-        env: { PATH: process.env.PATH },
-      });
+    ] as const) {
+      const { code, stdout } = await runCli(tree, ['validate', folder]);
       expect(code).toBe(0);
       expect(stdout).toContain(`${folder}/${file}`);
     }
