@@ -29,6 +29,31 @@ export async function writeFileAtomic(
 }
 
 /**
+ * Writes a file's temporary copy beside it and returns how to put it in place (`commit`, a
+ * rename) or take it back (`discard`): a file that must appear only after others (a case run's
+ * grading.json) is written with them and renamed last.
+ */
+export async function stageFileAtomic(
+  path: string,
+  contents: string | readonly string[],
+): Promise<{ commit: () => Promise<void>; discard: () => Promise<void> }> {
+  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const discard = () => rm(temporary, { force: true }).catch(() => undefined);
+  try {
+    await writeFile(temporary, slicesOf(contents));
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+  const commit = () =>
+    rename(temporary, path).catch(async (error: unknown) => {
+      await discard();
+      throw error;
+    });
+  return { commit, discard };
+}
+
+/**
  * Text in slices of about `sliceLength` characters, never splitting a surrogate pair (its halves
  * would be written as two U+FFFD).
  */
@@ -44,8 +69,13 @@ function* slicesOf(text: string | readonly string[]): Generator<string> {
   }
 }
 
+/** `value` as the artifacts hold JSON: indented, with a final line break. */
+export function jsonText(value: unknown): string[] {
+  // The line break is a part of its own: joined to 15 MB of JSON, the whole would be copied.
+  return [JSON.stringify(value, null, 2), '\n'];
+}
+
 /** Writes `value` as JSON, indented, with a final line break. */
 export function writeJsonAtomic(path: string, value: unknown, options: { ensureFolder?: boolean } = {}): Promise<void> {
-  // The line break is a part of its own: joined to 15 MB of JSON, the whole would be copied.
-  return writeFileAtomic(path, [JSON.stringify(value, null, 2), '\n'], options);
+  return writeFileAtomic(path, jsonText(value), options);
 }

@@ -48,7 +48,9 @@ export function createCaseExec(options: {
   ): Promise<ProcessOutcome> => {
     let env: NodeJS.ProcessEnv = { ...options.env, ...command.env };
     for (const name of Object.keys(command.env ?? {})) names.add(name);
-    const readable = [...options.plan.readable, ...(command.readable ?? []), ...programPaths(command.file, env.PATH)];
+    // Without a sandbox everything is readable as it is: the program's places are looked up only for one.
+    const programPlaces = options.sandbox.kind === 'none' ? [] : programPaths(command.file, env.PATH);
+    const readable = [...options.plan.readable, ...(command.readable ?? []), ...programPlaces];
     for (const url of command.endpoints ?? []) endpointsSeen.add(url);
     let gate: EgressGate | undefined;
     let egress: EgressPlan | undefined;
