@@ -55,7 +55,10 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
     agentFailed: artifacts.grading.agent_error !== undefined,
     outputChars: textChars,
   });
-  const grading = stageFileAtomic(join(caseDir, caseRunFiles.grading), jsonText({ ...artifacts.grading, execution_metrics: metrics }));
+  const grading = stageFileAtomic(
+    join(caseDir, caseRunFiles.grading),
+    jsonText({ ...artifacts.grading, execution_metrics: metrics }),
+  );
   // The folder exists now; the files are independent, grading.json alone must come last.
   const inFolder = { ensureFolder: false };
   const text = artifacts.finalText;
