@@ -19,7 +19,7 @@ export async function writeFileAtomic(
   if (options.ensureFolder !== false) await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    await writeFile(temporary, contents instanceof Uint8Array ? contents : slicesOf(contents));
+    await writeFile(temporary, contents instanceof Uint8Array ? contents : writable(contents));
     await rename(temporary, path);
   } catch (error) {
     // A disk that fills or a folder made read-only midway leaves no temporary file behind.
@@ -40,7 +40,7 @@ export async function stageFileAtomic(
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const discard = () => rm(temporary, { force: true }).catch(() => undefined);
   try {
-    await writeFile(temporary, slicesOf(contents));
+    await writeFile(temporary, writable(contents));
   } catch (error) {
     await discard();
     throw error;
@@ -51,6 +51,17 @@ export async function stageFileAtomic(
       throw error;
     });
   return { commit, discard };
+}
+
+/**
+ * Text as one string where it is short (one write, as most artifacts are), else in slices: a
+ * list of parts or a generator is written part by part, each a write of its own.
+ */
+function writable(text: string | readonly string[]): string | Generator<string> {
+  const parts = typeof text === 'string' ? [text] : text;
+  let length = 0;
+  for (const part of parts) length += part.length;
+  return length <= sliceLength ? parts.join('') : slicesOf(parts);
 }
 
 /**
