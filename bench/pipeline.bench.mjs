@@ -1,15 +1,15 @@
 // The pipeline's own cost. Goals: ≤ 15 ms of orchestration per case run (a zero-latency agent,
 // one case at a time: workspace, hashing, grading, artifacts), wall time of 40 one-second case
 // runs at concurrency 8 within 1.15 × the ideal 5 s, and ≤ 250 MB peak RSS for 500 cases.
-// Each one-at-a-time size is also measured against its floor in the same run (floor-scenario.mjs:
-// a minimal Node script doing the same spawn, write and read), the two alternated in rounds so
-// both see the same load. Goal: a case run ≤ 2 × the floor at 500 case runs.
+// Each one-at-a-time size is also measured against its floor in the same run (floor.mjs: a
+// minimal Node script doing the same spawn, writes and reads, one case run at a time), the two
+// alternated in rounds so both see the same load. Goal: a case run ≤ 2 × the floor at 500 case runs.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { goal, sized } from './figures.mjs';
 
 const scenario = fileURLToPath(new URL('./pipeline-scenario.mjs', import.meta.url));
-const floorScenario = fileURLToPath(new URL('./floor-scenario.mjs', import.meta.url));
+const floorScript = fileURLToPath(new URL('./floor.mjs', import.meta.url));
 const lastLine = (file, args) =>
   JSON.parse(
     execFileSync(process.execPath, [file, ...args], { encoding: 'utf8' })
@@ -26,7 +26,7 @@ for (const cases of sized([50, 500], [5])) {
   const totals = { wallMs: 0, agentMs: 0, floorMs: 0, peakRssMb: 0 };
   for (let round = 0; round < rounds; round += 1) {
     const floor = () => {
-      totals.floorMs += lastLine(floorScenario, [String(cases / rounds)]).wallMs;
+      totals.floorMs += lastLine(floorScript, [String(cases / rounds)]).wallMs;
     };
     if (round % 2) floor();
     const result = run(cases / rounds, 1, 0);

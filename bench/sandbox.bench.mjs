@@ -4,7 +4,7 @@
 //   so every case run starts its gate and the forwarder inside) against bwrap with --network
 //   none. Goal: the allowlist adds ≤ 25 ms per case run.
 // - bwrap with --network none against no sandbox, beside the floor's bare bubblewrap wrapper
-//   (floor-scenario.mjs) against the floor without it. Goal: what the sandbox adds ≤ 1.3 × what
+//   (floor.mjs --bwrap) against the floor without it. Goal: what the sandbox adds ≤ 1.3 × what
 //   the bare wrapper adds.
 // - the forwarders alone: bwrap running `true` bare, with Perl's forwarder and with socat's.
 // Then the process sweep, now only without a sandbox: one sweep of every process against one
@@ -21,7 +21,7 @@ import {
 import { goal, sized } from './figures.mjs';
 
 const scenario = fileURLToPath(new URL('./pipeline-scenario.mjs', import.meta.url));
-const floorScenario = fileURLToPath(new URL('./floor-scenario.mjs', import.meta.url));
+const floorScript = fileURLToPath(new URL('./floor.mjs', import.meta.url));
 if (spawnSync('bwrap', ['--ro-bind', '/', '/', 'true']).status !== 0) {
   console.log('bubblewrap does not run here (apt-get install -y bubblewrap): no sandbox figures');
   process.exit(0);
@@ -39,8 +39,8 @@ const variants = {
   none: () => lastLine(scenario, [String(cases / rounds), '1', '0', 'none']).wallMs,
   offline: () => lastLine(scenario, [String(cases / rounds), '1', '0', 'bwrap', 'offline']).wallMs,
   allowlist: () => lastLine(scenario, [String(cases / rounds), '1', '0', 'bwrap', 'allowlist']).wallMs,
-  floor: () => lastLine(floorScenario, [String(cases / rounds)]).wallMs,
-  floorBwrap: () => lastLine(floorScenario, [String(cases / rounds), 'bwrap']).wallMs,
+  floor: () => lastLine(floorScript, [String(cases / rounds)]).wallMs,
+  floorBwrap: () => lastLine(floorScript, [String(cases / rounds), '--bwrap']).wallMs,
 };
 const names = Object.keys(variants);
 const wall = Object.fromEntries(names.map((name) => [name, 0]));

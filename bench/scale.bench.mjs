@@ -1,6 +1,6 @@
 // The scale curve: `skeval run`'s engine (runEvals) with a zero-latency agent at concurrency 4,
-// at 100, 1,000 and 10,000 case runs, each paired with the orchestration floor (scale-floor.mjs:
-// the same spawn, writes and reads by a minimal Node script) in the same run. Prints time and
+// at 100, 1,000 and 10,000 case runs, each paired with the orchestration floor (floor.mjs at
+// the same concurrency: the same spawn, writes and reads by a minimal Node script) in the same run. Prints time and
 // peak RSS at each size, the ratio to the floor, and the heap a run still holds once it has
 // returned. Goals: the 10,000-case run ≤ 300 MB peak RSS, and ≤ 5 KB held per added case run
 // (fitted over 1,000 → 10,000). Each size runs in processes of its own, so each peak is its own.
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { goal, sized } from './figures.mjs';
 
 const scenario = fileURLToPath(new URL('./pipeline-scenario.mjs', import.meta.url));
-const floorScript = fileURLToPath(new URL('./scale-floor.mjs', import.meta.url));
+const floorScript = fileURLToPath(new URL('./floor.mjs', import.meta.url));
 const concurrency = 4;
 const sizes = (process.env.BENCH_SCALE_SIZES?.split(',').map(Number) ?? sized([100, 1000, 10000], [10, 50])).sort(
   (a, b) => a - b,
@@ -19,7 +19,7 @@ const lastLine = (args) =>
 
 const points = [];
 for (const caseRuns of sizes) {
-  const floor = lastLine([floorScript, String(caseRuns), String(concurrency)]);
+  const floor = lastLine([floorScript, String(caseRuns), '--concurrency', String(concurrency)]);
   const run = lastLine(['--expose-gc', scenario, String(caseRuns), String(concurrency), '0', 'none']);
   if (run.outcomes !== caseRuns) throw new Error(`${caseRuns} case runs planned, ${run.outcomes} finished`);
   points.push({ caseRuns, floor, run });

@@ -42,7 +42,8 @@ describe('copying a run’s files into outputs/', () => {
       paths: ['link', 'notes.md'],
       redact: (text) => text.replace('sk-1', '[redacted:KEY]'),
     });
-    expect(copied).toEqual({ skipped: [], unnamed: 0 });
+    // The text as written: 'key [redacted:KEY]\n' is 19 characters; the link is not text.
+    expect(copied).toEqual({ skipped: [], unnamed: 0, textChars: 19 });
     expect(await readFile(join(outputsDir, 'notes.md'), 'utf8')).toBe('key [redacted:KEY]\n');
     expect(readdirSync(outputsDir).sort()).toEqual(['link', 'notes.md']);
   });
@@ -109,7 +110,7 @@ describe('copying a run’s files into outputs/', () => {
   it('counts the files the workspace listing left out as unnamed', async () => {
     // The caller's listing stopped at 10,000 of 10,003 files: three were never looked at.
     const copied = await copyOutputs({ workspaceDir, outputsDir, paths: [], unlisted: 3 });
-    expect(copied).toEqual({ skipped: [], unnamed: 3 });
+    expect(copied).toEqual({ skipped: [], unnamed: 3, textChars: 0 });
   });
 
   it('leaves out a file past the size limit, and one gone before the copy', async () => {

@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { codePoints } from './execution-metrics.js';
 
 const mebibyte = 1024 * 1024;
 
@@ -19,6 +20,8 @@ export interface CopiedOutputs {
   skipped: Array<{ path: string; reason: string }>;
   /** Files left out without a name: past those named, and past the files the workspace listing holds. */
   unnamed: number;
+  /** Characters of the text files copied, as written (redacted; a file with a NUL byte is binary and not counted). */
+  textChars: number;
 }
 
 /** Skipped files named in the manifest; past these they are counted. */
@@ -50,6 +53,7 @@ export async function copyOutputs(options: {
   let unnamed = options.unlisted ?? 0;
   let files = 0;
   let bytes = 0;
+  let textChars = 0;
   for (const path of options.paths) {
     const from = join(options.workspaceDir, path);
     const to = join(options.outputsDir, path);
@@ -75,9 +79,9 @@ export async function copyOutputs(options: {
     bytes += stats?.size ?? 0;
     await mkdir(dirname(to), { recursive: true });
     if (stats?.isSymbolicLink()) await symlink(await readlink(from), to).catch(() => undefined);
-    else await copyFile(from, to, options.redact);
+    else textChars += await copyFile(from, to, options.redact);
   }
-  return { skipped, unnamed };
+  return { skipped, unnamed, textChars };
 }
 
 function specialFile(stats: Stats): string | undefined {
@@ -97,8 +101,15 @@ function isSparse(stats: Stats): boolean {
   return process.platform !== 'win32' && stats.size - stats.blocks * 512 >= sparseGapBytes;
 }
 
-async function copyFile(from: string, to: string, redact: ((text: string) => string) | undefined): Promise<void> {
+/** Copies one file, its text redacted; returns the characters of the text written (0 for a binary file). */
+async function copyFile(from: string, to: string, redact: ((text: string) => string) | undefined): Promise<number> {
   const content = await readFile(from);
-  const text = content.includes(0) ? undefined : content.toString('utf8');
-  await writeFile(to, text !== undefined && redact ? redact(text) : content);
+  if (content.includes(0)) {
+    await writeFile(to, content);
+    return 0;
+  }
+  const text = content.toString('utf8');
+  const written = redact ? redact(text) : text;
+  await writeFile(to, redact ? written : content);
+  return codePoints(written);
 }

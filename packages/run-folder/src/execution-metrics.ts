@@ -13,6 +13,8 @@ export async function executionMetricsOf(options: {
   outputsDir: string;
   /** The agent crashed or timed out. */
   agentFailed: boolean;
+  /** The characters of the text files in `outputsDir`, where the writer counted them: the folder is not read again. */
+  outputChars?: number;
 }): Promise<ExecutionMetrics> {
   const { trace } = options;
   const byName: Record<string, number> = {};
@@ -28,7 +30,7 @@ export async function executionMetricsOf(options: {
     total_tool_calls: trace.tool_calls.length,
     total_steps: trace.turns ?? assistantMessages,
     errors_encountered: toolErrors + (options.agentFailed ? 1 : 0),
-    output_chars: await textCharacters(options.outputsDir),
+    output_chars: options.outputChars ?? (await textCharacters(options.outputsDir)),
     transcript_chars: trace.messages.reduce((sum, message) => sum + codePoints(message.text), 0),
     tool_calls_by_kind: byKind,
   };
@@ -52,7 +54,7 @@ async function textCharacters(dir: string): Promise<number> {
 }
 
 /** Characters as people (and Python's `len`) count them: a character outside the BMP is one, not two. */
-function codePoints(text: string): number {
+export function codePoints(text: string): number {
   let surrogatePairs = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);

@@ -19,13 +19,49 @@ export async function writeFileAtomic(
   if (options.ensureFolder !== false) await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    await writeFile(temporary, contents instanceof Uint8Array ? contents : slicesOf(contents));
+    await writeFile(temporary, contents instanceof Uint8Array ? contents : writable(contents));
     await rename(temporary, path);
   } catch (error) {
     // A disk that fills or a folder made read-only midway leaves no temporary file behind.
     await rm(temporary, { force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Writes a file's temporary copy beside it and returns how to put it in place (`commit`, a
+ * rename) or take it back (`discard`): a file that must appear only after others (a case run's
+ * grading.json) is written with them and renamed last.
+ */
+export async function stageFileAtomic(
+  path: string,
+  contents: string | readonly string[],
+): Promise<{ commit: () => Promise<void>; discard: () => Promise<void> }> {
+  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const discard = () => rm(temporary, { force: true }).catch(() => undefined);
+  try {
+    await writeFile(temporary, writable(contents));
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+  const commit = () =>
+    rename(temporary, path).catch(async (error: unknown) => {
+      await discard();
+      throw error;
+    });
+  return { commit, discard };
+}
+
+/**
+ * Text as one string where it is short (one write, as most artifacts are), else in slices: a
+ * list of parts or a generator is written part by part, each a write of its own.
+ */
+function writable(text: string | readonly string[]): string | Generator<string> {
+  const parts = typeof text === 'string' ? [text] : text;
+  let length = 0;
+  for (const part of parts) length += part.length;
+  return length <= sliceLength ? parts.join('') : slicesOf(parts);
 }
 
 /**
@@ -44,8 +80,13 @@ function* slicesOf(text: string | readonly string[]): Generator<string> {
   }
 }
 
+/** `value` as the artifacts hold JSON: indented, with a final line break. */
+export function jsonText(value: unknown): string[] {
+  // The line break is a part of its own: joined to 15 MB of JSON, the whole would be copied.
+  return [JSON.stringify(value, null, 2), '\n'];
+}
+
 /** Writes `value` as JSON, indented, with a final line break. */
 export function writeJsonAtomic(path: string, value: unknown, options: { ensureFolder?: boolean } = {}): Promise<void> {
-  // The line break is a part of its own: joined to 15 MB of JSON, the whole would be copied.
-  return writeFileAtomic(path, [JSON.stringify(value, null, 2), '\n'], options);
+  return writeFileAtomic(path, jsonText(value), options);
 }

@@ -5,7 +5,7 @@ import type { ToolSummary } from '@skeval/schema/internal';
 import { copyOutputs, type OutputLimits } from './copy-outputs.js';
 import { executionMetricsOf } from './execution-metrics.js';
 import { caseRunFiles } from './layout.js';
-import { writeFileAtomic, writeJsonAtomic } from './write-atomic.js';
+import { jsonText, stageFileAtomic, writeFileAtomic, writeJsonAtomic } from './write-atomic.js';
 
 export interface CaseRunArtifacts {
   caseDir: string;
@@ -26,16 +26,17 @@ export interface CaseRunArtifacts {
 }
 
 /**
- * Writes one case run's artifacts, `grading.json` last: a case folder whose artifacts all read
- * back is complete (what `--resume` relies on); anything else is redone.
+ * Writes one case run's artifacts in one pass, `grading.json` last: a case folder whose
+ * artifacts all read back is complete (what `--resume` relies on); anything else is redone. The
+ * six files are written together, grading.json beside its name, and renamed into place once the
+ * others are; its `execution_metrics` count the text copied into `outputs/` as it was copied.
  */
 export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
   const { caseDir } = artifacts;
-  // A case folder left by an interrupted run (partial files, temporary files) is redone whole.
-  await rm(caseDir, { recursive: true, force: true });
+  await freshFolder(caseDir);
   const outputsDir = join(caseDir, caseRunFiles.outputs);
-  await mkdir(outputsDir, { recursive: true });
-  const { skipped, unnamed } = await copyOutputs({
+  await mkdir(outputsDir);
+  const { skipped, unnamed, textChars } = await copyOutputs({
     workspaceDir: artifacts.workspaceDir,
     outputsDir,
     paths: artifacts.outputs,
@@ -48,10 +49,20 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
     ...(skipped.length ? { outputs_skipped: skipped } : {}),
     ...(unnamed ? { outputs_skipped_unnamed: unnamed } : {}),
   };
+  const metrics = await executionMetricsOf({
+    trace: artifacts.trace,
+    outputsDir,
+    agentFailed: artifacts.grading.agent_error !== undefined,
+    outputChars: textChars,
+  });
+  const grading = stageFileAtomic(
+    join(caseDir, caseRunFiles.grading),
+    jsonText({ ...artifacts.grading, execution_metrics: metrics }),
+  );
   // The folder exists now; the files are independent, grading.json alone must come last.
   const inFolder = { ensureFolder: false };
   const text = artifacts.finalText;
-  await Promise.all([
+  const others = Promise.all([
     writeFileAtomic(
       join(caseDir, caseRunFiles.response),
       text.endsWith('\n') || text === '' ? text : `${text}\n`,
@@ -62,7 +73,23 @@ export async function writeCaseRun(artifacts: CaseRunArtifacts): Promise<void> {
     writeJsonAtomic(join(caseDir, caseRunFiles.contextManifest), contextManifest, inFolder),
     writeJsonAtomic(join(caseDir, caseRunFiles.timing), artifacts.timing, inFolder),
   ]);
-  await writeGrading(caseDir, artifacts.grading, artifacts.trace);
+  const [staged, written] = await Promise.allSettled([grading, others]);
+  if (staged.status === 'rejected') throw staged.reason;
+  if (written.status === 'rejected') {
+    await staged.value.discard();
+    throw written.reason;
+  }
+  await staged.value.commit();
+}
+
+/**
+ * Makes the case folder, empty: a folder left by an interrupted run (partial files, temporary
+ * files) is redone whole; a new one (the common case) has nothing to remove.
+ */
+async function freshFolder(caseDir: string): Promise<void> {
+  if ((await mkdir(caseDir, { recursive: true })) !== undefined) return;
+  await rm(caseDir, { recursive: true, force: true });
+  await mkdir(caseDir, { recursive: true });
 }
 
 /**

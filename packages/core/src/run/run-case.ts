@@ -1,22 +1,23 @@
-import { rm } from 'node:fs/promises';
 import type { DiscoveredSkill, LoadedCase } from '@skeval/evals';
 import { caseTurns } from '@skeval/evals/internal';
-import { type CaseRunOutcome, writeCaseRun } from '@skeval/run-folder';
-import { buildContextManifest, buildTiming, emptyTiming, type ManifestHeader } from '@skeval/run-folder/internal';
+import type { CaseRunOutcome } from '@skeval/run-folder';
 import type { Grading } from '@skeval/schema';
 import type { Configuration } from '@skeval/schema/internal';
 import type { ResolvedGrader } from '@skeval/scripts';
 import { gradeCaseRun } from '../grading/grade-case-run.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
-import { createTraceBuilder } from '../runners/trace-builder.js';
 import type { AgentRunner, RunResult } from '../runners/types.js';
-import { type Containment, sandboxRecord } from '../session/containment.js';
-import { attributeBlocked, describeBlocked } from '../session/egress/blocked-calls.js';
+import type { Containment } from '../session/containment.js';
 import { type AgentSession, openSession } from '../session/open-session.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
-import { fingerprintSkill } from '../workspace/skill-fingerprint.js';
 import { changedFiles, hashListedFiles, hashTree } from '../workspace/tree.js';
-import { unwritable } from './unwritable.js';
+import { failedCase, type GradedSession, outcomeHeader, writeGradedCaseRun } from './case-run-artifacts.js';
+import {
+  keepInstalledHash,
+  knownInstalledHash,
+  skillFingerprintAfter,
+  skillFingerprintBefore,
+} from './skill-snapshots.js';
 
 export interface RunCaseOptions {
   skill: DiscoveredSkill;
@@ -50,11 +51,6 @@ export interface RunCaseOptions {
   pendingRemovals?: Array<Promise<void>>;
 }
 
-/**
- * One case run: a contained agent session (fresh workspace, home and temporary folder; the agent
- * in its sandbox; every process it left ended); the grading pass; the artifacts, with every
- * secret redacted.
- */
 /** A case run that an interrupt stopped before it finished: nothing of it is written, so `--resume` runs it again. */
 export interface InterruptedCaseRun {
   interrupted: true;
@@ -64,16 +60,21 @@ export interface InterruptedCaseRun {
   runNumber: number;
 }
 
+/**
+ * One case run: a contained agent session (fresh workspace, home and temporary folder; the agent
+ * in its sandbox; every process it left ended); the grading pass; the artifacts, with every
+ * secret redacted.
+ */
 export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome | InterruptedCaseRun> {
   const { skill, evalCase, runner, containment } = options;
   const startedAt = new Date();
-  const fingerprintBefore = fingerprintSkill(skill.dir, options.skillOutputs);
+  const fingerprintBefore = skillFingerprintBefore(skill, options.skillOutputs);
   const arm = options.arm ?? 'with_skill';
-  const contextMode = options.contextMode ?? 'isolated';
   const install = (options.install ?? [{ name: skill.name, dir: skill.dir }]).map((entry) => ({
     ...entry,
     description: entry.description ?? (entry.name === skill.name ? skill.description : ''),
   }));
+  const knownHash = knownInstalledHash(skill, fingerprintBefore);
   const opened = await openSession({
     runner,
     containment,
@@ -81,7 +82,8 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome |
     skill,
     evalCase,
     install,
-    contextMode,
+    ...(knownHash ? { knownHashes: new Map([[skill.dir, knownHash]]) } : {}),
+    contextMode: options.contextMode ?? 'isolated',
     ambient: options.ambient,
     arm,
     runNumber: options.runNumber ?? 1,
@@ -95,6 +97,9 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome |
   };
   if (!opened.ok) return options.signal?.aborted ? interrupted() : failedCase(options, opened.error);
   const { session } = opened;
+  const installedHash = session.workspace.installed.find((entry) => entry.name === skill.name)?.hashBefore;
+  if (installedHash && install.some((entry) => entry.dir === skill.dir))
+    keepInstalledHash(skill, fingerprintBefore, installedHash);
   try {
     const [firstTurn, ...laterTurns] = caseTurns(evalCase);
     const { run: ran, leftBehind } = await session.run([
@@ -104,60 +109,8 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRunOutcome |
     // Stopped by Ctrl-C past its grace: not an agent error, and not a result to grade or count.
     if (options.signal?.aborted) return interrupted();
     const run = checkBaseline(ran, arm, skill);
-    const { redactor } = containment;
-    const { grading, outputs, deleted, unlisted, skillEdited } = await gradeSession(options, session, run, {
-      startedAt,
-      fingerprintBefore,
-    });
-    const model = run.trace.model ?? runner.model ?? null;
-    const timing = buildTiming({
-      usage: run.trace.usage,
-      startedAt,
-      durationMs: run.durationMs,
-      model,
-      ...(grading.judge ? { judge: grading.judge } : {}),
-    });
-    const { workspace } = session;
-    const blocked = attributeBlocked(session.network().blocked, run.trace.tool_calls);
-    const contextManifest = buildContextManifest(manifestHeader(options, model), {
-      skills: session.skills,
-      skillsRead: run.trace.skills_read ?? [],
-      environment: session.environmentNames(),
-      tools: [...new Set(run.trace.tool_calls.map((call) => call.name))],
-      sandbox: sandboxRecord(containment, options.hidden, { allowed: session.network().allowed, blocked }),
-      userContext: contextMode === 'isolated' ? { kept_out: options.ambient } : { copied: session.copiedContext },
-      permissionDenials: run.permissionDenials ?? [],
-      processesEndedAfter: leftBehind,
-      redacted: [...redactor.names],
-      ...(options.keepWorkspace ? { workspace: workspace.dir } : {}),
-    });
-    if (deleted.length > 0) contextManifest.outputs_deleted = deleted;
-    const failure = await writeCaseRun({
-      caseDir: options.caseDir,
-      finalText: redactor.redact(run.finalText),
-      trace: redactor.redactDeep(run.trace),
-      grading,
-      timing,
-      workspaceDir: workspace.dir,
-      outputs,
-      redact: redactor.redact,
-      unlisted,
-      contextManifest,
-    }).then(
-      () => undefined,
-      (error: unknown) => unwritable(options.caseDir, error),
-    );
-    if (failure) return { ...(await outcomeWithoutArtifacts(options, grading, run.durationMs, failure)), skillEdited };
-    return {
-      ...outcomeHeader(options),
-      status: run.status,
-      grading,
-      durationMs: run.durationMs,
-      skillEdited,
-      ...(run.error ? { error: redactor.redactDeep(run.error) } : {}),
-      agentCostUsd: timing.cost_usd ?? null,
-      ...(blocked.length ? { blockedConnections: blocked.map(describeBlocked) } : {}),
-    };
+    const graded = await gradeSession(options, session, run, { startedAt, fingerprintBefore });
+    return await writeGradedCaseRun(options, session, { ...graded, run, leftBehind, startedAt });
   } finally {
     const removal = session.close({ keep: options.keepWorkspace });
     if (options.pendingRemovals) options.pendingRemovals.push(removal);
@@ -174,13 +127,14 @@ async function gradeSession(
   session: AgentSession,
   run: RunResult,
   before: { startedAt: Date; fingerprintBefore: string },
-): Promise<{ grading: Grading; outputs: string[]; deleted: string[]; unlisted: number; skillEdited: boolean }> {
+): Promise<Omit<GradedSession, 'run' | 'leftBehind' | 'startedAt'>> {
   const { skill, containment } = options;
   const { workspace } = session;
   const edited = workspace.installed
     .filter((entry) => hashTree(entry.path) !== entry.hashBefore)
     .map((entry) => entry.name);
-  const originalEdited = fingerprintSkill(skill.dir, options.skillOutputs) !== before.fingerprintBefore;
+  const contained = containment.sandbox.kind !== 'none';
+  const originalEdited = skillFingerprintAfter(skill, options.skillOutputs, { contained }) !== before.fingerprintBefore;
   const listed = hashListedFiles(workspace.dir, [...workspace.excluded, '.git']);
   const outputs = changedFiles(workspace.start, listed.hashes).map((change) => change.path);
   // Past the listing's limit a file not listed may still be there: removals are known only below it.
@@ -205,30 +159,6 @@ async function gradeSession(
   return { grading, outputs, deleted, unlisted: listed.unlisted, skillEdited };
 }
 
-/** The part of a case run's outcome known before it runs: which case, arm and repetition, and where. */
-function outcomeHeader(options: RunCaseOptions) {
-  return {
-    skill: options.skill.name,
-    caseId: options.evalCase.id,
-    arm: options.arm ?? 'with_skill',
-    runNumber: options.runNumber ?? 1,
-    caseDir: options.caseDir,
-  };
-}
-
-function manifestHeader(options: RunCaseOptions, model: string | null): ManifestHeader {
-  return {
-    arm: options.arm ?? 'with_skill',
-    runNumber: options.runNumber ?? 1,
-    contextMode: options.contextMode ?? 'isolated',
-    agent: options.runner.name,
-    agentVersion: options.agentVersion ?? null,
-    model,
-    skillsDir: options.runner.skillsDir ?? null,
-    evalCase: options.evalCase,
-  };
-}
-
 /**
  * A baseline run that read the skill under test is contaminated: it says nothing about the
  * agent without the skill, so it ends as an error with the reason.
@@ -242,67 +172,4 @@ function checkBaseline(run: RunResult, arm: Configuration, skill: { name: string
   if (!read) return run;
   const message = `the without_skill run read the skill under test (${read.name}: ${(read.paths ?? [read.command ?? '']).join(', ')}), so it is no baseline; look for a copy of the skill the agent can reach`;
   return { ...run, status: 'error', error: { code: 'baseline_contaminated', message } };
-}
-
-/**
- * The outcome of a case run whose artifacts could not be written: nothing half-written stays
- * (the folder is removed), and the error says where and why.
- */
-async function outcomeWithoutArtifacts(
-  options: RunCaseOptions,
-  grading: Grading,
-  durationMs: number,
-  error: { code: string; message: string },
-): Promise<CaseRunOutcome> {
-  await rm(options.caseDir, { recursive: true, force: true }).catch(() => undefined);
-  return {
-    ...outcomeHeader(options),
-    status: 'error',
-    grading,
-    durationMs,
-    skillEdited: false,
-    error,
-  };
-}
-
-/** A case run that failed before its agent ran: graded `error` on every assertion, written like any other. */
-async function failedCase(options: RunCaseOptions, error: { code: string; message: string }): Promise<CaseRunOutcome> {
-  const trace = createTraceBuilder(options.runner.name, options.runner.model ?? null).finish('', 0, '');
-  const run: RunResult = { status: 'error', finalText: '', trace, durationMs: 0, error };
-  const grading = await gradeCaseRun({
-    evalCase: options.evalCase,
-    skill: options.skill,
-    run,
-    workspaceDir: options.caseDir,
-    outputs: [],
-    judge: options.judge,
-  });
-  const contextManifest = buildContextManifest(
-    { ...manifestHeader(options, options.runner.model ?? null), agentVersion: undefined },
-    { skills: [], skillsRead: [], environment: [], tools: [] },
-  );
-  const written = await writeCaseRun({
-    caseDir: options.caseDir,
-    finalText: '',
-    trace,
-    grading,
-    timing: emptyTiming,
-    workspaceDir: options.caseDir,
-    outputs: [],
-    contextManifest,
-  }).then(
-    () => undefined,
-    (failure: unknown) => unwritable(options.caseDir, failure),
-  );
-  if (written) return outcomeWithoutArtifacts(options, grading, 0, written);
-  return {
-    ...outcomeHeader(options),
-    status: 'error',
-    grading,
-    durationMs: 0,
-    skillEdited: false,
-    error,
-    // The agent never started: it cost nothing.
-    agentCostUsd: 0,
-  };
 }

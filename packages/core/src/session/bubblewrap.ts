@@ -71,7 +71,7 @@ export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions
       hiddenFolders.push(path);
     } else args.push('--ro-bind', '/dev/null', path);
   }
-  const readable = readableBinds(plan.readable, [...fresh, ...hiddenFolders]);
+  const readable = readableBinds(plan.readable, [...fresh, ...hidden]);
   for (const { from, to, link } of readable) args.push(...(link ? ['--symlink', from, to] : ['--ro-bind', from, to]));
   const writable = [plan.workspaceDir, plan.homeDir, plan.tmpDir];
   for (const path of writable) args.push('--bind', path, path);
@@ -92,12 +92,14 @@ export function bubblewrapArgs(plan: SandboxPlan, options: BubblewrapArgsOptions
 }
 
 /**
- * Where each readable path is bound. bubblewrap makes a mount point by following the path's
- * symbolic links from its own root, so a link to an absolute path (`installed ->
- * /opt/agents/installed`) fails it: the real path is bound. Where what led to a path is hidden
- * (on the visible host its links still lead there), the path as given becomes a link to the
- * real one (`link`): a program started by its link (`~/.npm-global/bin/codex ->
- * ../lib/node_modules/@openai/codex/bin/codex.js`) is one Node finds its packages from.
+ * Where each readable path is bound. A path no hidden or fresh place covers is seen through the
+ * read-only host as it is, so it takes no mount of its own (each mount is work for every start).
+ * bubblewrap makes a mount point by following the path's symbolic links from its own root, so a
+ * link to an absolute path (`installed -> /opt/agents/installed`) fails it: the real path is
+ * bound. Where what led to a path is hidden (on the visible host its links still lead there),
+ * the path as given becomes a link to the real one (`link`): a program started by its link
+ * (`~/.npm-global/bin/codex -> ../lib/node_modules/@openai/codex/bin/codex.js`) is one Node
+ * finds its packages from.
  */
 function readableBinds(
   paths: readonly string[],
@@ -111,7 +113,7 @@ function readableBinds(
     } catch {
       continue;
     }
-    if (!binds.has(real)) binds.set(real, { from: real });
+    if (!binds.has(real) && isWithin(real, covered)) binds.set(real, { from: real });
     if (real !== path && isWithin(path, covered)) binds.set(path, { from: real, link: true });
   }
   return [...binds].map(([to, bind]) => ({ to, ...bind }));

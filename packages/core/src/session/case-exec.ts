@@ -10,6 +10,29 @@ import type { Sandbox, SandboxPlan } from './sandbox.js';
 
 let forwarder: EgressPlan['forwarder'] | undefined;
 
+/** The places each program needs readable, by sandbox: a run's sandbox looks each program up once. */
+const programPlaces = new WeakMap<Sandbox, Map<string, string[]>>();
+
+/**
+ * What must stay readable for `file` to run in the sandbox, looked up on the first case run of
+ * the run that starts it. Without a sandbox everything is readable as it is: nothing is looked up.
+ */
+function programPlacesOf(sandbox: Sandbox, file: string, path: string | undefined): string[] {
+  if (sandbox.kind === 'none') return [];
+  let known = programPlaces.get(sandbox);
+  if (!known) {
+    known = new Map();
+    programPlaces.set(sandbox, known);
+  }
+  const key = `${file}\0${path ?? ''}`;
+  let places = known.get(key);
+  if (!places) {
+    places = programPaths(file, path);
+    known.set(key, places);
+  }
+  return places;
+}
+
 /** What a case run's agent could reach and what it was refused, for `context-manifest.json`. */
 export interface CaseNetwork {
   /** The allowlist (`host` or `host:port`): its model endpoints and the allowed hosts. */
@@ -48,7 +71,8 @@ export function createCaseExec(options: {
   ): Promise<ProcessOutcome> => {
     let env: NodeJS.ProcessEnv = { ...options.env, ...command.env };
     for (const name of Object.keys(command.env ?? {})) names.add(name);
-    const readable = [...options.plan.readable, ...(command.readable ?? []), ...programPaths(command.file, env.PATH)];
+    const programPlaces = programPlacesOf(options.sandbox, command.file, env.PATH);
+    const readable = [...options.plan.readable, ...(command.readable ?? []), ...programPlaces];
     for (const url of command.endpoints ?? []) endpointsSeen.add(url);
     let gate: EgressGate | undefined;
     let egress: EgressPlan | undefined;

@@ -24,6 +24,8 @@ export interface OpenSessionOptions {
   evalCase: LoadedCase;
   /** The skills installed where the agent looks for them, each with the description it is offered under. */
   install: readonly SkillToInstall[];
+  /** Hashes of installed skills' copies the run already knows, by the folder each is copied from. */
+  knownHashes?: ReadonlyMap<string, string>;
   /** Runs after the workspace is made and before the agent starts; a throw fails the session's setup. */
   prepare?: (workspace: CaseWorkspace) => Promise<void>;
   /** `ambient` copies the user's skills and instruction files (`ambient`) into the agent's own home. */
@@ -83,6 +85,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenedSe
       ...(runner.skillsDir ? { skillsDir: runner.skillsDir } : {}),
       install: [...options.install],
       tempRoot: caseRoot,
+      ...(options.knownHashes ? { knownHashes: options.knownHashes } : {}),
     });
     await options.prepare?.(workspace);
   } catch (error) {

@@ -23,6 +23,11 @@ export interface PrepareWorkspaceOptions {
   install: SkillToInstall[];
   /** @default os.tmpdir() */
   tempRoot?: string;
+  /**
+   * The hash of a skill's copy, by the folder it is copied from, where the run already knows it
+   * (the skill unchanged since): that copy is not read again. @default none: every copy is hashed
+   */
+  knownHashes?: ReadonlyMap<string, string>;
 }
 
 export interface CaseWorkspace {
@@ -64,7 +69,11 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
           message: `skill name ${JSON.stringify(entry.name)} (${entry.dir}) is not one folder name; give the skill a \`name\` of letters, digits, \`.\`, \`_\` and \`-\``,
         });
       await copyFollowingLinks(entry.dir, target, { root: entry.dir, skipTop: ['evals', 'evals-runs'] });
-      installed.push({ name: entry.name, path: target, hashBefore: hashTree(target) });
+      installed.push({
+        name: entry.name,
+        path: target,
+        hashBefore: options.knownHashes?.get(entry.dir) ?? hashTree(target),
+      });
     }
   }
   const excluded = options.skillsDir && options.install.length ? [options.skillsDir.replace(/\\/g, '/')] : [];
