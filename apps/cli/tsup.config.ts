@@ -66,6 +66,13 @@ export default defineConfig([
     esbuildPlugins: [commandsOutside],
     banner: { js: `#!/usr/bin/env node\n${requireShim}` },
   },
-  { ...bundled, entry: entries(quick), esbuildPlugins: [yamlModules], banner: { js: requireShim } },
+  ...quick.map((name) => ({
+    ...bundled,
+    metafile: true,
+    splitting: true,
+    entry: entries([name]),
+    esbuildPlugins: [yamlModules],
+    banner: { js: requireShim },
+  })),
   { ...bundled, entry: entries(engine), splitting: true, banner: { js: requireShim } },
 ]);

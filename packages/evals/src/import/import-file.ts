@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { globSync } from 'tinyglobby';
-import { parse as parseYaml } from 'yaml';
 import { importAgentv } from './agentv.js';
 import { detectForeignFormat, isRecord } from './detect-format.js';
 import { importPromptfoo } from './promptfoo.js';
@@ -27,10 +26,13 @@ export function isForeignEvalsFileName(path: string): boolean {
 
 /**
  * Reads another tool's eval file as an evals.json: promptfoo (`prompts`/`providers`/`tests` with
- * `vars`/`assert`, test files through `file://`), agentv (`tests`/`evalcases`) or Vally (`stimuli`). Throws a plain
- * Error naming the file when it is not YAML or not either tool's.
+ * `vars`/`assert`, test files through `file://`), agentv (`tests`/`evalcases`) or Vally (`stimuli`). Rejects with a plain
+ * Error naming the file when it is not YAML or not either tool's. yaml is loaded here, on the first foreign file
+ * read, so a command that reads only evals.json files never loads it.
  */
-export function importForeignFile(options: ImportForeignFileOptions): ImportResult {
+export async function importForeignFile(options: ImportForeignFileOptions): Promise<ImportResult> {
+  const { parse: parseYaml } = await import('yaml');
+  const parseFile = (text: string, path: string) => parseYamlFile(parseYaml, text, path);
   const { absolutePath } = options;
   const fileDir = dirname(absolutePath);
   const skillDir = options.skillDir ?? fileDir;
@@ -69,7 +71,7 @@ export function importForeignFile(options: ImportForeignFileOptions): ImportResu
   return result;
 }
 
-function parseFile(text: string, path: string): unknown {
+function parseYamlFile(parseYaml: typeof import('yaml').parse, text: string, path: string): unknown {
   try {
     return parseYaml(text, { merge: true, maxAliasCount: 1000 });
   } catch (error) {
