@@ -68,7 +68,6 @@ export default defineConfig([
   },
   ...quick.map((name) => ({
     ...bundled,
-    metafile: true,
     splitting: true,
     entry: entries([name]),
     esbuildPlugins: [yamlModules],
