@@ -2,16 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import ignore from 'ignore';
-import { glob } from 'tinyglobby';
 import { importForeignFile, isForeignEvalsFileName } from '../import/import-file.js';
 import { caseSkillKeys } from '../load/case-skills.js';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import { splitPluginName } from '../load/names.js';
+import { listSkillTree } from './list-skill-tree.js';
 import { readSkillManifest, type SkillManifest } from './read-skill-manifest.js';
 import { evalsFileNames, skillFolderOf } from './skill-folder.js';
-
-/** The dot folders agents keep skills in; every other dot folder is skipped. */
-const agentFolders = ['.claude', '.agents', '.codex', '.pi'] as const;
 
 /** An evals file found in a tree but run with no skill, and why. */
 export interface UnpairedEvalsFile {
@@ -27,12 +24,6 @@ export interface SkillPair {
   manifest: SkillManifest;
 }
 
-// Dot folders other than the agents' (`.git`, `.venv`, `.cache`, …) are not searched at all.
-const skipped = [
-  '**/node_modules/**',
-  '**/evals-runs/**',
-  `**/.!(${agentFolders.map((folder) => folder.slice(1)).join('|')})/**`,
-];
 const caseFolders = new Set(['eval', 'evals', 'tests']);
 
 /**
@@ -78,12 +69,11 @@ export interface SkillFolderScan {
  * parses no YAML.
  */
 export async function scanSkillFolders(root: string, cwd: string): Promise<SkillFolderScan> {
-  const found = await glob(['**/SKILL.md', ...evalsFileNames.map((name) => `**/${name}`), '**/*.yaml', '**/*.yml'], {
-    cwd: root,
-    dot: true,
-    ignore: skipped,
-    followSymbolicLinks: false,
-  });
+  // Dot folders other than the agents' (`.git`, `.venv`, `.cache`, …) are not searched at all.
+  const found = await listSkillTree(
+    root,
+    (name) => name === 'SKILL.md' || evalsFileNames.includes(name) || /\.ya?ml$/.test(name),
+  );
   const ignored = gitignoreOf(root);
   const kept = found
     .filter((path) => !ignored.ignores(path))
