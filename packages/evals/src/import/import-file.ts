@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { globSync } from 'tinyglobby';
 import { importAgentv } from './agentv.js';
 import { detectForeignFormat, isRecord } from './detect-format.js';
 import { importPromptfoo } from './promptfoo.js';
@@ -27,11 +26,11 @@ export function isForeignEvalsFileName(path: string): boolean {
 /**
  * Reads another tool's eval file as an evals.json: promptfoo (`prompts`/`providers`/`tests` with
  * `vars`/`assert`, test files through `file://`), agentv (`tests`/`evalcases`) or Vally (`stimuli`). Rejects with a plain
- * Error naming the file when it is not YAML or not either tool's. yaml is loaded here, on the first foreign file
- * read, so a command that reads only evals.json files never loads it.
+ * Error naming the file when it is not YAML or not either tool's. yaml (and the glob library, for promptfoo's test
+ * files) load here, on the first foreign file read, so a command that reads only evals.json files never loads them.
  */
 export async function importForeignFile(options: ImportForeignFileOptions): Promise<ImportResult> {
-  const { parse: parseYaml } = await import('yaml');
+  const [{ parse: parseYaml }, { globSync }] = await Promise.all([import('yaml'), import('tinyglobby')]);
   const parseFile = (text: string, path: string) => parseYamlFile(parseYaml, text, path);
   const { absolutePath } = options;
   const fileDir = dirname(absolutePath);

@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
-import { glob } from 'tinyglobby';
 import { triggerFilesOf } from '../triggers/skill-triggers.js';
 import { scanSkillFolders } from './scan-skill-tree.js';
 import { skillFolderOf } from './skill-folder.js';
@@ -41,6 +40,8 @@ export async function findEvalsTargets(path: string, cwd: string): Promise<Evals
       .flatMap((dir) => triggerFilesOf(dir).map((absolutePath) => ({ absolutePath, skillDir: dir }))),
   ];
   if (found.length > 0) return found.sort((a, b) => (a.absolutePath < b.absolutePath ? -1 : 1));
+  // The glob library loads only here: a folder that holds a skill never needs it.
+  const { glob } = await import('tinyglobby');
   const direct = await glob('*.json', { cwd: absolute, absolute: true, dot: true });
   return direct.sort().map((absolutePath) => ({ absolutePath }));
 }
