@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import ignore from 'ignore';
 import { importForeignFile, isForeignEvalsFileName } from '../import/import-file.js';
 import { caseSkillKeys } from '../load/case-skills.js';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
@@ -74,7 +73,7 @@ export async function scanSkillFolders(root: string, cwd: string): Promise<Skill
     root,
     (name) => name === 'SKILL.md' || evalsFileNames.includes(name) || /\.ya?ml$/.test(name),
   );
-  const ignored = gitignoreOf(root);
+  const ignored = await gitignoreOf(root);
   const kept = found
     .filter((path) => !ignored.ignores(path))
     .filter((path) => !/\.ya?ml$/.test(path) || isForeignEvalsFileName(path))
@@ -257,9 +256,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function gitignoreOf(root: string) {
-  const rules = ignore();
+/** The root's .gitignore as a filter; the library that reads it loads only when there is one. */
+async function gitignoreOf(root: string): Promise<{ ignores: (path: string) => boolean }> {
   const file = join(root, '.gitignore');
-  if (existsSync(file)) rules.add(readFileSync(file, 'utf8'));
-  return rules;
+  if (!existsSync(file)) return { ignores: () => false };
+  const { default: ignore } = await import('ignore');
+  return ignore().add(readFileSync(file, 'utf8'));
 }

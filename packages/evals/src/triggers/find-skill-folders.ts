@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import ignore from 'ignore';
 import { listSkillTree } from '../skills/list-skill-tree.js';
 
 /**
@@ -10,9 +9,11 @@ import { listSkillTree } from '../skills/list-skill-tree.js';
  */
 export async function findSkillFolders(root: string): Promise<string[]> {
   const found = await listSkillTree(root, (name) => name === 'SKILL.md');
-  const rules = ignore();
   const gitignore = join(root, '.gitignore');
-  if (existsSync(gitignore)) rules.add(readFileSync(gitignore, 'utf8'));
+  // The library that reads .gitignore loads only when there is one.
+  const rules = existsSync(gitignore)
+    ? (await import('ignore')).default().add(readFileSync(gitignore, 'utf8'))
+    : { ignores: () => false };
   return found
     .filter((path) => !rules.ignores(path))
     .map((path) => join(root, dirname(path)))
