@@ -1,6 +1,8 @@
 // The read floor: every file under a folder read once, and each JSON file parsed, by a minimal
 // Node script with nothing of Skeval loaded. The merge and report benchmarks measure against it
-// in the same run, so their ratios hold on a loaded machine.
+// in the same run, so their ratios hold on a loaded machine. Its reads are synchronous and one
+// at a time, as Skeval's reads of a run folder are. Of a run folder, `skeval report` reads every
+// file but benchmark.md.
 //   node bench/read-floor.mjs <dir>   prints one JSON line: files, bytes, milliseconds
 // In a process of its own (as the merge's CLI runs), its wall time includes Node's start, as the
 // merge's does.

@@ -1,6 +1,7 @@
 // What the report benchmarks share: the skill whose cases the scripted report agent
-// (report-agent.mjs) answers, and Debian's headless Chromium for the first render.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// (report-agent.mjs) answers, and Debian's headless Chromium for the first render, launched as
+// the report package's browser tests launch it (packages/report/src/__fixtures__/chromium-launch.json).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -33,26 +34,19 @@ export function writeReportSkill({ root, name, cases }) {
   return skill;
 }
 
-const chromiumPath = '/usr/bin/chromium';
+/** How Chromium is launched headless: the report package's browser tests read the same file. */
+const chromiumLaunch = JSON.parse(
+  readFileSync(new URL('../packages/report/src/__fixtures__/chromium-launch.json', import.meta.url), 'utf8'),
+);
 
 /** Headless Chromium through the report package's playwright-core, or undefined (said why) without it. */
 export async function launchChromium() {
-  if (!existsSync(chromiumPath)) {
-    console.log(`first render: not measured, no ${chromiumPath} (apt-get install chromium)`);
+  if (!existsSync(chromiumLaunch.executablePath)) {
+    console.log(`first render: not measured, no ${chromiumLaunch.executablePath} (apt-get install chromium)`);
     return undefined;
   }
   // playwright-core is the report package's (dev) dependency: load it from there.
   const from = createRequire(new URL('../packages/report/package.json', import.meta.url));
   const { chromium } = from('playwright-core');
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(chromiumLaunch);
 }

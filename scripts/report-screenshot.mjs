@@ -2,7 +2,7 @@
 // agent, with --compare so both arms show), writes its HTML report with `skeval report`, and saves
 // a screenshot of it in headless Chromium to docs/report.png. Needs a build and /usr/bin/chromium.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,17 +37,11 @@ process.stdout.write(run(['report', runDir, '-o', page]));
 
 // playwright-core is the report package's (dev) dependency: load it from there.
 const { chromium } = createRequire(join(repo, 'packages/report/package.json'))('playwright-core');
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-});
+// Launched as the report's browser tests launch it.
+const chromiumLaunch = JSON.parse(
+  readFileSync(join(repo, 'packages/report/src/__fixtures__/chromium-launch.json'), 'utf8'),
+);
+const browser = await chromium.launch(chromiumLaunch);
 try {
   const tab = await browser.newPage({ viewport: { width: 1280, height: 1500 }, colorScheme: 'light' });
   await tab.goto(pathToFileURL(page).href);

@@ -2,10 +2,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glob } from 'tinyglobby';
 import { afterAll, describe, expect, it } from 'vitest';
+import { userEnv } from './user-env.js';
 
 // The docs, run as written: every shell block of README.md and docs/ runs, in a fresh folder
 // holding a copy of examples/, with `skeval` the built command line. A block that cannot run
@@ -51,24 +52,12 @@ function blocksOf(file: string): Block[] {
 const files = ['README.md', ...(await glob(['docs/*.md'], { cwd: root })).sort()];
 const blocks = files.flatMap(blocksOf);
 
-/** A user's shell: none of the test runner's npm or pnpm settings, no folder of the repository on PATH. */
-function userEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (!/^(npm_|pnpm_)/i.test(key) && key !== 'INIT_CWD') env[key] = value;
-  env.PATH = (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter((entry) => entry && !entry.startsWith(root))
-    .join(delimiter);
-  env.NO_COLOR = '1';
-  env.NO_UPDATE_NOTIFIER = '1';
-  env.TURBO_TELEMETRY_DISABLED = '1';
-  return env;
-}
+/** A user's shell (see `userEnv`), with Turborepo's telemetry off too. */
+const shellEnv = () => userEnv({ TURBO_TELEMETRY_DISABLED: '1' });
 
 function bash(script: string, cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd, env: userEnv() });
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd, env: shellEnv() });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -102,7 +91,7 @@ async function sandboxFolder(): Promise<string> {
 
 function registrySkipReason(): string | undefined {
   if (process.env.CI) return undefined;
-  const ping = spawnSync('npm', ['ping'], { env: userEnv(), encoding: 'utf8', timeout: 30_000 });
+  const ping = spawnSync('npm', ['ping'], { env: shellEnv(), encoding: 'utf8', timeout: 30_000 });
   return ping.status === 0 ? undefined : 'npm cannot reach its registry (npm ping failed)';
 }
 const offline = blocks.some((block) => block.marker.kind !== 'run' && block.marker.kind !== 'skip')

@@ -3,10 +3,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { delimiter, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glob } from 'tinyglobby';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userEnv } from './user-env.js';
 
 // What a user gets from npm: every published package packed with pnpm (workspace:* becomes a
 // version), installed with npm alone into an empty folder outside the repository, then run
@@ -49,25 +50,6 @@ interface Outcome {
   exitCode: number | null;
   stdout: string;
   stderr: string;
-}
-
-/**
- * The environment of a user's shell: no npm_* or pnpm settings from the test runner's own
- * `pnpm test`, and no folder of this repository on PATH, so nothing of the workspace leaks in.
- */
-function userEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_|pnpm_)/i.test(key) || key === 'INIT_CWD') continue;
-    env[key] = value;
-  }
-  env.PATH = (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter((entry) => entry && !entry.startsWith(root))
-    .join(delimiter);
-  env.NO_COLOR = '1';
-  env.NO_UPDATE_NOTIFIER = '1';
-  return env;
 }
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = userEnv()): Promise<Outcome> {

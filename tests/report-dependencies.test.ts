@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,6 +61,7 @@ interface Loaded {
 }
 
 let root: string;
+let runDir: string;
 let loaded: Loaded;
 
 /** The npm package a specifier or a file URL names (`@anthropic-ai/sdk`, `execa`), if any. */
@@ -90,7 +91,7 @@ beforeAll(async () => {
     (entry) => entry !== 'latest' && !entry.endsWith('.json'),
   );
   if (!runId) throw new Error(`skeval run wrote no run folder under ${output}`);
-  const runDir = join(output, 'greeting', runId);
+  runDir = join(output, 'greeting', runId);
   await writeFile(join(root, 'hooks.mjs'), hooks);
   await writeFile(join(root, 'child.mjs'), child);
   const { stdout } = await run(process.execPath, [
@@ -127,5 +128,36 @@ describe("@skeval/report's built entry, imported and used in a fresh Node", () =
       urls.some((url) => url.includes(`/packages/${name}/`) || url.includes(`/@skeval/${name}/`)),
     );
     expect(engine).toEqual([]);
+  });
+});
+
+/** Registers the recording hooks in a process started with `--import` (the hooks and the log named by the environment). */
+const register = `import { register } from 'node:module';
+register(process.env.SKEVAL_TEST_HOOKS, { data: { log: process.env.SKEVAL_TEST_LOG } });
+`;
+
+describe('skeval report, the built command, of a run folder named by its path', () => {
+  it('writes the page without loading the engine or an HTTP server (no child_process, no http)', async () => {
+    const log = join(root, 'command-resolved.jsonl');
+    await writeFile(join(root, 'register.mjs'), register);
+    const page = join(root, 'page.html');
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', pathToFileURL(join(root, 'register.mjs')).href, cliPath, 'report', runDir, '--output', page],
+      {
+        cwd: root,
+        env: { ...process.env, SKEVAL_TEST_HOOKS: pathToFileURL(join(root, 'hooks.mjs')).href, SKEVAL_TEST_LOG: log },
+      },
+    );
+    expect(stdout).toMatch(/^wrote .*page\.html: greeting; \d+ cases?, \d+ case runs?, [\d,]+ KB\n$/);
+    const specifiers = new Set(
+      (await readFile(log, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => String(JSON.parse(line).specifier).replace(/^node:/, '')),
+    );
+    // The hook saw the command's own modules, the page's writing among them.
+    expect(specifiers.has('fs')).toBe(true);
+    expect(['child_process', 'http'].filter((name) => specifiers.has(name))).toEqual([]);
   });
 });

@@ -6,12 +6,18 @@ import { join } from 'node:path';
 import { feedbackSchema } from '@skeval/schema';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumSkipReason, launchChromium, recordRequests, screenshot, servePage } from './__fixtures__/browser.js';
+import {
+  chromiumSkipReason,
+  cliPath,
+  launchChromium,
+  recordRequests,
+  screenshot,
+  servePage,
+  serveReview,
+} from './__fixtures__/browser.js';
 import { makeFixtureRun } from './__fixtures__/make-fixture-run.js';
 import { makeJudgedRun } from './__fixtures__/make-judged-run.js';
 import { renderHtmlReport } from './render-html-report.js';
-
-const cli = new URL('../../../apps/cli/dist/cli.js', import.meta.url).pathname;
 
 // Skipped only where Chromium is not installed and this is not CI; CI installs it (.ci/run), and
 // there a missing browser fails these tests.
@@ -268,20 +274,7 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
     let url: string;
 
     beforeAll(async () => {
-      if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`pnpm build\` first`);
-      child = spawn(process.execPath, [cli, 'report', runDir, '--serve'], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      url = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        child.stdout?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(output);
-          if (match) resolve(match[0]);
-        });
-        child.on('exit', (code) => reject(new Error(`skeval report --serve exited ${code}`)));
-      });
+      ({ child, url } = await serveReview(runDir, root));
     }, 60_000);
     afterAll(() => {
       if (child.exitCode === null) child.kill('SIGTERM');
@@ -346,21 +339,9 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
     let judgedRun: string;
 
     beforeAll(async () => {
-      if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`pnpm build\` first`);
+      if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`pnpm build\` first`);
       ({ root: judgedRoot, runDir: judgedRun } = await makeJudgedRun());
-      child = spawn(process.execPath, [cli, 'report', judgedRun, '--serve'], {
-        cwd: judgedRoot,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      url = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        child.stdout?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(output);
-          if (match) resolve(match[0]);
-        });
-        child.on('exit', (code) => reject(new Error(`skeval report --serve exited ${code}`)));
-      });
+      ({ child, url } = await serveReview(judgedRun, judgedRoot));
     }, 120_000);
     afterAll(async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
@@ -394,7 +375,7 @@ describe.skipIf(chromiumSkipReason !== '')(title, { timeout: 60_000 }, () => {
         .toBe(4);
       await page.close();
       const calibrated = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const run = spawn(process.execPath, [cli, 'calibrate', judgedRun, '--json'], { cwd: judgedRoot });
+        const run = spawn(process.execPath, [cliPath, 'calibrate', judgedRun, '--json'], { cwd: judgedRoot });
         let stdout = '';
         run.stdout.on('data', (chunk: Buffer) => {
           stdout += chunk.toString();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type Configuration, configurationSchema } from '@skeval/schema/internal';
 
@@ -57,24 +57,33 @@ export function labelOf(runDir: string, path: string): string {
   return relative(runDir, path) || path;
 }
 
-const listFolder = (dir: string) => readdir(dir).catch((): string[] => []);
+/**
+ * A folder's entries, or none. Read synchronously, as the artifacts are: a thousand case folders
+ * listed through the thread pool one await at a time left the reader idle half the time.
+ */
+function listFolder(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
 
 /** Every case run folder of a run: `eval-<id>/` (one arm, one run) or `eval-<id>/<arm>/run-<n>/`. */
 export async function listCaseRunFolders(runDir: string): Promise<CaseRunFolder[]> {
   const found: CaseRunFolder[] = [];
-  const folders = (await listFolder(runDir)).filter((entry) => entry.startsWith('eval-')).sort();
+  const folders = listFolder(runDir)
+    .filter((entry) => entry.startsWith('eval-'))
+    .sort();
   for (const folder of folders) {
     const dir = join(runDir, folder);
-    const arms = (await listFolder(dir)).flatMap((entry) => {
-      const arm = configurationSchema.safeParse(entry);
-      return arm.success ? [arm.data] : [];
-    });
+    const arms = listFolder(dir).flatMap((entry) => configurationSchema.options.filter((arm) => arm === entry));
     if (arms.length === 0) {
       found.push({ folder, dir, arm: 'with_skill', runNumber: 1 });
       continue;
     }
     for (const arm of arms.sort()) {
-      const numbers = (await listFolder(join(dir, arm)))
+      const numbers = listFolder(join(dir, arm))
         .flatMap((entry) => (/^run-\d+$/.test(entry) ? [Number(entry.slice(4))] : []))
         .sort((a, b) => a - b);
       for (const runNumber of numbers) found.push({ folder, dir: join(dir, arm, `run-${runNumber}`), arm, runNumber });

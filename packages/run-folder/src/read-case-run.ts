@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import {
   type ContextManifest,
   contextManifestSchema,
@@ -177,7 +177,9 @@ export async function readCaseRun(
   runDir: string,
   options: ReadCaseRunOptions = {},
 ): Promise<CaseRunRead> {
-  const labelFor = (file: string) => labelOf(runDir, join(folder.dir, file));
+  // A file's label is its path from the run folder (as `labelOf` gives it), the folder's part made once.
+  const inside = relative(runDir, folder.dir);
+  const labelFor = (file: string) => (inside ? `${inside}${sep}${file}` : file);
   const linked = linkBetween(runDir, folder.dir) ?? outputsLink(folder.dir, labelFor(caseRunFiles.outputs));
   if (linked) return { status: 'invalid', problems: [refusalOf(linked.label, linked.found)], refused: true };
   // Each file is read once: its bytes are parsed and, when the case run is complete, hashed.

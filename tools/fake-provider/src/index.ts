@@ -1,3 +1,10 @@
+export {
+  agentProviderEnv,
+  codexConfigToml,
+  type FakeEndpoints,
+  piModelsJson,
+  writeHomeFile,
+} from './agent-homes.js';
 export { type NoisyClaim, type NoisyJudgeOptions, noisyJudge } from './noisy-judge.js';
 export {
   type AnthropicMessageOptions,

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
-  const code = await main(args, { ...io, cwd: process.cwd(), env: {} });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(process.cwd(), args, { env: {} });
 }
 
 describe('a bad flag value', () => {

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: repoRoot,
-    env: {},
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(repoRoot, args, { env: {} });
 }
 
 describe('skeval brief', () => {

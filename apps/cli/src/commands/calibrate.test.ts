@@ -1,16 +1,18 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeProvider, noisyJudge, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { setProcessEnv } from './__fixtures__/process-env.js';
+import { runCli } from './__fixtures__/run-cli.js';
+import { writeSkill } from './__fixtures__/skill-files.js';
 
 // `skeval calibrate` on runs judged by the fake provider, with review labels written by hand as
 // `skeval report --serve` writes them. Every expected number is worked out by hand below.
 
 let root: string;
 let fake: FakeProvider;
-let baseURLBefore: string | undefined;
+let restoreEnv: () => void;
 
 const assertions = [
   'The reply is friendly',
@@ -21,20 +23,23 @@ const assertions = [
 
 const cli = (args: string[]) => runCli(root, args, { env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'test-key' } });
 
+/** `skeval run greet` judged by the fake judge into `output`, nothing cached. */
+const judgedRunArgs = (output: string) => [
+  'run',
+  'greet',
+  '--agent-command',
+  `node ${join(root, 'agent.mjs')} {prompt_file}`,
+  '--judge',
+  'anthropic:claude-test',
+  '--sandbox',
+  'none',
+  '--no-cache',
+  '--output-dir',
+  output,
+];
+
 async function judgedRun(output: string): Promise<string> {
-  const result = await cli([
-    'run',
-    'greet',
-    '--agent-command',
-    `node ${join(root, 'agent.mjs')} {prompt_file}`,
-    '--judge',
-    'anthropic:claude-test',
-    '--sandbox',
-    'none',
-    '--no-cache',
-    '--output-dir',
-    output,
-  ]);
+  const result = await cli(judgedRunArgs(output));
   expect(result.code).toBe(1);
   const dir = join(root, output, 'greet');
   const [entry] = (await readdir(dir)).filter((name) => !name.startsWith('latest'));
@@ -68,22 +73,17 @@ let second: string;
 beforeAll(async () => {
   fake = await startFakeProvider();
   fake.respondWith(noisyJudge({ fails: ['[fails]'] }));
-  baseURLBefore = process.env.ANTHROPIC_BASE_URL;
-  process.env.ANTHROPIC_BASE_URL = fake.url;
+  restoreEnv = setProcessEnv({ ANTHROPIC_BASE_URL: fake.url });
   root = await mkdtemp(join(tmpdir(), 'skeval-calibrate-'));
   await writeFile(
     join(root, 'agent.mjs'),
     "process.stdout.write('The greeting for Ada is written to greeting.txt, in plain English.');\n",
   );
-  await mkdir(join(root, 'greet', 'evals'), { recursive: true });
-  await writeFile(join(root, 'greet', 'SKILL.md'), '---\nname: greet\ndescription: greets people\n---\n');
-  await writeFile(
-    join(root, 'greet', 'evals', 'evals.json'),
-    JSON.stringify({
-      skill_name: 'greet',
-      evals: [1, 2, 3].map((id) => ({ id, prompt: `Greet Ada (${id})`, assertions })),
-    }),
-  );
+  await writeSkill(join(root, 'greet'), {
+    name: 'greet',
+    description: 'greets people',
+    evals: [1, 2, 3].map((id) => ({ id, prompt: `Greet Ada (${id})`, assertions })),
+  });
   first = await judgedRun('runs-a');
   second = await judgedRun('runs-b');
   // The judge passes claims 0 and 1 and fails claim 2 of every case; the file check (3) fails.
@@ -106,8 +106,7 @@ beforeAll(async () => {
   // Two real runs: a machine under load takes longer than a hook's default time.
 }, 120_000);
 afterAll(async () => {
-  if (baseURLBefore === undefined) delete process.env.ANTHROPIC_BASE_URL;
-  else process.env.ANTHROPIC_BASE_URL = baseURLBefore;
+  restoreEnv();
   await fake.close();
   await rm(root, { recursive: true, force: true });
 });
@@ -189,19 +188,7 @@ describe('skeval calibrate', { timeout: 120_000 }, () => {
 
   it("prints the judge's last measured κ for the skill on the next skeval run", async () => {
     await cli(['calibrate', first]);
-    const result = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      `node ${join(root, 'agent.mjs')} {prompt_file}`,
-      '--judge',
-      'anthropic:claude-test',
-      '--sandbox',
-      'none',
-      '--no-cache',
-      '--output-dir',
-      'runs-a',
-    ]);
+    const result = await cli(judgedRunArgs('runs-a'));
     expect(result.stdout.replace(/\s+/g, ' ')).toMatch(
       /judge anthropic:claude-test: κ 0\.33 against the author's 6 labels \(last calibrated \d{4}-\d\d-\d\d\): BELOW the 0\.6 floor/,
     );

@@ -1,15 +1,13 @@
 import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
 // The bundled example is a sound eval: no assertion of examples/greeting passes on an agent that
 // did nothing (it once had three: a length check the echoed prompt met, a file-exists of a file
 // the case provides, a tool-not-called of an agent that never ran).
 
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 let root: string;
 
 // A copy of examples/ (the skill, its custom graders, and the packages they import), since a
@@ -26,16 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args);
 }
 
 describe('skeval check examples/greeting', { timeout: 60_000 }, () => {

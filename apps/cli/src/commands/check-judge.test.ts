@@ -3,23 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anthropicMessage, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
 import { writeCheckFixture } from './__fixtures__/check-fixture.js';
+import { setProcessEnv } from './__fixtures__/process-env.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 let root: string;
 let fake: FakeProvider;
-let baseURLBefore: string | undefined;
+let restoreEnv: () => void;
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { ANTHROPIC_API_KEY: 'test-key' },
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args, { env: { ANTHROPIC_API_KEY: 'test-key' } });
 }
 
 /** Text of a system prompt or message content: a string, or Anthropic's blocks of text. */
@@ -81,15 +74,13 @@ beforeAll(async () => {
       }),
     };
   });
-  baseURLBefore = process.env.ANTHROPIC_BASE_URL;
-  process.env.ANTHROPIC_BASE_URL = fake.url;
+  restoreEnv = setProcessEnv({ ANTHROPIC_BASE_URL: fake.url });
   root = await mkdtemp(join(tmpdir(), 'skeval-check-judge-'));
   await writeCheckFixture(root, { fixed: true });
 });
 
 afterAll(async () => {
-  if (baseURLBefore === undefined) delete process.env.ANTHROPIC_BASE_URL;
-  else process.env.ANTHROPIC_BASE_URL = baseURLBefore;
+  restoreEnv();
   await fake.close();
   await rm(root, { recursive: true, force: true });
 });

@@ -2,22 +2,14 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 const repo = new URL('../../../../', import.meta.url).pathname;
 let root: string;
 let runDir: string;
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args);
 }
 
 interface CheckedCase {

@@ -3,21 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkReportSchema } from '@skeval/schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
 import { writeCheckFixture } from './__fixtures__/check-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 let root: string;
 
-async function run(args: string[], cwd = root) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd,
-    env: {},
-  });
-  return { code, stdout, stderr };
+function run(args: string[], cwd = root) {
+  return runCli(cwd, args, { env: {} });
 }
 
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createQuizProject, quizAgent } from './__fixtures__/forgery-fixture.js';
-import { runBinary } from './__fixtures__/shard-fixture.js';
+import { runBinary } from './__fixtures__/run-cli.js';
 
 // The config file decides how the agent is contained: which file that is must never be a guess.
 vi.setConfig({ testTimeout: 60_000 });

@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { writeGreetingSkill } from './__fixtures__/greeting-skill.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // skeval.config.* through the command line: where it is found, what wins, how a bad one is
 // reported, per-skill settings, and what summary.json records.
@@ -24,32 +25,13 @@ async function write(path: string, text: string) {
   await writeFile(join(root, path), text);
 }
 
-async function makeSkill(dir: string, prompts: string[] = ['Greet']) {
-  const name = dir.split('/').pop() ?? dir;
-  await write(`${dir}/SKILL.md`, `---\nname: ${name}\ndescription: test\n---\n`);
-  await write(
-    `${dir}/evals/evals.json`,
-    JSON.stringify({
-      skill_name: name,
-      evals: prompts.map((prompt, index) => ({
-        id: index + 1,
-        prompt,
-        assertions: [{ type: 'file-exists', path: 'greeting.txt' }],
-      })),
-    }),
-  );
+/** A skill at `dir` (under the root) named after its last folder, one greeting case per prompt. */
+function makeSkill(dir: string, prompts: string[] = ['Greet']) {
+  return writeGreetingSkill(join(root, dirname(dir)), basename(dir), prompts);
 }
 
-async function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: options.cwd ?? root,
-    env: { PATH: process.env.PATH, ...options.env },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return runCli(options.cwd ?? root, args, { env: { PATH: process.env.PATH, ...options.env } });
 }
 
 /** The summary.json of the one run folder under `base`. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGreetingSkill } from './__fixtures__/greeting-skill.js';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // The cost cap through the command line: a scripted agent for the command runner reports each
 // case run's cost in its trace (`usage` with `cost_usd`), as docs/agents.md describes.
@@ -37,6 +37,9 @@ async function onlyRunDir(base: string): Promise<string> {
 const caseFolders = async (runDir: string) =>
   (await readdir(runDir)).filter((entry) => entry.startsWith('eval-')).sort();
 
+/** `skeval run priced` with the scripted agent, then `flags`. */
+const runPriced = (flags: string[]) => cli(['run', 'priced', ...agent, ...flags]);
+
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-cost-cap-'));
   await writeFile(join(root, 'agent.mjs'), agentSource);
@@ -50,17 +53,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('skeval run --max-cost-usd', () => {
   it('stops launching when the next case run would pass the cap: 3 of 6 at $0.25 each under $0.90, exit 3', async () => {
-    const result = await cli([
-      'run',
-      'priced',
-      ...agent,
-      '--concurrency',
-      '1',
-      '--max-cost-usd',
-      '0.9',
-      '--output-dir',
-      'capped',
-    ]);
+    const result = await runPriced(['--concurrency', '1', '--max-cost-usd', '0.9', '--output-dir', 'capped']);
     expect(result.code).toBe(3);
     const runDir = await onlyRunDir(join(root, 'capped', 'priced'));
     expect(await caseFolders(runDir)).toEqual(['eval-1', 'eval-2', 'eval-3']);
@@ -96,17 +89,7 @@ describe('skeval run --max-cost-usd', () => {
   });
 
   it('lets every case run start when the cap is never reached, and says what was spent', async () => {
-    const result = await cli([
-      'run',
-      'priced',
-      ...agent,
-      '--concurrency',
-      '2',
-      '--max-cost-usd',
-      '10',
-      '--output-dir',
-      'roomy',
-    ]);
+    const result = await runPriced(['--concurrency', '2', '--max-cost-usd', '10', '--output-dir', 'roomy']);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('skeval: cost: spent $1.5000 of the $10.00 cap (6 case runs)\n');
   });
@@ -115,21 +98,10 @@ describe('skeval run --max-cost-usd', () => {
     const dir = join(root, 'configured');
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'skeval.config.json'), JSON.stringify({ maxCostUsd: 0.4, concurrency: 1 }));
-    const fromFile = await cli([
-      'run',
-      'priced',
-      ...agent,
-      '--config',
-      'configured/skeval.config.json',
-      '--output-dir',
-      'cap-file',
-    ]);
+    const fromFile = await runPriced(['--config', 'configured/skeval.config.json', '--output-dir', 'cap-file']);
     expect(fromFile.code).toBe(3);
     expect(fromFile.stderr).toContain('spent $0.2500 of the $0.40 cap on 1 case run');
-    const overridden = await cli([
-      'run',
-      'priced',
-      ...agent,
+    const overridden = await runPriced([
       '--config',
       'configured/skeval.config.json',
       '--max-cost-usd',

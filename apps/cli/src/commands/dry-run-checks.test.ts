@@ -2,14 +2,15 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const example = join(repoRoot, 'examples/greeting');
 const exampleAgent = `node ${join(repoRoot, 'examples/agents/greeting-agent.mjs')} {prompt_file}`;
 // Only Node's own folder: no agent CLI is on this PATH.
 const env = { PATH: dirname(process.execPath) };
 let root: string;
+/** The flags of the command agent running `command`. */
+const commandAgent = (command: string) => ['--agent', 'command', '--agent-command', command];
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-dry-run-checks-'));
@@ -18,16 +19,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function skeval(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env,
-  });
-  return { code, stdout, stderr };
+function skeval(args: string[]) {
+  return runCli(root, args, { env });
 }
 
 /** Runs `skeval run … --dry-run` and the same without it, each into its own empty output folder. */
@@ -50,10 +43,7 @@ async function dryAndReal(name: string, args: string[]) {
 describe('--dry-run exits 2 on what would make every case of the run fail, and the run refuses before writing', () => {
   it('a judge with no key for the judged assertions', async () => {
     const { dry, real, written } = await dryAndReal('judge', [
-      '--agent',
-      'command',
-      '--agent-command',
-      exampleAgent,
+      ...commandAgent(exampleAgent),
       '--judge',
       'anthropic:claude-sonnet-4-6',
     ]);
@@ -83,12 +73,10 @@ describe('--dry-run exits 2 on what would make every case of the run fail, and t
   });
 
   it('an --agent-command whose program does not exist', async () => {
-    const { dry, real, written } = await dryAndReal('command', [
-      '--agent',
+    const { dry, real, written } = await dryAndReal(
       'command',
-      '--agent-command',
-      'greeting-agent-that-is-not-there {prompt_file}',
-    ]);
+      commandAgent('greeting-agent-that-is-not-there {prompt_file}'),
+    );
     expect(dry.code).toBe(2);
     expect(dry.stderr).toContain('the program `greeting-agent-that-is-not-there` is not found on PATH');
     expect(real.code).toBe(2);
@@ -97,29 +85,14 @@ describe('--dry-run exits 2 on what would make every case of the run fail, and t
   });
 
   it('an --agent-command that needs a shell', async () => {
-    const { dry, real } = await dryAndReal('pipe', [
-      '--agent',
-      'command',
-      '--agent-command',
-      'node agent.mjs | tee log',
-    ]);
+    const { dry, real } = await dryAndReal('pipe', commandAgent('node agent.mjs | tee log'));
     expect(dry.code).toBe(2);
     expect(dry.stderr).toContain('`|` needs a shell');
     expect(real.code).toBe(2);
   });
 
   it('and passes a run it can start', async () => {
-    const dry = await skeval([
-      'run',
-      example,
-      '--dry-run',
-      '--sandbox',
-      'none',
-      '--agent',
-      'command',
-      '--agent-command',
-      exampleAgent,
-    ]);
+    const dry = await skeval(['run', example, '--dry-run', '--sandbox', 'none', ...commandAgent(exampleAgent)]);
     expect(dry.code).toBe(0);
     expect(dry.stderr).toBe('');
   });

@@ -2,24 +2,16 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
 import { writeGreetingSkill } from './__fixtures__/greeting-skill.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // A flag typed on the command line beats the config file's setting of the same thing, the
 // reporters included: `--json` and `--reporter` replace the file's `reporters` whole.
 
 let root: string;
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[]) {
+  return runCli(root, args);
 }
 
 beforeAll(async () => {

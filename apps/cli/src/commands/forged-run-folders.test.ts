@@ -2,8 +2,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { allPass, copyOf, createQuizProject, quizAgent, runQuiz } from './__fixtures__/forgery-fixture.js';
-import { runBinary } from './__fixtures__/shard-fixture.js';
+import {
+  allPass,
+  copyOf,
+  createQuizProject,
+  forgeLinkedCase,
+  quizAgent,
+  runQuizWholeAndShards,
+} from './__fixtures__/forgery-fixture.js';
+import { runBinary } from './__fixtures__/run-cli.js';
 
 // A run folder or a shard is input someone other than Skeval may have written: each break a
 // hostile suite found, done as it did it, through the built binary.
@@ -18,11 +25,7 @@ const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8')
 
 beforeAll(async () => {
   root = await createQuizProject();
-  const [whole, ...shards] = await Promise.all([
-    runQuiz(root, join(root, 'whole')),
-    runQuiz(root, join(root, 'shards', '1'), ['--shard', '1/2']),
-    runQuiz(root, join(root, 'shards', '2'), ['--shard', '2/2']),
-  ]);
+  const { whole, shards } = await runQuizWholeAndShards(root);
   if (!whole) throw new Error('no whole run');
   expect(whole.result.code, whole.result.stderr).toBe(1);
   wholeDir = whole.runDir;
@@ -153,12 +156,7 @@ describe('skeval run --resume of a forged run folder', () => {
 describe('skeval grade of a forged run folder', () => {
   it('refuses a case folder that links outside the run, and writes no graded copy', async () => {
     const base = join(root, 'grade-linked');
-    const dir = await copyOf(wholeDir, join(base, 'run'));
-    const folder = join(dir, `eval-${failing.id}`);
-    const outside = await copyOf(folder, join(base, 'outside'));
-    await writeFile(join(outside, 'grading.json'), await allPass(join(outside, 'grading.json')));
-    await rm(folder, { recursive: true });
-    await symlink(outside, folder);
+    const dir = await forgeLinkedCase(wholeDir, base, failing.id);
     const result = await runBinary(root, ['grade', dir]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain(`eval-${failing.id}: a symbolic link, refused`);
@@ -182,12 +180,7 @@ describe('skeval grade of a forged run folder', () => {
 describe('skeval report of a forged run folder', () => {
   it('leaves out a case folder that links outside the run, names it and exits 2', async () => {
     const base = join(root, 'report-linked');
-    const dir = await copyOf(wholeDir, join(base, 'run'));
-    const folder = join(dir, `eval-${failing.id}`);
-    const outside = await copyOf(folder, join(base, 'outside'));
-    await writeFile(join(outside, 'grading.json'), await allPass(join(outside, 'grading.json')));
-    await rm(folder, { recursive: true });
-    await symlink(outside, folder);
+    const dir = await forgeLinkedCase(wholeDir, base, failing.id);
     const result = await runBinary(root, ['report', dir, '-o', join(base, 'report.html')]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain(`skeval: not in the report: eval-${failing.id}: a symbolic link, refused`);

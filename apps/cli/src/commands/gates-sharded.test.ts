@@ -2,23 +2,15 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // A run split into shards and merged decides as the whole run does: for every gate, from the
 // config file or a flag, the merge exits with the whole run's code and prints its gate lines.
 
 let root: string;
 
-async function cli(args: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[], cwd: string) {
+  return runCli(cwd, args);
 }
 
 /** The lines that say how the gates decided. */

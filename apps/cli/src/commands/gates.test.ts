@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGreetingSkill } from './__fixtures__/greeting-skill.js';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // Gates through the command line: exit codes and the one line each gate prints. The scripted
 // agent writes greeting.txt unless the prompt says the arm it runs in fails, or crashes.

@@ -1,7 +1,8 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentFlags, createReportProject, runCli } from './__fixtures__/report-fixture.js';
+import { agentFlags, createReportProject } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // A repository checked out at `repo/`, its skill under `repo/skills/ci`, skeval run from
 // `repo/skills` (a step with `working-directory:`) with GITHUB_WORKSPACE set to the checkout.

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
+import { greetAdaSkill, writeSkill } from './__fixtures__/skill-files.js';
 
 // Run folders written inside a git work tree that does not ignore them would show in git status
 // and be committed by `git add -A`: the run says so in one line, with what to add to .gitignore.
@@ -12,17 +13,9 @@ let root: string;
 
 async function project(name: string, git: boolean): Promise<string> {
   const dir = join(root, name);
-  await mkdir(join(dir, 'greet', 'evals'), { recursive: true });
   if (git) expect(spawnSync('git', ['init', '--quiet', dir]).status).toBe(0);
+  await writeSkill(join(dir, 'greet'), greetAdaSkill);
   await writeFile(join(dir, 'agent.mjs'), "process.stdout.write('Hello Ada');\n");
-  await writeFile(join(dir, 'greet', 'SKILL.md'), '---\nname: greet\ndescription: greets people\n---\n');
-  await writeFile(
-    join(dir, 'greet', 'evals', 'evals.json'),
-    JSON.stringify({
-      skill_name: 'greet',
-      evals: [{ id: 1, prompt: 'Greet Ada', assertions: [{ kind: 'output', method: 'contains', value: 'Ada' }] }],
-    }),
-  );
   return dir;
 }
 

@@ -2,7 +2,8 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gradingSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentFlags, createReportProject, runCli } from './__fixtures__/report-fixture.js';
+import { agentFlags, createReportProject } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // A custom grader written as agentv's example graders are: it prints `{ "assertions": [...] }`
 // and no score. The agent's answer says how many of its checks pass ("Done." for a case whose

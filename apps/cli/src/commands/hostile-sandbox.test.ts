@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
@@ -6,6 +6,8 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { binary, runMerged } from './__fixtures__/run-cli.js';
+import { asOwner, bubblewrapWorks, onlyRunId } from './__fixtures__/sandbox-support.js';
 
 // An agent that tries to break out rather than do its task (__fixtures__/escape-agent.mjs), run
 // through the built command line as root and as an ordinary user, with Skeval's TMPDIR under
@@ -14,14 +16,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 // case run, no grader snapshot, no run folder, no cache and no host socket, and what it leaves
 // stays within the limits of outputs/. Each verdict stands.
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-const binary = join(repoRoot, 'apps/cli/dist/cli.js');
 const agentSource = new URL('./__fixtures__/escape-agent.mjs', import.meta.url).pathname;
 const nobody = 65534;
 
-function bubblewrapWorks(): boolean {
-  return spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', 'true']).status === 0;
-}
 const skipReason =
   process.platform !== 'linux'
     ? 'skipped: bubblewrap runs on Linux only'
@@ -217,20 +214,8 @@ async function runSkeval(
     ...Object.keys(hostile).flatMap((name) => ['--pass-env', name]),
   ];
   if (options.owner !== undefined) expectNodeRunsAs(options.owner);
-  const command =
-    options.owner === undefined
-      ? [process.execPath, ...args]
-      : [
-          'setpriv',
-          `--reuid=${options.owner}`,
-          `--regid=${options.owner}`,
-          '--clear-groups',
-          process.execPath,
-          ...args,
-        ];
-  const child = spawn(command[0] ?? '', command.slice(1), {
+  const { code, output } = await runMerged(asOwner([process.execPath, ...args], options.owner), {
     cwd: fixture.project,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '',
       HOME: fixture.userHome,
@@ -239,12 +224,8 @@ async function runSkeval(
       ...hostile,
     },
   });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const [code] = await once(child, 'close');
   const skillDir = join(fixture.outputDir, 'greeting');
-  const runId = readdirSync(skillDir).find((name) => name !== 'latest' && name !== 'latest.json') ?? '';
+  const runId = onlyRunId(skillDir);
   const read = (id: string, file: string) => {
     const text = readFileSync(join(skillDir, runId, `eval-${id}`, file), 'utf8');
     try {

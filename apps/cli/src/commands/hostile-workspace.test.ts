@@ -4,13 +4,12 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binary } from './__fixtures__/run-cli.js';
 
 // A workspace left as a hostile agent would leave it — a FIFO, a symlink to /dev/zero, a 1 GiB
 // sparse file — under a 256 MiB memory limit and a 10 s time limit: the case ends, the run
 // completes, nothing is read that would block or fill memory.
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-const binary = join(repoRoot, 'apps/cli/dist/cli.js');
 const memoryCgroups = '/sys/fs/cgroup/memory';
 
 /** A memory cgroup of 256 MiB to run the test in, or why there is none here. */

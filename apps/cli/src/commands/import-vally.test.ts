@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
+import { repoRoot } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const fixture = join(repoRoot, 'packages/evals/src/__fixtures__/real-world/vally-run-tests');
 const exampleAgent = join(repoRoot, 'examples/agents/greeting-agent.mjs');
 const agent = ['--agent', 'command', '--agent-command', `node ${exampleAgent} {prompt_file}`];

@@ -2,24 +2,15 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const realWorld = join(repoRoot, 'packages/evals/src/__fixtures__/real-world');
 const exampleAgent = join(repoRoot, 'examples/agents/greeting-agent.mjs');
 const agent = ['--agent', 'command', '--agent-command', `node ${exampleAgent} {prompt_file}`];
 let root: string;
 
-async function skeval(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function skeval(args: string[]) {
+  return runCli(root, args);
 }
 
 async function gradings(dir: string): Promise<Array<{ case_id: string; rows: string[] }>> {
@@ -120,6 +111,11 @@ describe("other tools' files beside SKILL.md, read in place", () => {
     tree = await mkdtemp(join(tmpdir(), 'skeval-in-place-'));
     await cp(join(realWorld, 'promptfoo-ydb'), join(tree, 'ydb'), { recursive: true });
     await cp(join(realWorld, 'agentv-csv'), join(tree, 'csv'), { recursive: true });
+    // A waza eval spec and cases.yaml lists: beside SKILL.md, for a skill named in the file, a case's own skill.
+    await cp(join(realWorld, 'waza-code-explainer'), join(tree, 'explainer'), { recursive: true });
+    await cp(join(realWorld, 'cases-readable-writing'), join(tree, 'writing'), { recursive: true });
+    await cp(join(realWorld, 'cases-align'), join(tree, 'align'), { recursive: true });
+    await cp(join(realWorld, 'cases-clear-eyed'), join(tree, 'reading'), { recursive: true });
     // ToolUniverse's file for several skills, and a skill with trigger queries only.
     const skill = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n`;
     for (const name of [
@@ -142,14 +138,7 @@ describe("other tools' files beside SKILL.md, read in place", () => {
   afterAll(() => rm(tree, { recursive: true, force: true }));
 
   it('finds a skill for each and shows with --dry-run what each would run', async () => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(['run', '.', '--dry-run', ...agent], {
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
-      cwd: tree,
-      env: { PATH: process.env.PATH },
-    });
+    const { code, stdout, stderr } = await runCli(tree, ['run', '.', '--dry-run', ...agent]);
     expect(code).toBe(0);
     // The plan wraps at 80 columns; each skill's line is read whole.
     const plan = stdout.replace(/\s+/g, ' ');
@@ -159,10 +148,26 @@ describe("other tools' files beside SKILL.md, read in place", () => {
       'tooluniverse-computational-biophysics: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
       'tooluniverse-drug-drug-interaction: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
       'tooluniverse-organic-chemistry: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
-      'in all: 6 agent runs, 0 judge calls',
+      'code-explainer: 4 cases × 1 arm × 1 run = 4 agent runs; 0 judge calls',
+      'readable-human-writing: 14 cases × 1 arm × 1 run = 14 agent runs; 0 judge calls',
+      'align-before-action: 3 cases × 1 arm × 1 run = 3 agent runs; 0 judge calls',
+      'clear-eyed-reading: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
+      'clear-eyed-deep-reading: 1 case × 1 arm × 1 run = 1 agent run; 0 judge calls',
+      'in all: 29 agent runs, 0 judge calls',
       'deck-maker (deck) has trigger queries only (deck/evals/trigger-evals.json) and no evals.json: `skeval run` has no case of it to run; run them with `skeval triggers deck`',
     ])
       expect(plan).toContain(line);
     expect(stderr).toBe('');
+  });
+
+  it('validates a skill whose only evals are a waza spec or a cases.yaml list', async () => {
+    for (const [folder, file] of [
+      ['explainer', 'eval.yaml'],
+      ['writing', 'evals/cases.yaml'],
+    ] as const) {
+      const { code, stdout } = await runCli(tree, ['validate', folder]);
+      expect(code).toBe(0);
+      expect(stdout).toContain(`${folder}/${file}`);
+    }
   });
 });

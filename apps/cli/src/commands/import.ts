@@ -18,10 +18,13 @@ type ImportFlags = OptionValues<typeof importOptions>;
 /** `skeval import`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineImport(command: Command, { io }: CommandContext): void {
   command
-    .argument('<file>', "another tool's eval file: a promptfoo config or an agentv eval file (YAML)")
+    .argument(
+      '<file>',
+      "another tool's eval file: a promptfoo config, an agentv, Vally or waza eval file, or a cases.yaml list (YAML)",
+    )
     .addHelpText(
       'after',
-      "\nEvery mapping and everything not imported is listed on stderr. Exit codes: 0 written, 2 the file cannot be read as either tool's.",
+      '\nEvery mapping and everything not imported is listed on stderr. Exit codes: 0 written, 2 the file cannot be read as any of them.',
     );
   addOptions(command, importOptions).action(async (path: string, flags: ImportFlags) => {
     const absolutePath = resolve(io.cwd, path);

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // The case ids `skeval init` makes from descriptions written the way real skills write them: a
 // first sentence that wraps the topic ("A set of resources to help me …"), a "when" clause whose
@@ -14,12 +14,7 @@ let root: string;
 async function init(name: string, description: string, cases: number) {
   await mkdir(join(root, name), { recursive: true });
   await writeFile(join(root, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`);
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['init', name, '--force', '--cases', String(cases), '--json'], {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
+  const { code, stdout, stderr } = await runCli(root, ['init', name, '--force', '--cases', String(cases), '--json'], {
     env: {},
   });
   const ids = code === 0 ? JSON.parse(stdout).cases.map((entry: { id: string }) => entry.id) : [];

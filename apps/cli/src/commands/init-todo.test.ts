@@ -3,26 +3,17 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
 // The prompts `skeval init` leaves as TODO placeholders are not sent to an agent: validate
 // --lint calls each an error, and a run refuses before any agent starts unless --allow-todo.
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 let root: string;
 /** Every prompt the agent was given, one per line. */
 let agentLog: string;
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[]) {
+  return runCli(root, args);
 }
 
 const agent = () => ['--agent-command', `node ${join(root, 'agent.mjs')} {prompt_file}`, '--sandbox', 'none'];

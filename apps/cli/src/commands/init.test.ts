@@ -5,22 +5,25 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 let root: string;
 
-async function run(args: string[], more: Partial<CliIo> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: {},
-    ...more,
-  });
-  return { code, stdout, stderr };
+function run(args: string[], more: Partial<CliIo> = {}) {
+  return runCli(root, args, { env: {}, ...more });
 }
+
+/** A dry run of the starter set `init` wrote for `greeting`, its todo prompts allowed. */
+const dryRunOfStarter = [
+  'run',
+  'greeting',
+  '--dry-run',
+  '--allow-todo',
+  '--agent',
+  'command',
+  '--agent-command',
+  'true',
+];
 
 async function skill(name: string, markdown?: string): Promise<string> {
   const dir = join(root, name);
@@ -107,16 +110,7 @@ Next:
   });
 
   it('leaves a starter set that a dry run with --allow-todo plans: 3 cases, 3 agent runs, no judge call', async () => {
-    const plan = await run([
-      'run',
-      'greeting',
-      '--dry-run',
-      '--allow-todo',
-      '--agent',
-      'command',
-      '--agent-command',
-      'true',
-    ]);
+    const plan = await run(dryRunOfStarter);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/^greeting: 3 cases × 1 arm × 1 run = 3 agent runs; 0 judge calls$/m);
   });
@@ -134,16 +128,7 @@ Next:
       join(root, 'greeting', 'skeval.config.mjs'),
       text.replace(/^ {2}\/\/ ((?!reporters)\w+: .*), \/\/ .*$/gm, '  $1,'),
     );
-    const plan = await run([
-      'run',
-      'greeting',
-      '--dry-run',
-      '--allow-todo',
-      '--agent',
-      'command',
-      '--agent-command',
-      'true',
-    ]);
+    const plan = await run(dryRunOfStarter);
     expect(plan).toMatchObject({ code: 0 });
     expect(plan.stdout).toMatch(/^greeting: 3 cases × 1 arm × 3 runs = 9 agent runs/m);
     expect(plan.stdout).toMatch(/^cost cap: \$5\.00 /m);

@@ -1,11 +1,20 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { type FakeProvider, scriptAgent, startFakeProvider } from '@skeval/fake-provider';
+import {
+  agentProviderEnv,
+  codexConfigToml,
+  type FakeProvider,
+  piModelsJson,
+  scriptAgent,
+  startFakeProvider,
+  writeHomeFile,
+} from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binary, repoRoot, runMerged } from './__fixtures__/run-cli.js';
+import { bubblewrapWorks, onlyRunId } from './__fixtures__/sandbox-support.js';
 
 // Claude Code, Codex and Pi installed the way users install them — `npm i -g --prefix` into a
 // folder under the user's home (the nvm and ~/.npm-global shape) and into one under /tmp, and
@@ -14,8 +23,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // is hidden in the sandbox (the home and /tmp are), so each starts only if its whole package,
 // dependencies included, is kept readable.
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-const binary = join(repoRoot, 'apps/cli/dist/cli.js');
 const installed = join(repoRoot, 'tools/agent-clis/installed/node_modules');
 const { clis } = JSON.parse(readFileSync(join(repoRoot, 'tools/agent-clis/package.json'), 'utf8')).skeval as {
   clis: Record<string, { package: string; version: string; bin: string }>;
@@ -23,11 +30,9 @@ const { clis } = JSON.parse(readFileSync(join(repoRoot, 'tools/agent-clis/packag
 const wanted = Object.values(clis).map((cli) => `${cli.package}@${cli.version}`);
 
 const npmWorks = spawnSync('npm', ['--version']).status === 0;
-const bubblewrapWorks =
-  spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', 'true']).status === 0;
 const skipReason = process.env.CI
   ? undefined
-  : process.platform !== 'linux' || !bubblewrapWorks
+  : process.platform !== 'linux' || !bubblewrapWorks()
     ? '(skipped: bubblewrap does not work here: apt-get install -y bubblewrap)'
     : !npmWorks || !existsSync(installed)
       ? '(skipped: npm or the agent CLIs are missing: pnpm agents:install)'
@@ -96,29 +101,8 @@ beforeAll(async () => {
     { id: 'hi', prompt: 'Say hello.', assertions: [{ kind: 'output', method: 'contains', value: 'Hello' }] },
   ];
   await writeFile(join(skill, 'evals', 'evals.json'), JSON.stringify({ skill_name: 'hello', evals }));
-  await mkdir(join(userHome, '.codex'), { recursive: true });
-  await writeFile(
-    join(userHome, '.codex/config.toml'),
-    `model = "gpt-5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "Fake"\nbase_url = "${fake.openaiBaseURL}"\nwire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n`,
-  );
-  const model = {
-    id: 'claude-sonnet-4-5',
-    name: 'Fake',
-    reasoning: false,
-    input: ['text'],
-    contextWindow: 200000,
-    maxTokens: 8192,
-    cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  };
-  await mkdir(join(userHome, '.pi/agent'), { recursive: true });
-  await writeFile(
-    join(userHome, '.pi/agent/models.json'),
-    JSON.stringify({
-      providers: {
-        fake: { baseUrl: fake.url, api: 'anthropic-messages', apiKey: 'FAKE_ANTHROPIC_KEY', models: [model] },
-      },
-    }),
-  );
+  await writeHomeFile(userHome, '.codex/config.toml', codexConfigToml(fake));
+  await writeHomeFile(userHome, '.pi/agent/models.json', piModelsJson(fake, 'Fake'));
 }, 1_200_000);
 afterAll(async () => {
   if (skipReason) return;
@@ -157,24 +141,16 @@ async function runFrom(bin: string, agent: string) {
     bin,
     ...(process.env.PATH ?? '').split(delimiter).filter((folder) => !folder.includes('agent-clis')),
   ].join(delimiter);
-  const child = spawn(process.execPath, args, {
+  const { code, output } = await runMerged([process.execPath, ...args], {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: path,
       HOME: userHome,
-      ANTHROPIC_BASE_URL: fake.url,
-      ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef',
-      FAKE_OPENAI_KEY: 'sk-test-openai-0123456789',
-      FAKE_ANTHROPIC_KEY: 'sk-ant-fake-0123456789abcdef',
+      ...agentProviderEnv(fake),
     },
   });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const [code] = await once(child, 'close');
   const skillRuns = join(outputDir, 'hello');
-  const runId = readdirSync(skillRuns).find((name) => name !== 'latest' && name !== 'latest.json') ?? '';
+  const runId = onlyRunId(skillRuns);
   const manifest = JSON.parse(readFileSync(join(skillRuns, runId, 'eval-hi', 'context-manifest.json'), 'utf8'));
   return { code, output, manifest };
 }

@@ -1,9 +1,11 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeProvider, noisyJudge, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { setProcessEnv } from './__fixtures__/process-env.js';
+import { runCli } from './__fixtures__/run-cli.js';
+import { writeSkill } from './__fixtures__/skill-files.js';
 
 // The judge's response cache through the command line: a later run reads the newest answer, also
 // after --no-cache (which sends every request but still stores what comes back), and the run says
@@ -11,32 +13,24 @@ import { runCli } from './__fixtures__/report-fixture.js';
 
 let root: string;
 let fake: FakeProvider;
-let baseURLBefore: string | undefined;
-let cacheBefore: string | undefined;
+let restoreEnv: () => void;
 
 const claims = ['The reply is friendly', 'The reply names the file'];
 
 beforeAll(async () => {
   fake = await startFakeProvider();
-  baseURLBefore = process.env.ANTHROPIC_BASE_URL;
-  cacheBefore = process.env.SKEVAL_CACHE_DIR;
-  process.env.ANTHROPIC_BASE_URL = fake.url;
   root = await mkdtemp(join(tmpdir(), 'skeval-judge-cache-'));
   // The judge set-up finds the cache from the process's environment.
-  process.env.SKEVAL_CACHE_DIR = join(root, 'cache');
+  restoreEnv = setProcessEnv({ ANTHROPIC_BASE_URL: fake.url, SKEVAL_CACHE_DIR: join(root, 'cache') });
   await writeFile(join(root, 'agent.mjs'), "process.stdout.write('Hello Ada! The greeting is in greeting.txt.');\n");
-  await mkdir(join(root, 'greet', 'evals'), { recursive: true });
-  await writeFile(join(root, 'greet', 'SKILL.md'), '---\nname: greet\ndescription: greets people\n---\n');
-  await writeFile(
-    join(root, 'greet', 'evals', 'evals.json'),
-    JSON.stringify({ skill_name: 'greet', evals: [{ id: 1, prompt: 'Greet Ada', assertions: claims }] }),
-  );
+  await writeSkill(join(root, 'greet'), {
+    name: 'greet',
+    description: 'greets people',
+    evals: [{ id: 1, prompt: 'Greet Ada', assertions: claims }],
+  });
 });
 afterAll(async () => {
-  if (baseURLBefore === undefined) delete process.env.ANTHROPIC_BASE_URL;
-  else process.env.ANTHROPIC_BASE_URL = baseURLBefore;
-  if (cacheBefore === undefined) delete process.env.SKEVAL_CACHE_DIR;
-  else process.env.SKEVAL_CACHE_DIR = cacheBefore;
+  restoreEnv();
   await fake.close();
   await rm(root, { recursive: true, force: true });
 });

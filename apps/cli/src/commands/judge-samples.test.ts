@@ -1,17 +1,18 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeProvider, type NoisyJudgeOptions, noisyJudge, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { setProcessEnv } from './__fixtures__/process-env.js';
+import { runCli } from './__fixtures__/run-cli.js';
+import { writeSkill } from './__fixtures__/skill-files.js';
 
 // The judge sampled through the command line: the fake provider plays a judge whose verdict on
 // the claim marked [noisy] flips with a set, seeded probability; the other claims never flip.
 
 let root: string;
 let fake: FakeProvider;
-let baseURLBefore: string | undefined;
-let cacheBefore: string | undefined;
+let restoreEnv: () => void;
 
 const caseCount = 6;
 // The two arms answer apart (the skill is installed in .agents/skills), so the judge's seeded
@@ -36,6 +37,9 @@ async function runDirOf(base: string): Promise<string> {
   expect(entries).toHaveLength(1);
   return join(dir, entries[0] ?? '');
 }
+/** `skeval run greet` with the agent named relative to the project and the judge flags, then `flags`. */
+const runGreet = (flags: string[]) =>
+  cli(['run', 'greet', '--agent-command', 'node agent.mjs', ...judgeFlags, ...flags]);
 const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 const gradingsOf = async (runDir: string, arm = '') =>
   Promise.all(
@@ -84,35 +88,25 @@ function binomialRange(n: number, p: number): [number, number] {
 
 beforeAll(async () => {
   fake = await startFakeProvider();
-  baseURLBefore = process.env.ANTHROPIC_BASE_URL;
-  cacheBefore = process.env.SKEVAL_CACHE_DIR;
-  process.env.ANTHROPIC_BASE_URL = fake.url;
   root = await mkdtemp(join(tmpdir(), 'skeval-judge-samples-'));
   // The response cache is found from the process's environment, as the judge set-up reads it.
-  process.env.SKEVAL_CACHE_DIR = join(root, 'cache');
+  restoreEnv = setProcessEnv({ ANTHROPIC_BASE_URL: fake.url, SKEVAL_CACHE_DIR: join(root, 'cache') });
   await writeFile(join(root, 'agent.mjs'), agentSource);
-  await mkdir(join(root, 'greet', 'evals'), { recursive: true });
-  await writeFile(join(root, 'greet', 'SKILL.md'), '---\nname: greet\ndescription: greets people\n---\n');
-  await writeFile(
-    join(root, 'greet', 'evals', 'evals.json'),
-    JSON.stringify({
-      skill_name: 'greet',
-      evals: Array.from({ length: caseCount }, (_, at) => ({
-        id: at + 1,
-        prompt: `Greet Ada (${at + 1})`,
-        assertions: claims,
-      })),
-    }),
-  );
+  await writeSkill(join(root, 'greet'), {
+    name: 'greet',
+    description: 'greets people',
+    evals: Array.from({ length: caseCount }, (_, at) => ({
+      id: at + 1,
+      prompt: `Greet Ada (${at + 1})`,
+      assertions: claims,
+    })),
+  });
 });
 beforeEach(() => {
   fake.requests.length = 0;
 });
 afterAll(async () => {
-  if (baseURLBefore === undefined) delete process.env.ANTHROPIC_BASE_URL;
-  else process.env.ANTHROPIC_BASE_URL = baseURLBefore;
-  if (cacheBefore === undefined) delete process.env.SKEVAL_CACHE_DIR;
-  else process.env.SKEVAL_CACHE_DIR = cacheBefore;
+  restoreEnv();
   await fake.close();
   await rm(root, { recursive: true, force: true });
 });
@@ -238,17 +232,7 @@ describe('skeval run --judge-samples', { timeout: 120_000 }, () => {
       observed: { cases: caseCount, trials: 1 },
     });
     expect(required.plans.map((entry: { trials: number }) => entry.trials)).toEqual([1, 2, 3, 5, 10]);
-    const text = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      'node agent.mjs',
-      ...judgeFlags,
-      '--compare',
-      '--output-dir',
-      output,
-      '--dry-run',
-    ]);
+    const text = await runGreet(['--compare', '--output-dir', output, '--dry-run']);
     expect(text.stdout.replace(/\s+/g, ' ')).toContain('greet: to detect a Δ of 10 pts at 80% power (two-sided 5%):');
     expect(fake.requests).toHaveLength(0);
   });
@@ -295,41 +279,13 @@ describe('skeval run --judge-samples', { timeout: 120_000 }, () => {
   });
 
   it('refuses more templates than samples, or than Skeval has, as a usage error before any agent runs', async () => {
-    const direct = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      'node agent.mjs',
-      ...judgeFlags,
-      '--judge-samples',
-      '8',
-      '--judge-templates',
-      '5',
-    ]);
+    const direct = await runGreet(['--judge-samples', '8', '--judge-templates', '5']);
     expect(direct.code).toBe(2);
     expect(direct.stderr).toContain('Skeval has 4 judge templates');
-    const few = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      'node agent.mjs',
-      ...judgeFlags,
-      '--judge-samples',
-      '2',
-      '--judge-templates',
-      '3',
-    ]);
+    const few = await runGreet(['--judge-samples', '2', '--judge-templates', '3']);
     expect(few.code).toBe(2);
     expect(few.stderr).toContain('ask at least as many samples, for example --judge-samples 6 --judge-templates 3');
-    const escalate = await cli([
-      'run',
-      'greet',
-      '--agent-command',
-      'node agent.mjs',
-      ...judgeFlags,
-      '--judge-escalate',
-      'nosuch',
-    ]);
+    const escalate = await runGreet(['--judge-escalate', 'nosuch']);
     expect(escalate.code).toBe(2);
     expect(escalate.stderr).toContain(
       '--judge-escalate (or the config file\'s judgeEscalate): model "nosuch" is not `provider:model`',

@@ -3,7 +3,8 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'test-results-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentFlags, createReportProject, runCli } from './__fixtures__/report-fixture.js';
+import { agentFlags, createReportProject } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 const schema = new URL('./__fixtures__/jenkins-junit.xsd', import.meta.url).pathname;
 // xmllint comes with Debian's libxml2-utils, which .ci/run installs: in CI these tests never skip.

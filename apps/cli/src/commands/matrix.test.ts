@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { matrixBenchmarkSchema, matrixManifestSchema } from '@skeval/schema/internal';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type CliResult, comparable, runBinary } from './__fixtures__/shard-fixture.js';
+import { type CliResult, repoRoot, runBinary } from './__fixtures__/run-cli.js';
+import { comparable } from './__fixtures__/shard-fixture.js';
 
 // The built binary in its own process per command, as users and CI run it.
 vi.setConfig({ testTimeout: 60_000 });
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const behaviours = ['follows', 'steady', 'contrary'] as const;
 const agentCommandOf = (behaviour: string) => `node agents/greeting-agent.mjs {prompt_file} ${behaviour}`;
 let root: string;

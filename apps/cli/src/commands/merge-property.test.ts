@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { mergeShards } from '@skeval/core/internal';
 import { SkevalError } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { allPass, copyOf, createQuizProject, runQuiz } from './__fixtures__/forgery-fixture.js';
+import { allPass, copyOf, createQuizProject, runQuizWholeAndShards } from './__fixtures__/forgery-fixture.js';
 
 // For random tamperings of a sharded run's folders, a merge either refuses or gives exactly the
 // verdicts of the same run made unsharded: never a different verdict.
@@ -101,11 +101,7 @@ async function tamper(kind: Tampering, shards: string[], random: () => number, o
 
 beforeAll(async () => {
   root = await createQuizProject();
-  const [whole, ...shards] = await Promise.all([
-    runQuiz(root, join(root, 'whole')),
-    runQuiz(root, join(root, 'shards', '1'), ['--shard', '1/2']),
-    runQuiz(root, join(root, 'shards', '2'), ['--shard', '2/2']),
-  ]);
+  const { whole, shards } = await runQuizWholeAndShards(root);
   wholeVerdicts = await verdictsOf(whole?.runDir ?? '');
   shardDirs = shards.map((shard) => shard.runDir);
 }, 120_000);

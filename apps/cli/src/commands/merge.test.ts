@@ -3,14 +3,13 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { type ShardManifest, shardManifestSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type CliResult, runBinary } from './__fixtures__/run-cli.js';
 import {
   agentFlagsOf,
-  type CliResult,
   comparable,
   comparableText,
   createShardProject,
   generatedCases,
-  runBinary,
 } from './__fixtures__/shard-fixture.js';
 
 // Every command here is the built binary in its own process, as a CI matrix runs it.
@@ -39,34 +38,18 @@ async function runDirIn(dir: string): Promise<string> {
   return join(dir, entries[0] ?? '');
 }
 
+/** `skeval run greeting` of the project's copy of the example, with its agent, then `flags`. */
+const runGreeting = (flags: string[]) =>
+  runBinary(root, ['run', 'greeting', ...agentFlagsOf(root, 'greeting'), ...flags]);
+
 async function runWholeAndSharded(skill: 'greeting' | 'many', flags: string[]): Promise<ShardedRun> {
   const base = join(root, `${skill}-runs`);
   const agent = agentFlagsOf(root, skill);
+  const runInto = (outputDir: string, more: string[]) =>
+    runBinary(root, ['run', skill, ...agent, ...flags, '--output-dir', outputDir, ...more]);
   const [whole, shards] = await Promise.all([
-    runBinary(root, [
-      'run',
-      skill,
-      ...agent,
-      ...flags,
-      '--output-dir',
-      join(base, 'whole'),
-      '--reporter',
-      `junit:${join(base, 'whole.xml')}`,
-    ]),
-    Promise.all(
-      [1, 2, 3].map((index) =>
-        runBinary(root, [
-          'run',
-          skill,
-          ...agent,
-          ...flags,
-          '--output-dir',
-          join(base, 'shards', String(index)),
-          '--shard',
-          `${index}/3`,
-        ]),
-      ),
-    ),
+    runInto(join(base, 'whole'), ['--reporter', `junit:${join(base, 'whole.xml')}`]),
+    Promise.all([1, 2, 3].map((index) => runInto(join(base, 'shards', String(index)), ['--shard', `${index}/3`]))),
   ]);
   const mergedDir = join(base, 'merged');
   const merge = await runBinary(root, [
@@ -273,17 +256,7 @@ describe('a merge that cannot be done', () => {
   it('names a shard run with other options', async () => {
     const { dir, shards } = await copyOfShards();
     await rm(shards[1] ?? '', { recursive: true });
-    const ran = await runBinary(root, [
-      'run',
-      'greeting',
-      ...agentFlagsOf(root, 'greeting'),
-      '--shard',
-      '2/3',
-      '--timeout',
-      '300',
-      '--output-dir',
-      join(dir, 'shards', 'other'),
-    ]);
+    const ran = await runGreeting(['--shard', '2/3', '--timeout', '300', '--output-dir', join(dir, 'shards', 'other')]);
     expect(ran.code, ran.stderr).toBe(0);
     const refused = await expectRefused(
       dir,
@@ -438,14 +411,7 @@ describe('a shard resumed, reported and graded', () => {
     const manifest = await manifestOf(resumed);
     const gone = manifest.cases[0]?.id ?? '';
     await rm(join(resumed, `eval-${gone}`), { recursive: true });
-    const result = await runBinary(root, [
-      'run',
-      'greeting',
-      ...agentFlagsOf(root, 'greeting'),
-      '--compare',
-      '--resume',
-      resumed,
-    ]);
+    const result = await runGreeting(['--compare', '--resume', resumed]);
     expect(result.code, result.stderr).not.toBe(2);
     expect((await manifestOf(resumed)).shard).toEqual({ index: 3, total: 3 });
     const folders = (await readdir(resumed)).filter((entry) => entry.startsWith('eval-')).sort();
@@ -464,16 +430,7 @@ describe('a shard resumed, reported and graded', () => {
 
   it('--resume of a shard with another --shard is refused', async () => {
     const run = sharded('greeting');
-    const result = await runBinary(root, [
-      'run',
-      'greeting',
-      ...agentFlagsOf(root, 'greeting'),
-      '--compare',
-      '--resume',
-      run.shardDirs[2] ?? '',
-      '--shard',
-      '1/3',
-    ]);
+    const result = await runGreeting(['--compare', '--resume', run.shardDirs[2] ?? '', '--shard', '1/3']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/is shard 3\/3, not 1\/3: drop --shard/);
   });
@@ -553,16 +510,7 @@ describe('a shard resumed, reported and graded', () => {
     expect(merged.code, merged.stderr).toBe(1);
     expect(merged.stderr).toContain('gate min-pass-rate failed: greeting: the with_skill pass rate');
     // A shard run with another gate is not the same run.
-    const other = await runBinary(root, [
-      'run',
-      'greeting',
-      ...agentFlagsOf(root, 'greeting'),
-      '--compare',
-      '--shard',
-      '2/3',
-      '--output-dir',
-      join(base, 'other'),
-    ]);
+    const other = await runGreeting(['--compare', '--shard', '2/3', '--output-dir', join(base, 'other')]);
     expect(other.code).toBe(0);
     const mixed = await runBinary(root, [
       'merge',

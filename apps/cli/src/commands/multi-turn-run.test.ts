@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gradingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // `skeval run` on a skill with three-turn cases, the agent a script through the command runner:
 // it keeps the prompts it was given in SKEVAL_SESSION_DIR and answers with what it remembers, so
@@ -12,16 +12,8 @@ import { main } from '../main.js';
 
 let root: string;
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args);
 }
 
 const agentScript = `import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -2,20 +2,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 let root: string;
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: {},
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args, { env: {} });
 }
 
 beforeAll(async () => {

@@ -1,13 +1,23 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentStep, type FakeProvider, scriptAgent, startFakeProvider } from '@skeval/fake-provider';
+import {
+  type AgentStep,
+  agentProviderEnv,
+  codexConfigToml,
+  type FakeProvider,
+  piModelsJson,
+  scriptAgent,
+  startFakeProvider,
+  writeHomeFile,
+} from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binary, repoRoot, runMerged } from './__fixtures__/run-cli.js';
+import { asOwner, bubblewrapWorks, onlyRunId } from './__fixtures__/sandbox-support.js';
 
 // The real Claude Code, Codex and Pi through the built command line, in the sandbox with the
 // default --network model, as root and as an ordinary user: a scripted model asks each to fetch a
@@ -15,14 +25,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // still ends ok, and the attempt is in context-manifest.json; --allow-host lets it through;
 // --network none cuts the model too, and the error says so.
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-const binary = join(repoRoot, 'apps/cli/dist/cli.js');
 const bin = (name: string) => join(repoRoot, 'tools/agent-clis/installed/node_modules/.bin', name);
 const nobody = 65534;
 const isRoot = process.getuid?.() === 0;
 
-const bubblewrapWorks = () =>
-  spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', 'true']).status === 0;
 const missing = ['claude', 'codex', 'pi'].filter((name) => !existsSync(bin(name)));
 const skipReason = process.env.CI
   ? undefined
@@ -73,11 +79,6 @@ interface Agent {
   configure(home: string): Promise<void>;
 }
 
-const plant = async (path: string, text: string) => {
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFile(path, text);
-};
-
 const agents: Agent[] = [
   {
     name: 'claude-code',
@@ -91,31 +92,14 @@ const agents: Agent[] = [
     binary: 'codex',
     model: 'gpt-5',
     fetch: (url) => ({ toolUse: { name: 'exec_command', input: { cmd: `curl -s ${url}` } } }),
-    async configure(home) {
-      const provider = `[model_providers.fake]\nname = "Fake"\nbase_url = "${fake.openaiBaseURL}"\nwire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n`;
-      await plant(join(home, '.codex/config.toml'), `model = "gpt-5"\nmodel_provider = "fake"\n\n${provider}`);
-    },
+    configure: (home) => writeHomeFile(home, '.codex/config.toml', codexConfigToml(fake)),
   },
   {
     name: 'pi',
     binary: 'pi',
     model: 'fake/claude-sonnet-4-5',
     fetch: (url) => ({ toolUse: { name: 'bash', input: { command: `curl -s ${url}` } } }),
-    async configure(home) {
-      const model = {
-        id: 'claude-sonnet-4-5',
-        name: 'Fake Sonnet',
-        reasoning: false,
-        input: ['text'],
-        contextWindow: 200000,
-        maxTokens: 8192,
-        cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-      };
-      const providers = {
-        fake: { baseUrl: fake.url, api: 'anthropic-messages', apiKey: 'FAKE_ANTHROPIC_KEY', models: [model] },
-      };
-      await plant(join(home, '.pi/agent/models.json'), JSON.stringify({ providers }));
-    },
+    configure: (home) => writeHomeFile(home, '.pi/agent/models.json', piModelsJson(fake)),
   },
 ];
 
@@ -166,30 +150,18 @@ async function runSkeval(agent: Agent, owner: number | undefined, flags: string[
     '90',
     ...flags,
   ];
-  const command =
-    owner === undefined
-      ? [process.execPath, ...args]
-      : ['setpriv', `--reuid=${owner}`, `--regid=${owner}`, '--clear-groups', process.execPath, ...args];
-  const child = spawn(command[0] ?? '', command.slice(1), {
+  const { code, output } = await runMerged(asOwner([process.execPath, ...args], owner), {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '',
       HOME: home,
       TMPDIR: skevalTmp,
       SKEVAL_CACHE_DIR: join(skevalTmp, 'cache'),
-      ANTHROPIC_BASE_URL: fake.url,
-      ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef',
-      FAKE_OPENAI_KEY: 'sk-test-openai-0123456789',
-      FAKE_ANTHROPIC_KEY: 'sk-ant-fake-0123456789abcdef',
+      ...agentProviderEnv(fake),
     },
   });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const [code] = await once(child, 'close');
   const skillRuns = join(outputDir, 'fetcher');
-  const runId = readdirSync(skillRuns).find((name) => name !== 'latest' && name !== 'latest.json') ?? '';
+  const runId = onlyRunId(skillRuns);
   const read = (file: string) => JSON.parse(readFileSync(join(skillRuns, runId, 'eval-fetch', file), 'utf8'));
   return { code, output, manifest: read('context-manifest.json'), grading: read('grading.json') };
 }

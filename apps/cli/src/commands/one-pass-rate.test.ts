@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // One `--compare --runs 2` run: every place that shows a pass rate shows each arm's own, the
 // same number everywhere, and none pools the two arms.
@@ -18,16 +18,8 @@ let root: string;
 let run: { code: number; stdout: string; stderr: string };
 let runDir: string;
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH, GITHUB_STEP_SUMMARY: join(root, 'step-summary.md') },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[]) {
+  return runCli(root, args, { env: { PATH: process.env.PATH, GITHUB_STEP_SUMMARY: join(root, 'step-summary.md') } });
 }
 
 beforeAll(async () => {

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { ratesAgentSource, ratesEvals } from '../../../../packages/core/src/__fixtures__/rates-skill.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // One pass rate, everywhere: a run through the CLI with passes, failures, errors (an assertion no
 // grader decides, and an agent that crashes), skipped assertions (prose claims with no judge), a
@@ -17,75 +18,11 @@ const arms = ['with_skill', 'without_skill'] as const;
 type Arm = (typeof arms)[number];
 const caseIds = ['1', 'crash', 'ctl-a', 'ctl-b', 'judged'];
 
-/** An agent whose answer depends on the case, the arm and the trial. */
-const agentSource = `
-import { readFileSync, writeFileSync } from 'node:fs';
-const prompt = readFileSync(process.argv[2], 'utf8');
-const arm = process.env.SKEVAL_ARM;
-const run = Number(process.env.SKEVAL_RUN);
-const withSkill = arm === 'with_skill';
-if (prompt.includes('Crash') && withSkill && run === 2) {
-  process.stderr.write('the agent crashed\\n');
-  process.exit(1);
-}
-if (prompt.includes('2 + 2')) {
-  const broken = prompt.includes('(b)') && withSkill && run === 3;
-  process.stdout.write(broken ? 'five\\n' : '4\\n');
-  process.exit(0);
-}
-const good = withSkill || run === 2;
-writeFileSync('greeting.txt', good ? 'Hello, Ada!\\n' : 'Hi Ada\\n');
-process.stdout.write(withSkill || run !== 2 ? 'done\\n' : 'nope\\n');
-`;
-
-const greetingAssertions = [
-  { type: 'file-exists', path: 'greeting.txt' },
-  { type: 'regex-match', pattern: '^Hello, Ada!$', flags: 'm', target: { file: 'greeting.txt' } },
-  { kind: 'output', method: 'contains', value: 'done' },
-  // No grader has this name: an error verdict in every run, never a pass.
-  { type: 'no-such-grader' },
-  'The reply is polite',
-];
-
-function evalsFile(regexPattern: string) {
-  const greeting = greetingAssertions.map((assertion, index) =>
-    index === 1 ? { ...(assertion as object), pattern: regexPattern } : assertion,
-  );
-  return {
-    skill_name: 'rates',
-    evals: [
-      { id: 1, prompt: 'Greet Ada in greeting.txt.', assertions: greeting },
-      { id: 'crash', prompt: 'Crash test: greet Ada in greeting.txt.', assertions: greeting.slice(0, 3) },
-      {
-        id: 'ctl-a',
-        prompt: 'What is 2 + 2? (a)',
-        metadata: { negative_control: true },
-        assertions: [{ kind: 'output', method: 'contains', value: '4' }, 'The answer is short'],
-      },
-      {
-        id: 'ctl-b',
-        prompt: 'What is 2 + 2? (b)',
-        metadata: { negative_control: true },
-        assertions: [{ kind: 'output', method: 'contains', value: '4' }],
-      },
-      { id: 'judged', prompt: 'Greet Ada in greeting.txt.', assertions: ['The reply is polite', 'It names Ada'] },
-    ],
-  };
-}
-
 let root: string;
 let skillDir: string;
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[]) {
+  return runCli(root, args);
 }
 
 beforeAll(async () => {
@@ -93,8 +30,8 @@ beforeAll(async () => {
   skillDir = join(root, 'rates');
   await mkdir(join(skillDir, 'evals'), { recursive: true });
   await writeFile(join(skillDir, 'SKILL.md'), '---\nname: rates\ndescription: greets Ada\n---\nWrite Hello, Ada!\n');
-  await writeFile(join(skillDir, 'evals', 'evals.json'), JSON.stringify(evalsFile('^Hello, Ada!$')));
-  await writeFile(join(root, 'agent.mjs'), agentSource);
+  await writeFile(join(skillDir, 'evals', 'evals.json'), JSON.stringify(ratesEvals('^Hello, Ada!$')));
+  await writeFile(join(root, 'agent.mjs'), ratesAgentSource);
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -289,7 +226,7 @@ describe('one pass rate', () => {
     expect(ran.stdout.replace(/\s+/g, ' ')).toContain(controlLine);
 
     // The assertions change; the stored run is graded again (into a copy), and still agrees everywhere.
-    await writeFile(join(skillDir, 'evals', 'evals.json'), JSON.stringify(evalsFile('Ada')));
+    await writeFile(join(skillDir, 'evals', 'evals.json'), JSON.stringify(ratesEvals('Ada')));
     const graded = await cli(['grade', runDir]);
     expect(graded.code).toBe(3);
     const copy = (await readdir(outDir)).find((entry) => entry.startsWith(`${runId}-graded-`));

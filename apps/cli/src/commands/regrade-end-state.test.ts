@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createQuizProject, quizAgent } from './__fixtures__/forgery-fixture.js';
-import { runBinary } from './__fixtures__/shard-fixture.js';
+import { repoRoot, runBinary } from './__fixtures__/run-cli.js';
 
 // `skeval grade` of a run nothing changed since must give the run's own verdicts: it grades the
 // end state the agent left (the inputs with outputs/ over them, removed inputs removed), not
 // outputs/ alone, which holds only what the run created or changed.
 vi.setConfig({ testTimeout: 120_000 });
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 let root: string;
 
 /**

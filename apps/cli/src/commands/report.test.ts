@@ -3,29 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { feedbackSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { type InProcessOptions, repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 let root: string;
 let runDir: string;
 
-async function run(args: string[], options: { signal?: AbortSignal; onStdout?: (text: string) => void } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(
-    args,
-    {
-      stdout: (text) => {
-        stdout += text;
-        options.onStdout?.(text);
-      },
-      stderr: (text) => (stderr += text),
-      cwd: root,
-      env: { PATH: process.env.PATH },
-    },
-    options.signal,
-  );
-  return { code, stdout, stderr };
+function run(args: string[], options: InProcessOptions = {}) {
+  return runCli(root, args, {}, options);
 }
 
 beforeAll(async () => {

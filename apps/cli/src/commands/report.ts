@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 import { interruptNotice } from '../interrupt-notice.js';
@@ -32,18 +32,33 @@ export function defineReport(command: Command, context: CommandContext): void {
   addOptions(command, reportOptions).action((paths: string[], flags: ReportFlags) => report(paths, flags, context));
 }
 
-const kilobytes = (text: string) => `${Math.round(Buffer.byteLength(text) / 1024).toLocaleString('en-US')} KB`;
+/**
+ * Whether a value may be a run name (`latest`, `latest~N`, alone or at the end of a path), which
+ * only @skeval/core resolves: the engine is loaded for those alone, since a report of run folders
+ * named by path needs none of it.
+ */
+const mayNameRun = (value: string) => /^latest(~|$)/.test(basename(value));
 
-async function report(given: string[], flags: ReportFlags, { io, signal, setExitCode }: CommandContext): Promise<void> {
-  const [{ renderHtmlReport, serveReport }, core] = await Promise.all([
-    import('@skeval/report/internal'),
-    import('@skeval/core/internal'),
-  ]);
-  const { writeFileAtomic } = core;
+/** The run folders given, and `--against`'s, with run names resolved (loading @skeval/core only for one). */
+async function resolvePaths(given: string[], flags: ReportFlags, io: CommandContext['io']) {
+  const named = [...given, ...(flags.against ? [flags.against] : [])].some(mayNameRun);
+  if (!named) return { paths: given, against: flags.against ? { against: [flags.against] } : {} };
+  const core = await import('@skeval/core/internal');
   const paths = await Promise.all(given.map((value) => resolveRunNameAsRun({ core, value, io })));
   const against = flags.against
     ? { against: [await resolveRunNameAsRun({ core, value: flags.against, io, label: '--against' })] }
     : {};
+  return { paths, against };
+}
+
+const kilobytes = (bytes: Uint8Array) => `${Math.round(bytes.length / 1024).toLocaleString('en-US')} KB`;
+
+async function report(given: string[], flags: ReportFlags, { io, signal, setExitCode }: CommandContext): Promise<void> {
+  const [{ renderHtmlReport, serveReport }, { writeFileAtomic }, { paths, against }] = await Promise.all([
+    import('@skeval/report/internal'),
+    import('@skeval/run-folder'),
+    resolvePaths(given, flags, io),
+  ]);
   const shown = (path: string) => {
     const from = relative(io.cwd, path);
     return from === '' ? '.' : from.startsWith('..') || isAbsolute(from) ? path : from;
@@ -51,7 +66,9 @@ async function report(given: string[], flags: ReportFlags, { io, signal, setExit
   if (!flags.serve || flags.output) {
     const rendered = await renderHtmlReport({ paths, cwd: io.cwd, ...against });
     const target = resolve(io.cwd, flags.output ?? join(paths[0] ?? '.', 'report.html'));
-    await writeFileAtomic(target, rendered.html);
+    // Encoded once: the page's bytes are written whole and counted.
+    const page = Buffer.from(rendered.html);
+    await writeFileAtomic(target, page);
     const runs = rendered.data.runs;
     const cases = runs.reduce((sum, run) => sum + run.cases.length, 0);
     const caseRuns = runs.reduce(
@@ -59,7 +76,7 @@ async function report(given: string[], flags: ReportFlags, { io, signal, setExit
       0,
     );
     io.stdout(
-      `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} case${cases === 1 ? '' : 's'}, ${caseRuns} case run${caseRuns === 1 ? '' : 's'}, ${kilobytes(rendered.html)}\n`,
+      `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} case${cases === 1 ? '' : 's'}, ${caseRuns} case run${caseRuns === 1 ? '' : 's'}, ${kilobytes(page)}\n`,
     );
     for (const run of runs) for (const problem of run.problems) io.stderr(`skeval: not in the report: ${problem}\n`);
     // The report holds every case run that reads back; one that does not (or is a link) is named and fails the command.

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { reporterNames } from '@skeval/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reporterChoices } from '../reporter-flag.js';
-import { agentFlags, createReportProject, runCli } from './__fixtures__/report-fixture.js';
+import { agentFlags, createReportProject } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 let root: string;
 /** A finished run of the `reports` skill: re-graded (no agent runs) by most tests here. */

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
 import { writeGreetingSkill } from './__fixtures__/greeting-skill.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // `latest` and `latest~N` count the runs where `skeval run` put them: the config file's
 // `outputDir` included, for grade, compare, report and run --resume alike.
@@ -12,16 +12,8 @@ let root: string;
 /** The two run folders `skeval run` wrote, oldest first. */
 let runs: string[];
 
-async function cli(args: string[], cwd = root) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[], cwd = root) {
+  return runCli(cwd, args);
 }
 
 beforeAll(async () => {

@@ -2,24 +2,15 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const faulty = join(repoRoot, 'packages/core/src/__fixtures__/agents/faulty.mjs');
 const agent = ['--agent', 'command', '--agent-command', `node ${faulty} {prompt_file}`, '--sandbox', 'none'];
 let root: string;
 let skill: string;
 
-async function run(args: string[], cwd = skill, env: NodeJS.ProcessEnv = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd,
-    env: { PATH: process.env.PATH, ...env },
-  });
-  return { code, stdout, stderr };
+function run(args: string[], cwd = skill, env: NodeJS.ProcessEnv = {}) {
+  return runCli(cwd, args, { env: { PATH: process.env.PATH, ...env } });
 }
 
 /** The evals file: case 1 checks `file1`, case 2 checks greeting.txt (which the agent writes). */

@@ -4,26 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { writeGreetingSkill } from './__fixtures__/greeting-skill.js';
+import { binary, repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
-const binary = join(repoRoot, 'apps/cli/dist/cli.js');
 const faulty = join(repoRoot, 'packages/core/src/__fixtures__/agents/faulty.mjs');
 let root: string;
-
-async function makeSkill(name: string, cases: Array<{ id: number; prompt: string }>) {
-  const dir = join(root, name);
-  await mkdir(join(dir, 'evals'), { recursive: true });
-  await writeFile(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: test\n---\n`);
-  await writeFile(
-    join(dir, 'evals', 'evals.json'),
-    JSON.stringify({
-      skill_name: name,
-      evals: cases.map((testCase) => ({ ...testCase, assertions: [{ type: 'file-exists', path: 'greeting.txt' }] })),
-    }),
-  );
-  return dir;
-}
 
 /** Waits until `count` case runs under `dir` have written their grading.json. */
 async function waitForCases(dir: string, count: number): Promise<void> {
@@ -44,25 +29,18 @@ async function waitForCases(dir: string, count: number): Promise<void> {
   throw new Error(`fewer than ${count} case runs finished in ${dir}`);
 }
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args);
 }
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-cli-run-'));
-  await makeSkill('good', [{ id: 1, prompt: 'a greeting' }]);
-  await makeSkill('crashy', [{ id: 1, prompt: 'crash now' }]);
-  await makeSkill(
+  await writeGreetingSkill(root, 'good', ['a greeting']);
+  await writeGreetingSkill(root, 'crashy', ['crash now']);
+  await writeGreetingSkill(
+    root,
     'many',
-    Array.from({ length: 50 }, (_, index) => ({ id: index + 1, prompt: `a greeting, sleep 150 (${index + 1})` })),
+    Array.from({ length: 50 }, (_, index) => `a greeting, sleep 150 (${index + 1})`),
   );
 });
 afterAll(() => rm(root, { recursive: true, force: true }));

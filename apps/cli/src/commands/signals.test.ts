@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binary, runBinary } from './__fixtures__/shard-fixture.js';
+import { binary, runBinary } from './__fixtures__/run-cli.js';
 
 // Ctrl-C for real: SIGINT sent to the built command line running in its own process.
 

@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
+import { greetAdaSkill, writeSkill } from './__fixtures__/skill-files.js';
 
 // A count of one reads in the singular everywhere a run writes it: the terminal, stderr and
 // benchmark.md of a run of one case, and the triggers report (triggers.test.ts).
@@ -12,16 +13,8 @@ const oneOfAPlural = /\b1 (runs|cases|case runs|queries|claims|mutants|verdicts|
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skeval-singular-'));
-  await mkdir(join(root, 'greet', 'evals'), { recursive: true });
   await writeFile(join(root, 'agent.mjs'), "process.stdout.write('Hello Ada');\n");
-  await writeFile(join(root, 'greet', 'SKILL.md'), '---\nname: greet\ndescription: greets people\n---\n');
-  await writeFile(
-    join(root, 'greet', 'evals', 'evals.json'),
-    JSON.stringify({
-      skill_name: 'greet',
-      evals: [{ id: 1, prompt: 'Greet Ada', assertions: [{ kind: 'output', method: 'contains', value: 'Ada' }] }],
-    }),
-  );
+  await writeSkill(join(root, 'greet'), greetAdaSkill);
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

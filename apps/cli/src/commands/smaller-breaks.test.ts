@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { binary, runBinary } from './__fixtures__/shard-fixture.js';
+import { binary, runBinary } from './__fixtures__/run-cli.js';
 
 // The smaller breaks a hostile suite found, each through the built binary.
 vi.setConfig({ testTimeout: 60_000 });

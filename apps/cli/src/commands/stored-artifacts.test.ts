@@ -3,24 +3,19 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { gradingSchema, timingSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
 // Every artifact Skeval reads back from a run folder is parsed with its schema: a corrupt one is
 // reported with the file and the field, by `skeval grade` and by `skeval run --resume`, and
 // never cast through nor crashes the command.
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const faulty = join(repoRoot, 'packages/core/src/__fixtures__/agents/faulty.mjs');
 const agent = ['--agent', 'command', '--agent-command', `node ${faulty} {prompt_file}`];
 let root: string;
 let original: string;
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
-  const code = await main(args, { ...io, cwd: root, env: { PATH: process.env.PATH } });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args);
 }
 
 beforeAll(async () => {

@@ -2,7 +2,8 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { displayWidth } from '@skeval/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentFlags, createReportProject, longCaseId, runCli } from './__fixtures__/report-fixture.js';
+import { agentFlags, createReportProject, longCaseId } from './__fixtures__/report-fixture.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 let root: string;
 /** A finished run of the `reports` skill, to re-grade (no agent runs) in the colour tests. */

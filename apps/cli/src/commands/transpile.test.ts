@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gradeCaseRun } from '@skeval/core';
 import { loadEvalsFileFromDisk, transpileEvals } from '@skeval/evals';
 import { gradingPlaceholders } from '@skeval/evals/internal';
@@ -10,21 +9,12 @@ import { builtInGraders } from '@skeval/scripts/internal';
 import { execa } from 'execa';
 import { parse, quote } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const defineScriptGraderModule = join(repoRoot, 'packages/scripts/src/custom/define-script-grader.ts');
 
-async function run(args: string[], cwd = repoRoot) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd,
-    env: {},
-  });
-  return { code, stdout, stderr };
+function run(args: string[], cwd = repoRoot) {
+  return runCli(cwd, args, { env: {} });
 }
 
 // Each deterministic grader, once where it holds on the run below and once where it does not.

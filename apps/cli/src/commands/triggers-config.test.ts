@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { anthropicMessage, type FakeProvider, startFakeProvider } from '@skeval/fake-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { setProcessEnv } from './__fixtures__/process-env.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // skeval triggers reads skeval.config.* as skeval run does: the same file, found the same way,
 // the agent, sandbox, judge and output folder it names, a flag over it. The agent is a script
@@ -11,7 +12,7 @@ import { main } from '../main.js';
 
 let root: string;
 let fake: FakeProvider;
-let baseURLBefore: string | undefined;
+let restoreEnv: () => void;
 
 // Loads the skill whose description shares a word of five letters or more with the prompt, and
 // writes the file a case checks.
@@ -45,16 +46,8 @@ async function write(path: string, text: string) {
   await writeFile(join(root, path), text);
 }
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-test' },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[]) {
+  return runCli(root, args, { env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-test' } });
 }
 
 /** The one run folder below `dir`: not a `latest` link, nor the `triggers` folder beside the runs. */
@@ -72,8 +65,7 @@ beforeAll(async () => {
     body: anthropicMessage({ text: '<new_description>Commit staged changes and backup notes.</new_description>' }),
   }));
   // The Anthropic adapter reads its endpoint from the process, as the SDK does.
-  baseURLBefore = process.env.ANTHROPIC_BASE_URL;
-  process.env.ANTHROPIC_BASE_URL = fake.url;
+  restoreEnv = setProcessEnv({ ANTHROPIC_BASE_URL: fake.url });
   root = await mkdtemp(join(tmpdir(), 'skeval-triggers-config-'));
   await write('project/agent.mjs', agentSource);
   await write('project/skeval.config.json', `${JSON.stringify(config, null, 2)}\n`);
@@ -96,8 +88,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  if (baseURLBefore === undefined) delete process.env.ANTHROPIC_BASE_URL;
-  else process.env.ANTHROPIC_BASE_URL = baseURLBefore;
+  restoreEnv();
   await fake.close();
   await rm(root, { recursive: true, force: true });
 });

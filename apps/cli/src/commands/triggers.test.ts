@@ -2,22 +2,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 const agent = new URL('../../../../packages/core/src/triggers/__fixtures__/routing-agent.mjs', import.meta.url)
   .pathname;
 let root: string;
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH, WORK_STEPS: '1', WORK_DELAY_MS: '0' },
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args, { env: { PATH: process.env.PATH, WORK_STEPS: '1', WORK_DELAY_MS: '0' } });
 }
 
 const agentFlags = ['--agent-command', `node ${agent}`, '--pass-env', 'WORK_STEPS', '--pass-env', 'WORK_DELAY_MS'];

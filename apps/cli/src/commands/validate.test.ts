@@ -4,21 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { binary, repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 let root: string;
 
-async function run(args: string[], cwd = root) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd,
-    env: {},
-  });
-  return { code, stdout, stderr };
+function run(args: string[], cwd = root) {
+  return runCli(cwd, args, { env: {} });
 }
 
 async function writeSkill(name: string, evals: string) {
@@ -202,7 +193,6 @@ describe('skeval validate', () => {
   });
 
   it('works as the built binary on the bundled example', async () => {
-    const binary = join(repoRoot, 'apps/cli/dist/cli.js');
     const { stdout } = await promisify(execFile)(process.execPath, [binary, 'validate', 'examples'], { cwd: repoRoot });
     expect(stdout).toBe('1 file: 1 valid, 0 invalid, 0 warnings\n');
   });

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { runCli } from './__fixtures__/run-cli.js';
 
 // A full disk and a read-only output folder are outcomes, not crashes: the message names the
 // path, the OS error and the fix, the run stops cleanly with exit 3, and no temporary file stays.
@@ -37,12 +37,8 @@ function tmpfsSkipReason(): string {
 }
 const skipReason = tmpfsSkipReason();
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: (text: string) => (stdout += text), stderr: (text: string) => (stderr += text) };
-  const code = await main(args, { ...io, cwd: root, env: { PATH: process.env.PATH } });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCli(root, args);
 }
 
 /** Every file under a folder, as paths relative to it; a folder that is not there is an error. */

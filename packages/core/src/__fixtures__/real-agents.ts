@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { runEvals } from '../run/run-evals.js';
+import { createRunner } from '../runners/create-runner.js';
 
 const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const binFolder = join(repoRoot, 'tools/agent-clis/installed/node_modules/.bin');
@@ -37,4 +39,38 @@ export function realAgentsSkipReason(): string | undefined {
     ...(bubblewrapWorks() ? [] : ['bubblewrap does not work here (apt-get install -y bubblewrap)']),
   ];
   return reasons.length ? `skipped: ${reasons.join('; ')}` : undefined;
+}
+
+/** A real agent CLI as the tests drive it: Skeval's name for it, its program, the model it asks for. */
+export interface RealAgent {
+  name: 'claude-code' | 'codex' | 'pi';
+  binary: 'claude' | 'codex' | 'pi';
+  model: string;
+}
+
+/**
+ * The one case of the skill at `skillDir` through the real `agent` in the bubblewrap sandbox,
+ * with no judge and exactly `env`, into `outputDir`: the outcome of that case run.
+ */
+export async function runRealAgentCase(options: {
+  agent: RealAgent;
+  skillDir: string;
+  env: NodeJS.ProcessEnv;
+  outputDir: string;
+  timeoutMs: number;
+}) {
+  const { agent, env } = options;
+  const runner = createRunner({ agent: agent.name, executable: agentBinary(agent.binary), model: agent.model, env });
+  const result = await runEvals({
+    path: options.skillDir,
+    runner,
+    judge: { skipReason: 'no judge in this test' },
+    outputDir: options.outputDir,
+    sandbox: 'bwrap',
+    env,
+    timeoutMs: options.timeoutMs,
+  });
+  const outcome = result.runs[0]?.outcomes[0];
+  if (!outcome) throw new Error('no case run');
+  return outcome;
 }

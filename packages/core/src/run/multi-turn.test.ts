@@ -16,6 +16,7 @@ import { createModel } from '@skeval/judge';
 import { gradingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
+import { threeTurnAnswers, threeTurnPrompts, threeTurnScript } from '../__fixtures__/three-turns.js';
 import { createSdkRunner } from '../runners/sdk/runner.js';
 import { runEvals } from './run-evals.js';
 
@@ -26,26 +27,14 @@ let fake: FakeProvider;
 let root: string;
 let skillDir: string;
 
-const prompts = [
-  'TURN-ONE: Write greeting.txt for Ada.',
-  'TURN-TWO: Now make it shout.',
-  'TURN-THREE: Say what you changed.',
-];
-const answers = [
-  'Wrote greeting.txt for Ada: Hello, Ada!',
-  'Made it shout: HELLO, ADA!',
-  'I changed the greeting to upper case.',
-];
+const prompts = threeTurnPrompts;
+const answers = threeTurnAnswers;
 const usage = { input_tokens: 400, output_tokens: 20 };
 const write = (content: string): AgentStep => ({
   toolUse: { name: 'write_file', input: { path: 'greeting.txt', content } },
   usage,
 });
-const turns: ScriptedTurn[] = [
-  { marker: 'TURN-ONE', steps: [write('Hello, Ada!\n'), { text: answers[0], usage }] },
-  { marker: 'TURN-TWO', steps: [write('HELLO, ADA!\n'), { text: answers[1], usage }] },
-  { marker: 'TURN-THREE', steps: [{ text: answers[2], usage }] },
-];
+const turns: ScriptedTurn[] = threeTurnScript(write, usage);
 
 /** Each judged claim and the quote the fake judge proves it with: each is in one turn's answer alone. */
 const quotes: Record<string, string> = {

@@ -1,12 +1,21 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentStep, type FakeProvider, scriptAgent, startFakeProvider } from '@skeval/fake-provider';
+import {
+  type AgentStep,
+  agentProviderEnv,
+  codexConfigToml,
+  type FakeProvider,
+  piModelsJson,
+  scriptAgent,
+  startFakeProvider,
+  writeHomeFile,
+} from '@skeval/fake-provider';
 import { contextManifestSchema, timingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
-import { agentBinary, realAgentsSkipReason } from '../__fixtures__/real-agents.js';
+import { type RealAgent, realAgentsSkipReason, runRealAgentCase } from '../__fixtures__/real-agents.js';
 import { runEvals } from '../run/run-evals.js';
 import { createRunner } from './create-runner.js';
 
@@ -47,10 +56,7 @@ afterAll(async () => {
   else console.log(root);
 });
 
-interface Agent {
-  name: 'claude-code' | 'codex' | 'pi';
-  binary: 'claude' | 'codex' | 'pi';
-  model: string;
+interface Agent extends RealAgent {
   /** The scripted model's turns: read the skill, write the file, answer. */
   steps: AgentStep[];
   /** Writes the agent's configuration into a user's home, with user-level context to keep out. */
@@ -62,10 +68,6 @@ interface Agent {
 const answer: AgentStep = {
   text: 'Done: greeting.txt says hello to Ada.',
   usage: { input_tokens: 900, output_tokens: 30 },
-};
-const plant = async (path: string, text: string) => {
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFile(path, text);
 };
 const skillFile = (name: string) => `---\nname: ${name}\ndescription: ${marker} user skill ${name}\n---\n${marker}\n`;
 
@@ -80,8 +82,8 @@ const agents: Agent[] = [
       answer,
     ],
     async home(home) {
-      await plant(join(home, '.claude/skills/leak/SKILL.md'), skillFile('leak'));
-      await plant(join(home, '.claude/CLAUDE.md'), `${marker} user instructions`);
+      await writeHomeFile(home, '.claude/skills/leak/SKILL.md', skillFile('leak'));
+      await writeHomeFile(home, '.claude/CLAUDE.md', `${marker} user instructions`);
     },
     transient: {
       failTimes: 2,
@@ -99,11 +101,10 @@ const agents: Agent[] = [
       answer,
     ],
     async home(home) {
-      await plant(join(home, '.codex/skills/leak/SKILL.md'), skillFile('leak'));
-      await plant(join(home, '.codex/AGENTS.md'), `${marker} user instructions`);
-      await plant(join(home, '.agents/skills/leak2/SKILL.md'), skillFile('leak2'));
-      const provider = `[model_providers.fake]\nname = "Fake"\nbase_url = "${fake.openaiBaseURL}"\nwire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n`;
-      await plant(join(home, '.codex/config.toml'), `model = "gpt-5"\nmodel_provider = "fake"\n\n${provider}`);
+      await writeHomeFile(home, '.codex/skills/leak/SKILL.md', skillFile('leak'));
+      await writeHomeFile(home, '.codex/AGENTS.md', `${marker} user instructions`);
+      await writeHomeFile(home, '.agents/skills/leak2/SKILL.md', skillFile('leak2'));
+      await writeHomeFile(home, '.codex/config.toml', codexConfigToml(fake));
     },
     transient: {
       failTimes: 1,
@@ -121,24 +122,10 @@ const agents: Agent[] = [
       answer,
     ],
     async home(home) {
-      await plant(join(home, '.pi/agent/AGENTS.md'), `${marker} user instructions`);
-      await plant(join(home, '.pi/agent/skills/leak/SKILL.md'), skillFile('leak'));
-      await plant(join(home, '.agents/skills/leak2/SKILL.md'), skillFile('leak2'));
-      const model = {
-        id: 'claude-sonnet-4-5',
-        name: 'Fake Sonnet',
-        reasoning: false,
-        input: ['text'],
-        contextWindow: 200000,
-        maxTokens: 8192,
-        cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-      };
-      const models = {
-        providers: {
-          fake: { baseUrl: fake.url, api: 'anthropic-messages', apiKey: 'FAKE_ANTHROPIC_KEY', models: [model] },
-        },
-      };
-      await plant(join(home, '.pi/agent/models.json'), JSON.stringify(models));
+      await writeHomeFile(home, '.pi/agent/AGENTS.md', `${marker} user instructions`);
+      await writeHomeFile(home, '.pi/agent/skills/leak/SKILL.md', skillFile('leak'));
+      await writeHomeFile(home, '.agents/skills/leak2/SKILL.md', skillFile('leak2'));
+      await writeHomeFile(home, '.pi/agent/models.json', piModelsJson(fake));
     },
     // Two failures outlast the SDK's own retry: Pi's run-level retry recovers.
     transient: {
@@ -154,26 +141,13 @@ async function runAgent(agent: Agent, label: string, steps: AgentStep[], options
   await agent.home(home);
   fake.requests.length = 0;
   fake.respondWith(scriptAgent(steps));
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    ANTHROPIC_BASE_URL: fake.url,
-    ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef',
-    FAKE_OPENAI_KEY: 'sk-test-openai-0123456789',
-    FAKE_ANTHROPIC_KEY: 'sk-ant-fake-0123456789abcdef',
-  };
-  const runner = createRunner({ agent: agent.name, executable: agentBinary(agent.binary), model: agent.model, env });
-  const result = await runEvals({
-    path: skillDir,
-    runner,
-    judge: { skipReason: 'no judge in this test' },
+  const outcome = await runRealAgentCase({
+    agent,
+    skillDir,
+    env: { PATH: process.env.PATH, HOME: home, ...agentProviderEnv(fake) },
     outputDir: join(root, 'out', agent.name, label),
-    sandbox: 'bwrap',
-    env,
     timeoutMs: options.timeoutMs ?? 60_000,
   });
-  const outcome = result.runs[0]?.outcomes[0];
-  if (!outcome) throw new Error('no case run');
   return { outcome, home, caseDir: outcome.caseDir };
 }
 

@@ -1,21 +1,24 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AgentStep,
+  agentProviderEnv,
+  codexConfigToml,
   conversationText,
   type FakeProvider,
+  piModelsJson,
   requestsOfTurn,
   type ScriptedTurn,
   scriptTurns,
   startFakeProvider,
+  writeHomeFile,
 } from '@skeval/fake-provider';
 import { gradingSchema, traceSchema } from '@skeval/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSkill } from '../__fixtures__/make-skill.js';
-import { agentBinary, realAgentsSkipReason } from '../__fixtures__/real-agents.js';
-import { runEvals } from '../run/run-evals.js';
-import { createRunner } from './create-runner.js';
+import { type RealAgent, realAgentsSkipReason, runRealAgentCase } from '../__fixtures__/real-agents.js';
+import { threeTurnAnswers, threeTurnPrompts, threeTurnScript } from '../__fixtures__/three-turns.js';
 
 // A three-turn case through the real Claude Code, Codex and Pi in the bubblewrap sandbox, against
 // the fake provider playing the model turn by turn. Each CLI continues its own session (Claude
@@ -27,16 +30,8 @@ let fake: FakeProvider;
 let root: string;
 let skillDir: string;
 
-const prompts = [
-  'TURN-ONE: Write greeting.txt for Ada.',
-  'TURN-TWO: Now make it shout.',
-  'TURN-THREE: Say what you changed.',
-];
-const answers = [
-  'Wrote greeting.txt for Ada: Hello, Ada!',
-  'Made it shout: HELLO, ADA!',
-  'I changed the greeting to upper case.',
-];
+const prompts = threeTurnPrompts;
+const answers = threeTurnAnswers;
 const usage = { input_tokens: 900, output_tokens: 30 };
 
 beforeAll(async () => {
@@ -78,20 +73,12 @@ afterAll(async () => {
   else console.log(root);
 });
 
-interface Agent {
-  name: 'claude-code' | 'codex' | 'pi';
-  binary: 'claude' | 'codex' | 'pi';
-  model: string;
+interface Agent extends RealAgent {
   /** The model's step that writes greeting.txt with `content`, in the agent's own tool. */
   write(content: string): AgentStep;
   /** Writes the agent's provider configuration into a user's home. */
   home(home: string): Promise<void>;
 }
-
-const plant = async (path: string, text: string) => {
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFile(path, text);
-};
 
 const agents: Agent[] = [
   {
@@ -109,42 +96,19 @@ const agents: Agent[] = [
       toolUse: { name: 'exec_command', input: { cmd: `printf '${content.replace('\n', '\\n')}' > greeting.txt` } },
       usage,
     }),
-    async home(home) {
-      const provider = `[model_providers.fake]\nname = "Fake"\nbase_url = "${fake.openaiBaseURL}"\nwire_api = "responses"\nenv_key = "FAKE_OPENAI_KEY"\n`;
-      await plant(join(home, '.codex/config.toml'), `model = "gpt-5"\nmodel_provider = "fake"\n\n${provider}`);
-    },
+    home: (home) => writeHomeFile(home, '.codex/config.toml', codexConfigToml(fake)),
   },
   {
     name: 'pi',
     binary: 'pi',
     model: 'fake/claude-sonnet-4-5',
     write: (content) => ({ toolUse: { name: 'write', input: { path: 'greeting.txt', content } }, usage }),
-    async home(home) {
-      const model = {
-        id: 'claude-sonnet-4-5',
-        name: 'Fake Sonnet',
-        reasoning: false,
-        input: ['text'],
-        contextWindow: 200000,
-        maxTokens: 8192,
-        cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-      };
-      const models = {
-        providers: {
-          fake: { baseUrl: fake.url, api: 'anthropic-messages', apiKey: 'FAKE_ANTHROPIC_KEY', models: [model] },
-        },
-      };
-      await plant(join(home, '.pi/agent/models.json'), JSON.stringify(models));
-    },
+    home: (home) => writeHomeFile(home, '.pi/agent/models.json', piModelsJson(fake)),
   },
 ];
 
 function turnsOf(agent: Agent): ScriptedTurn[] {
-  return [
-    { marker: 'TURN-ONE', steps: [agent.write('Hello, Ada!\n'), { text: answers[0], usage }] },
-    { marker: 'TURN-TWO', steps: [agent.write('HELLO, ADA!\n'), { text: answers[1], usage }] },
-    { marker: 'TURN-THREE', steps: [{ text: answers[2], usage }] },
-  ];
+  return threeTurnScript(agent.write, usage);
 }
 
 async function runAgent(agent: Agent, turns: ScriptedTurn[], label: string) {
@@ -152,26 +116,13 @@ async function runAgent(agent: Agent, turns: ScriptedTurn[], label: string) {
   await agent.home(home);
   fake.requests.length = 0;
   fake.respondWith(scriptTurns(turns));
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    ANTHROPIC_BASE_URL: fake.url,
-    ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef',
-    FAKE_OPENAI_KEY: 'sk-test-openai-0123456789',
-    FAKE_ANTHROPIC_KEY: 'sk-ant-fake-0123456789abcdef',
-  };
-  const runner = createRunner({ agent: agent.name, executable: agentBinary(agent.binary), model: agent.model, env });
-  const result = await runEvals({
-    path: skillDir,
-    runner,
-    judge: { skipReason: 'no judge in this test' },
+  const outcome = await runRealAgentCase({
+    agent,
+    skillDir,
+    env: { PATH: process.env.PATH, HOME: home, ...agentProviderEnv(fake) },
     outputDir: join(root, 'out', agent.name, label),
-    sandbox: 'bwrap',
-    env,
     timeoutMs: 90_000,
   });
-  const outcome = result.runs[0]?.outcomes[0];
-  if (!outcome) throw new Error('no case run');
   const read = async (file: string) => JSON.parse(await readFile(join(outcome.caseDir, file), 'utf8'));
   return {
     outcome,

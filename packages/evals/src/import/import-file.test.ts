@@ -91,7 +91,7 @@ describe("other tools' files read in place", () => {
       await writeFile(join(dir, 'notes.eval.yaml'), 'title: my notes\nitems: [1, 2]\n');
       const result = await loadEvalsFileFromDisk(join(dir, 'notes.eval.yaml'), 'notes.eval.yaml');
       expect(result.errors.map((issue) => `${issue.line}:${issue.column} ${issue.message}`)).toEqual([
-        '1:1 notes.eval.yaml is neither a promptfoo config (`prompts`, `providers`, `tests` with `vars`/`assert`), an agentv eval file (`tests` of cases with `input`, `criteria`, `assertions`) nor a Vally eval file (`stimuli` with `prompt` and `graders`)',
+        '1:1 notes.eval.yaml is neither a promptfoo config (`prompts`, `providers`, `tests` with `vars`/`assert`), an agentv eval file (`tests` of cases with `input`, `criteria`, `assertions`), a Vally eval file (`stimuli` with `prompt` and `graders`), a waza eval spec (`skill` and `tasks` patterns of task files) nor a cases.yaml list (`cases` with a `prompt` each)',
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { importAgentv } from './agentv.js';
+import { importCasesList } from './cases-list.js';
 import { detectForeignFormat, isRecord } from './detect-format.js';
 import { importPromptfoo } from './promptfoo.js';
+import { createRepositoryReader } from './read-in-repository.js';
 import type { ImportResult } from './types.js';
 import { importVally } from './vally.js';
+import { importWaza } from './waza.js';
 
 export interface ImportForeignFileOptions {
-  /** The file: a promptfoo config or an agentv eval file (YAML or JSON). */
+  /** The file: a promptfoo config, an agentv, Vally or waza eval file, or a cases.yaml list (YAML or JSON). */
   absolutePath: string;
   /** The text, when the caller read it already. @default read from `absolutePath` */
   text?: string;
@@ -20,14 +23,16 @@ export interface ImportForeignFileOptions {
 /** Names of the files Skeval reads as other tools' eval files beside a SKILL.md. */
 export function isForeignEvalsFileName(path: string): boolean {
   const name = basename(path);
-  return /^promptfooconfig\.ya?ml$/i.test(name) || /(^|\.)eval\.ya?ml$/i.test(name);
+  return /^promptfooconfig\.ya?ml$/i.test(name) || /(^|\.)eval\.ya?ml$/i.test(name) || /^cases\.ya?ml$/i.test(name);
 }
 
 /**
  * Reads another tool's eval file as an evals.json: promptfoo (`prompts`/`providers`/`tests` with
- * `vars`/`assert`, test files through `file://`), agentv (`tests`/`evalcases`) or Vally (`stimuli`). Rejects with a plain
- * Error naming the file when it is not YAML or not either tool's. yaml (and the glob library, for promptfoo's test
- * files) load here, on the first foreign file read, so a command that reads only evals.json files never loads them.
+ * `vars`/`assert`, test files through `file://`), agentv (`tests`/`evalcases`), Vally (`stimuli`), waza (`skill` and
+ * `tasks` patterns of task files) or a `cases.yaml` list (`cases`). Rejects with a plain
+ * Error naming the file when it is not YAML or not either tool's. yaml (and the glob library, for the files a
+ * promptfoo or waza file names) load here, on the first foreign file read, so a command that reads only evals.json
+ * files never loads them.
  */
 export async function importForeignFile(options: ImportForeignFileOptions): Promise<ImportResult> {
   const [{ parse: parseYaml }, { globSync }] = await Promise.all([import('yaml'), import('tinyglobby')]);
@@ -37,9 +42,10 @@ export async function importForeignFile(options: ImportForeignFileOptions): Prom
   const skillDir = options.skillDir ?? fileDir;
   const value = parseFile(options.text ?? readFileSync(absolutePath, 'utf8'), absolutePath);
   const format = detectForeignFormat(value);
+  if (format === 'cases') return importCasesList(value);
   if (format === undefined || !isRecord(value))
     throw new Error(
-      `${basename(absolutePath)} is neither a promptfoo config (\`prompts\`, \`providers\`, \`tests\` with \`vars\`/\`assert\`), an agentv eval file (\`tests\` of cases with \`input\`, \`criteria\`, \`assertions\`) nor a Vally eval file (\`stimuli\` with \`prompt\` and \`graders\`)`,
+      `${basename(absolutePath)} is neither a promptfoo config (\`prompts\`, \`providers\`, \`tests\` with \`vars\`/\`assert\`), an agentv eval file (\`tests\` of cases with \`input\`, \`criteria\`, \`assertions\`), a Vally eval file (\`stimuli\` with \`prompt\` and \`graders\`), a waza eval spec (\`skill\` and \`tasks\` patterns of task files) nor a cases.yaml list (\`cases\` with a \`prompt\` each)`,
     );
   const record = value;
   const inSkill = (path: string) => {
@@ -49,23 +55,22 @@ export async function importForeignFile(options: ImportForeignFileOptions): Prom
       ? undefined
       : within.split(sep).join('/');
   };
+  const readReferenced = (pattern: string) =>
+    globSync(pattern, { cwd: fileDir, absolute: true })
+      .sort()
+      .map((path) => ({ path: relative(fileDir, path) || path, value: parseFile(readFileSync(path, 'utf8'), path) }));
   const result =
     format === 'vally'
-      ? importVally(record, inSkill)
-      : format === 'promptfoo'
-        ? importPromptfoo(record, (pattern) =>
-            globSync(pattern, { cwd: fileDir, absolute: true })
-              .sort()
-              .map((path) => ({
-                path: relative(fileDir, path) || path,
-                value: parseFile(readFileSync(path, 'utf8'), path),
-              })),
-          )
-        : importAgentv(record, options.graderExists ?? (() => false));
+      ? importVally(record, inSkill, createRepositoryReader(absolutePath))
+      : format === 'waza'
+        ? importWaza(record, readReferenced, inSkill)
+        : format === 'promptfoo'
+          ? importPromptfoo(record, readReferenced)
+          : importAgentv(record, options.graderExists ?? (() => false));
   for (const entry of result.evals.evals) {
     if (!entry.files) continue;
     // agentv writes paths relative to the eval file (or, with a leading `/`, to the repository).
-    entry.files = entry.files.map((path) => inSkill(path) ?? path);
+    entry.files = entry.files.map((path) => (typeof path === 'string' ? (inSkill(path) ?? path) : path));
   }
   return result;
 }
@@ -84,6 +89,8 @@ const formatNames = {
   promptfoo: "promptfoo's config",
   agentv: "agentv's eval file",
   vally: "Vally's eval file",
+  waza: "waza's eval spec",
+  cases: 'a cases.yaml list',
 } as const;
 
 /** The evals.json text of an import, with the lines that say how it was read. */

@@ -1,5 +1,5 @@
 /** The other tools whose eval files Skeval reads and imports. */
-export const foreignFormats = ['promptfoo', 'agentv', 'vally'] as const;
+export const foreignFormats = ['promptfoo', 'agentv', 'vally', 'waza', 'cases'] as const;
 export type ForeignFormat = (typeof foreignFormats)[number];
 
 /** One case of an imported file, in evals.json's own words. */
@@ -9,7 +9,8 @@ export interface ImportedCase {
   name?: string;
   prompt: string;
   expected_output?: string;
-  files?: string[];
+  /** Paths in the skill folder, or files written inline (a waza task's `{ path, content }`). */
+  files?: Array<string | { path: string; content: string }>;
   /** Files put where the case says (Vally's `environment.files` `src` → `dest`). */
   setup?: { kind: 'seeded'; sources: Array<{ from: string; to: string }> };
   /** The skill the case is for, when the file says (a promptfoo test under `tests/<skill>/`, agentv's `skill-trigger`). */

@@ -91,7 +91,7 @@ function skillInvocation(config: Record<string, unknown>, id: string, label: str
 }
 
 /** A pattern as JavaScript takes it: Vally's (Go/.NET) leading `(?i)` becomes the `i` flag. */
-function jsPattern(source: string): { pattern: string; flags?: string } {
+export function jsPattern(source: string): { pattern: string; flags?: string } {
   return source.startsWith('(?i)') ? { pattern: source.slice(4), flags: 'i' } : { pattern: source };
 }
 

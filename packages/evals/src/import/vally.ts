@@ -1,4 +1,5 @@
 import { isRecord } from './detect-format.js';
+import type { ReadInRepository } from './read-in-repository.js';
 import type { ImportedCase, ImportResult } from './types.js';
 import { mapVallyGrader } from './vally-graders.js';
 
@@ -7,11 +8,14 @@ import { mapVallyGrader } from './vally-graders.js';
  * `prompt` the prompt, its `environment.files` (`src` in the skill, `dest` in the workspace) a
  * seeded setup, its `rubric` lines judged claims (what Vally's `prompt` grader judges), and its
  * `graders` mapped one by one. `toSkillPath` makes a `src` (relative to the eval file) a path in
- * the skill folder, or undefined when it is outside.
+ * the skill folder, or undefined when it is outside; `readOutside` reads such a `src` when it is
+ * still in the repository (dotnet/skills keeps `tests/<plugin>/<skill>/fixtures/` apart from the
+ * skill), and its text is written into the workspace inline.
  */
 export function importVally(
   file: Record<string, unknown>,
   toSkillPath: (path: string) => string | undefined,
+  readOutside?: ReadInRepository,
 ): ImportResult {
   const mapped: string[] = [];
   const lost: string[] = [];
@@ -44,11 +48,12 @@ export function importVally(
         }
       }
     }
-    const sources = seededSources(entry.environment, where, toSkillPath, lost);
+    const { sources, files } = seededSources(entry.environment, where, { toSkillPath, readOutside, mapped, lost });
     evals.push({
       id: index + 1,
       ...(typeof entry.name === 'string' ? { name: entry.name } : {}),
       prompt: entry.prompt.trim(),
+      ...(files.length ? { files } : {}),
       ...(sources.length ? { setup: { kind: 'seeded', sources } } : {}),
       assertions,
     });
@@ -63,24 +68,43 @@ export function importVally(
   return { format: 'vally', evals: { evals }, mapped, lost };
 }
 
+interface SourceReading {
+  toSkillPath: (path: string) => string | undefined;
+  readOutside: ReadInRepository | undefined;
+  mapped: string[];
+  lost: string[];
+}
+
 function seededSources(
   environment: unknown,
   where: string,
-  toSkillPath: (path: string) => string | undefined,
-  lost: string[],
-): Array<{ from: string; to: string }> {
-  const files = isRecord(environment) && Array.isArray(environment.files) ? environment.files : [];
+  { toSkillPath, readOutside, mapped, lost }: SourceReading,
+): { sources: Array<{ from: string; to: string }>; files: Array<{ path: string; content: string }> } {
+  const entries = isRecord(environment) && Array.isArray(environment.files) ? environment.files : [];
   const sources: Array<{ from: string; to: string }> = [];
-  for (const [at, file] of files.entries()) {
+  const files: Array<{ path: string; content: string }> = [];
+  for (const [at, file] of entries.entries()) {
     const place = `${where}.environment.files[${at}]`;
     if (!isRecord(file) || typeof file.src !== 'string' || typeof file.dest !== 'string') {
       lost.push(`${place}: not \`{ src, dest }\`; not imported`);
       continue;
     }
     const from = toSkillPath(file.src);
-    if (from === undefined)
-      lost.push(`${place}: ${JSON.stringify(file.src)} is outside the skill folder; not imported`);
-    else sources.push({ from, to: file.dest.replace(/^\.\//, '') });
+    const to = file.dest.replace(/^\.\//, '');
+    if (from !== undefined) {
+      sources.push({ from, to });
+      continue;
+    }
+    const read = readOutside?.(file.src) ?? { problem: 'is outside the skill folder' };
+    if ('problem' in read) {
+      lost.push(`${place}: ${JSON.stringify(file.src)} ${read.problem}; not imported`);
+      continue;
+    }
+    for (const { path, content } of read)
+      files.push({ path: path === '' ? to : `${to.replace(/\/$/, '')}/${path}`, content });
+    mapped.push(
+      `${place}: ${JSON.stringify(file.src)} is outside the skill folder but in the repository; its text is written into the workspace (${read.length} file${read.length === 1 ? '' : 's'})`,
+    );
   }
-  return sources;
+  return { sources, files };
 }

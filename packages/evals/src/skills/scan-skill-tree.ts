@@ -217,7 +217,9 @@ async function peekSkillNames(evalsPath: string): Promise<{ name?: string; caseS
     if ((await stat(evalsPath)).size > defaultMaxEvalsFileBytes) return { caseSkills: [] };
     if (isForeignEvalsFileName(evalsPath)) {
       const imported = await importForeignFile({ absolutePath: evalsPath, skillDir: dirname(evalsPath) });
+      const written = imported.evals.skill_name;
       return {
+        ...(written ? { name: skillNameOf(written) } : {}),
         caseSkills: [
           ...new Set(imported.evals.evals.flatMap((entry) => (entry.skill ? [skillNameOf(entry.skill)] : []))),
         ],

@@ -26,3 +26,18 @@ describe('a public trigger-evals.json: a top-level array of { query, should_trig
     expect(Object.values(load.shapes).reduce((total, count) => total + count, 0)).toBe(items.length);
   });
 });
+
+describe('a public trigger-evals.json for several skills: `evals` of { query, should_trigger: a skill or false }', () => {
+  const source = read('maestro.trigger-evals.json');
+  const items: Array<{ query: string; should_trigger: string | false }> = JSON.parse(source).evals;
+
+  it('reads each query as one for the skill it names, and the rest as queries that must not trigger it', () => {
+    const load = loadTriggerSet({ source, fileName: 'evals/trigger-evals.json', skillName: 'new-track' });
+    expect(load.errors).toEqual([]);
+    expect(load.queries.map((query) => [query.query, query.shouldTrigger])).toEqual(
+      items.map((item) => [item.query, item.should_trigger === 'maestro:new-track']),
+    );
+    expect(load.queries.filter((query) => query.shouldTrigger)).toHaveLength(1);
+    expect(load.queries.map((query) => query.expectedSkill).slice(0, 3)).toEqual(['setup', 'AGENTS.md', 'new-track']);
+  });
+});

@@ -1,12 +1,17 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import chromiumLaunch from './chromium-launch.json' with { type: 'json' };
 
-/** Debian's Chromium, which CI installs (.ci/run). */
-export const chromiumPath = '/usr/bin/chromium';
+/**
+ * Debian's Chromium, which CI installs (.ci/run). How it is launched headless is in
+ * chromium-launch.json, which the report benchmarks and the screenshot script read too.
+ */
+export const chromiumPath = chromiumLaunch.executablePath;
 /**
  * Why the browser tests cannot run here, as the end of their name, or '' when they can. In CI
  * they never skip: a missing Chromium fails them.
@@ -17,17 +22,7 @@ export const chromiumSkipReason =
     : ` (skipped: no Chromium at ${chromiumPath}; apt-get install chromium)`;
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(chromiumLaunch);
 }
 
 /** Where browser tests leave their screenshots (gitignored): `<repo>/test-artifacts/report/`. */
@@ -72,4 +67,26 @@ export async function recordRequests(page: Page, pageUrl: string): Promise<strin
   });
   page.on('request', (request) => record(request.url()));
   return requests;
+}
+
+/** The built command line, which the review tests start as users do. */
+export const cliPath = new URL('../../../../apps/cli/dist/cli.js', import.meta.url).pathname;
+
+/** `skeval report <runDir> --serve` from the built command line in `cwd`, and the address it prints. */
+export async function serveReview(runDir: string, cwd: string): Promise<{ child: ChildProcess; url: string }> {
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`pnpm build\` first`);
+  const child = spawn(process.execPath, [cliPath, 'report', runDir, '--serve'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(output);
+      if (match) resolve(match[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`skeval report --serve exited ${code}`)));
+  });
+  return { child, url };
 }

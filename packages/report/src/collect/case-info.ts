@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 
@@ -27,7 +27,7 @@ const evalMetadataSchema = z.looseObject({
 /** A case folder's eval_metadata.json, when it has one that parses. */
 export async function readEvalMetadata(caseFolderDir: string): Promise<CaseInfo | undefined> {
   const path = join(caseFolderDir, 'eval_metadata.json');
-  if (!existsSync(path)) return undefined;
+  // One read, no check first: a file that is not there is as much a miss as one that does not parse.
   try {
     const parsed = evalMetadataSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     if (!parsed.success) return undefined;

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CollectReportOptions, collectReport } from '../collect/collect-report.js';
 import { contentSecurityPolicy, renderHtml } from '../html/render-html.js';
@@ -53,6 +53,9 @@ export async function serveReport(options: ServeReportOptions): Promise<ReportSe
     saveFeedback: (request, response) => saveFeedback(request, response, { report, cwd }),
   };
 
+  // node:http is loaded here, not with the package: loading it loads Node's fetch too, which a
+  // report written to a file never uses.
+  const { createServer } = await import('node:http');
   let port = 0;
   const server = createServer((request, response) => handleRequest(request, response, { port, routes }));
   port = await listenOnLocalhost(server);

@@ -1,7 +1,7 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliResult, runBinary } from './shard-fixture.js';
+import { type CliResult, runBinary } from './run-cli.js';
 
 /** The cases of the quiz skill: the agent answers the even ones right and the odd ones wrong. */
 export const quizCases = 6;
@@ -55,6 +55,31 @@ export async function runQuiz(
   const result = await runBinary(root, ['run', 'quiz', ...quizAgent(root), '--output-dir', outputDir, ...flags]);
   const entries = (await readdir(join(outputDir, 'quiz'))).filter((entry) => !entry.startsWith('latest'));
   return { result, runDir: join(outputDir, 'quiz', entries[0] ?? '') };
+}
+
+/** `skeval run quiz` whole and in two shards, the three at once: each run and its folder. */
+export async function runQuizWholeAndShards(root: string) {
+  const [whole, ...shards] = await Promise.all([
+    runQuiz(root, join(root, 'whole')),
+    runQuiz(root, join(root, 'shards', '1'), ['--shard', '1/2']),
+    runQuiz(root, join(root, 'shards', '2'), ['--shard', '2/2']),
+  ]);
+  return { whole, shards };
+}
+
+/**
+ * A copy of the run folder `runDir` at `base`/run whose folder of case `caseId` is a link to a
+ * copy of it at `base`/outside with every verdict made a pass: a forgery pointing out of the run.
+ * Returns the forged run folder.
+ */
+export async function forgeLinkedCase(runDir: string, base: string, caseId: string): Promise<string> {
+  const dir = await copyOf(runDir, join(base, 'run'));
+  const folder = join(dir, `eval-${caseId}`);
+  const outside = await copyOf(folder, join(base, 'outside'));
+  await writeFile(join(outside, 'grading.json'), await allPass(join(outside, 'grading.json')));
+  await rm(folder, { recursive: true });
+  await symlink(outside, folder);
+  return dir;
 }
 
 /** A case run's grading.json with every verdict made a pass: what a forger would put in its place. */

@@ -1,8 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliIo } from '../../io.js';
-import { main } from '../../main.js';
+import { writeSkill } from './skill-files.js';
 
 /**
  * Text that breaks careless reports: the end of a CDATA section, markup, an ampersand, quotes,
@@ -50,7 +49,7 @@ export async function createReportProject(): Promise<string> {
       "else process.stdout.write('Done.');",
     ].join('\n'),
   );
-  await writeSkill(root, 'reports', [
+  await writeReportSkill(root, 'reports', [
     { id: 1, prompt: 'greet', assertions: [{ type: 'file-exists', path: 'greeting.txt' }] },
     {
       id: 'hostile',
@@ -64,7 +63,7 @@ export async function createReportProject(): Promise<string> {
     },
     { id: 'crashes', prompt: 'crash', assertions: [{ type: 'file-exists', path: 'greeting.txt' }] },
   ]);
-  await writeSkill(root, 'long', [
+  await writeReportSkill(root, 'long', [
     {
       id: longCaseId,
       prompt: 'long greet',
@@ -79,28 +78,8 @@ export async function createReportProject(): Promise<string> {
   return root;
 }
 
-async function writeSkill(root: string, name: string, cases: unknown[]): Promise<void> {
-  await mkdir(join(root, name, 'evals'), { recursive: true });
-  await writeFile(join(root, name, 'SKILL.md'), `---\nname: ${name}\ndescription: a skill for report tests\n---\n`);
-  await writeFile(join(root, name, 'evals', 'evals.json'), JSON.stringify({ skill_name: name, evals: cases }));
-}
-
-/** `skeval` in-process with its io captured; `io` sets the terminal (TTY, width) and the environment. */
-export async function runCli(root: string, args: string[], io: Partial<CliIo> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    cwd: root,
-    env: { PATH: process.env.PATH },
-    ...io,
-  });
-  return { code, stdout, stderr };
+function writeReportSkill(root: string, name: string, cases: unknown[]): Promise<string> {
+  return writeSkill(join(root, name), { name, description: 'a skill for report tests', evals: cases });
 }
 
 /** The agent flags for the fixture's agent. */

@@ -1,38 +1,7 @@
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const repoRoot = new URL('../../../../../', import.meta.url).pathname;
-/** The built command line: these tests run it as users do, one process per command. */
-export const binary = join(repoRoot, 'apps/cli/dist/cli.js');
-
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `skeval <args>` in its own process, in `cwd`, with only PATH and `env` set. */
-export function runBinary(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binary, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { repoRoot } from './run-cli.js';
 
 /** The number of cases of the generated skill. */
 export const generatedCases = 60;
