@@ -5,9 +5,13 @@ import { defineConfig, type Options } from 'tsup';
 // The command is bundled, with the workspace packages and their dependencies, and its parts load
 // only when they run: the dispatcher (src/cli.ts: commander and the table of commands) loads a
 // command's file to run that command or print its help, so `skeval --version` and `--help`
-// read one file. The commands that start in a blink (validate, brief, transpile) are
-// self-contained, each tree-shaken on its own: of the per-file schema package and zod they load
-// the schemas they read, with no zod locale but English. The commands that run the engine share
+// read one file. The commands that start in a blink (validate, brief, transpile, import) are each
+// built on their own, tree-shaken alone: of the per-file schema package and zod they load the
+// schemas they read, with no zod locale but English. Each is code-split by itself, so what the
+// packages import with `import()` on first use (yaml on the first YAML file, the glob library, the
+// diff library, picomatch, the engine for `import -o`) is a chunk beside it, compiled only when
+// it runs: `validate` of a skill's evals.json loads its own file and a 1 kB chunk of esbuild's
+// helpers (decision 0062). The commands that run the engine share
 // code-split chunks, which esbuild fills with whole modules (every schema behind a barrel), a cost
 // next to the agents and judges they start.
 // External stay what must be found at run time beside this package (esbuild's binary, ajv,
@@ -66,6 +70,12 @@ export default defineConfig([
     esbuildPlugins: [commandsOutside],
     banner: { js: `#!/usr/bin/env node\n${requireShim}` },
   },
-  { ...bundled, entry: entries(quick), esbuildPlugins: [yamlModules], banner: { js: requireShim } },
+  ...quick.map((name) => ({
+    ...bundled,
+    splitting: true,
+    entry: entries([name]),
+    esbuildPlugins: [yamlModules],
+    banner: { js: requireShim },
+  })),
   { ...bundled, entry: entries(engine), splitting: true, banner: { js: requireShim } },
 ]);

@@ -2,7 +2,13 @@
 // The `skeval` command as installed. This file is checked in, so a workspace install can link
 // the bin before anything is built; the command itself is the build's dist/cli.js.
 import { existsSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// Node 22.1 and later keep the code they compile from Skeval's files on disk (in the system's
+// temporary folder, or where NODE_COMPILE_CACHE says; NODE_DISABLE_COMPILE_CACHE=1 turns it off),
+// so a command starts without compiling its bundle again. Node 20 has no such cache.
+nodeModule.enableCompileCache?.();
 
 try {
   await import('../dist/cli.js');

@@ -133,7 +133,6 @@ export {
   matrixNamePattern,
 } from './matrix.js';
 export { graderNamePattern, isLegacyScriptType, type LegacyScriptType, legacyScriptTypes } from './names.js';
-export { parseOnceWithoutCompiling } from './one-shot.js';
 export { createRedactor, isSecretVariable, type Redactor } from './redactor.js';
 export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
 export {

@@ -3,8 +3,9 @@ import * as z from 'zod';
 /**
  * For a command that parses a few files once and exits (`skeval validate`, `brief`, `transpile`,
  * `import`): zod checks objects without compiling a fast path for each schema first, a compile
- * that costs such a command more than it saves. Results are the same; call it before the first
- * parse.
+ * that costs such a command more than it saves. Results are the same. zod reads the setting when
+ * a schema is built, so it is called before any schema module runs: this file is its own entry
+ * (`@skeval/schema/one-shot`, zod alone behind it), imported first by such a command.
  */
 export function parseOnceWithoutCompiling(): void {
   z.config({ jitless: true });

@@ -1,6 +1,6 @@
+import '../parse-once.js';
 import { buildBrief } from '@skeval/evals';
 import { renderBrief } from '@skeval/evals/internal';
-import { parseOnceWithoutCompiling } from '@skeval/schema/internal';
 import type { Command } from 'commander';
 import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
@@ -16,7 +16,6 @@ type BriefFlags = OptionValues<typeof briefOptions>;
 
 /** `skeval brief`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineBrief(command: Command, { io }: CommandContext): void {
-  parseOnceWithoutCompiling();
   command.argument('<skill-or-evals-file>', 'a skill folder, a tree of skills, or an evals.json');
   addOptions(command, briefOptions).action(async (path: string, flags: BriefFlags) => {
     const briefs = await buildBrief({ path, cwd: io.cwd, ...(flags.case.length ? { cases: flags.case } : {}) });

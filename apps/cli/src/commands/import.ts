@@ -1,8 +1,8 @@
+import '../parse-once.js';
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { describeImport, importForeignFile, loadEvalsFile, skillDirOf } from '@skeval/evals/internal';
 import { SkevalError } from '@skeval/schema';
-import { parseOnceWithoutCompiling } from '@skeval/schema/internal';
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
@@ -17,7 +17,6 @@ type ImportFlags = OptionValues<typeof importOptions>;
 
 /** `skeval import`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineImport(command: Command, { io }: CommandContext): void {
-  parseOnceWithoutCompiling();
   command
     .argument(
       '<file>',
@@ -42,9 +41,9 @@ export function defineImport(command: Command, { io }: CommandContext): void {
         message: `${flags.output} exists; give --force to replace it, or another -o`,
       });
     const skillDir = output ? skillDirOf(output) : undefined;
-    let imported: ReturnType<typeof importForeignFile>;
+    let imported: Awaited<ReturnType<typeof importForeignFile>>;
     try {
-      imported = importForeignFile({ absolutePath, ...(skillDir ? { skillDir } : {}) });
+      imported = await importForeignFile({ absolutePath, ...(skillDir ? { skillDir } : {}) });
     } catch (error) {
       throw new SkevalError({
         code: 'usage',

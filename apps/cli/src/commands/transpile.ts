@@ -1,7 +1,7 @@
+import '../parse-once.js';
 import { resolve } from 'node:path';
 import { transpileEvals } from '@skeval/evals';
 import { SkevalError } from '@skeval/schema';
-import { parseOnceWithoutCompiling } from '@skeval/schema/internal';
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { addOptions, type OptionTable, type OptionValues } from '../options.js';
@@ -15,7 +15,6 @@ type TranspileFlags = OptionValues<typeof transpileOptions>;
 
 /** `skeval transpile`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineTranspile(command: Command, { io }: CommandContext): void {
-  parseOnceWithoutCompiling();
   command.argument('<evals-file>', 'the evals.json to convert');
   addOptions(command, transpileOptions).action(async (path: string, flags: TranspileFlags) => {
     if (flags.output !== undefined && resolve(io.cwd, flags.output) === resolve(io.cwd, path)) {

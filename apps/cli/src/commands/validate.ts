@@ -1,3 +1,4 @@
+import '../parse-once.js';
 import { type ValidateEvalsResult, validateEvals } from '@skeval/evals';
 import {
   collapseIssues,
@@ -7,7 +8,6 @@ import {
   formatIssue,
   multiTurnCases,
 } from '@skeval/evals/internal';
-import { parseOnceWithoutCompiling } from '@skeval/schema/internal';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
@@ -29,7 +29,6 @@ type ValidateFlags = OptionValues<typeof validateOptions>;
 
 /** `skeval validate`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineValidate(command: Command, { io, setExitCode }: CommandContext): void {
-  parseOnceWithoutCompiling();
   command
     .argument('[paths...]', 'evals.json files, or folders searched for evals/evals.json (then *.json)', [])
     .addHelpText(

@@ -7,8 +7,8 @@ import { importForeignFile } from './import-file.js';
 const fixture = (path: string) => fileURLToPath(new URL(`../__fixtures__/real-world/${path}`, import.meta.url));
 
 describe('a cases.yaml list', () => {
-  it('reads must / must_not lines as judged claims and should_activate as a skill read', () => {
-    const result = importForeignFile({ absolutePath: fixture('cases-spreadsheet/evals/cases.yaml') });
+  it('reads must / must_not lines as judged claims and should_activate as a skill read', async () => {
+    const result = await importForeignFile({ absolutePath: fixture('cases-spreadsheet/evals/cases.yaml') });
     expect(result.evals.evals[0]).toEqual({
       id: 'low-risk-csv-total',
       name: 'Low-risk CSV total',
@@ -28,8 +28,8 @@ describe('a cases.yaml list', () => {
     expect(result.lost).toContain('`assurance_tier` (in 2 cases): not a Skeval case field; not imported');
   });
 
-  it('reads an input to edit with its exact answer and the phrases that must be gone', () => {
-    const result = importForeignFile({ absolutePath: fixture('cases-academic-writing/evals/cases.yaml') });
+  it('reads an input to edit with its exact answer and the phrases that must be gone', async () => {
+    const result = await importForeignFile({ absolutePath: fixture('cases-academic-writing/evals/cases.yaml') });
     expect(result.evals.evals[1]).toEqual({
       id: 'scoped-negative-result',
       prompt: '本次检查未发现异常，现有结果不能代表未检查范围。',
@@ -41,16 +41,16 @@ describe('a cases.yaml list', () => {
     });
   });
 
-  it("names the file's skill, and each case's own skill when it has one", () => {
-    const align = importForeignFile({ absolutePath: fixture('cases-align/evals/cases.yaml') });
+  it("names the file's skill, and each case's own skill when it has one", async () => {
+    const align = await importForeignFile({ absolutePath: fixture('cases-align/evals/cases.yaml') });
     expect(align.evals.skill_name).toBe('align-before-action');
     expect(align.evals.evals.map((entry) => entry.prompt)[0]).toBe('I have a vague product idea.');
-    const reading = importForeignFile({ absolutePath: fixture('cases-clear-eyed/evals/cases.yaml') });
+    const reading = await importForeignFile({ absolutePath: fixture('cases-clear-eyed/evals/cases.yaml') });
     expect(reading.evals.evals.map((entry) => entry.skill)).toEqual(['clear-eyed-reading', 'clear-eyed-deep-reading']);
   });
 
-  it('reads a file that is itself the list, and lists the reference answers it cannot use', () => {
-    const result = importForeignFile({ absolutePath: fixture('cases-caveman/evals/cases.yaml') });
+  it('reads a file that is itself the list, and lists the reference answers it cannot use', async () => {
+    const result = await importForeignFile({ absolutePath: fixture('cases-caveman/evals/cases.yaml') });
     expect(result.evals.evals.map((entry) => [entry.id, entry.assertions.length])).toEqual([
       ['react-rerender', 0],
       ['db-pooling', 0],

@@ -77,8 +77,8 @@ describe("other tools' files read in place", () => {
     expect(result.warnings.map((issue) => issue.message)).toContain("read as agentv's eval file: 2 cases");
   });
 
-  it("reads a promptfoo config's test files, each test for the skill of its tests/<skill>/ folder", () => {
-    const result = importForeignFile({ absolutePath: fixture('promptfoo-ydb/promptfooconfig.yaml') });
+  it("reads a promptfoo config's test files, each test for the skill of its tests/<skill>/ folder", async () => {
+    const result = await importForeignFile({ absolutePath: fixture('promptfoo-ydb/promptfooconfig.yaml') });
     expect(result.evals.evals.map((entry) => [entry.id, entry.name, entry.skill, entry.assertions.length])).toEqual([
       [1, 'Search · Full-text ranking query repair', 'ydb-search', 2],
     ]);

@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { globSync } from 'tinyglobby';
-import { parse as parseYaml } from 'yaml';
 import { importAgentv } from './agentv.js';
 import { importCasesList } from './cases-list.js';
 import { detectForeignFormat, isRecord } from './detect-format.js';
@@ -31,10 +29,14 @@ export function isForeignEvalsFileName(path: string): boolean {
 /**
  * Reads another tool's eval file as an evals.json: promptfoo (`prompts`/`providers`/`tests` with
  * `vars`/`assert`, test files through `file://`), agentv (`tests`/`evalcases`), Vally (`stimuli`), waza (`skill` and
- * `tasks` patterns of task files) or a `cases.yaml` list (`cases`). Throws a plain
- * Error naming the file when it is not YAML or not either tool's.
+ * `tasks` patterns of task files) or a `cases.yaml` list (`cases`). Rejects with a plain
+ * Error naming the file when it is not YAML or not either tool's. yaml (and the glob library, for the files a
+ * promptfoo or waza file names) load here, on the first foreign file read, so a command that reads only evals.json
+ * files never loads them.
  */
-export function importForeignFile(options: ImportForeignFileOptions): ImportResult {
+export async function importForeignFile(options: ImportForeignFileOptions): Promise<ImportResult> {
+  const [{ parse: parseYaml }, { globSync }] = await Promise.all([import('yaml'), import('tinyglobby')]);
+  const parseFile = (text: string, path: string) => parseYamlFile(parseYaml, text, path);
   const { absolutePath } = options;
   const fileDir = dirname(absolutePath);
   const skillDir = options.skillDir ?? fileDir;
@@ -73,7 +75,7 @@ export function importForeignFile(options: ImportForeignFileOptions): ImportResu
   return result;
 }
 
-function parseFile(text: string, path: string): unknown {
+function parseYamlFile(parseYaml: typeof import('yaml').parse, text: string, path: string): unknown {
   try {
     return parseYaml(text, { merge: true, maxAliasCount: 1000 });
   } catch (error) {

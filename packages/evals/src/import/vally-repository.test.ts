@@ -52,7 +52,7 @@ describe('a Vally file whose fixtures live outside the skill folder, in the repo
       '        - { src: fixtures/linked.txt, dest: b.txt }',
       '',
     ].join('\n');
-    const result = importForeignFile({ absolutePath: join(evalDir(), 'eval.yaml'), text, skillDir: skillDir() });
+    const result = await importForeignFile({ absolutePath: join(evalDir(), 'eval.yaml'), text, skillDir: skillDir() });
     expect(result.evals.evals[0]?.files).toBeUndefined();
     expect(result.lost).toEqual([
       `stimuli[0].environment.files[0]: "../../../../secret.txt" resolves outside the repository (${repo}); only files inside it are read: copy it into the skill folder; not imported`,
@@ -65,7 +65,7 @@ describe('a Vally file whose fixtures live outside the skill folder, in the repo
     try {
       await cp(evalDir(), join(loose, 'tests/run-tests'), { recursive: true });
       await mkdir(join(loose, 'skill'));
-      const result = importForeignFile({
+      const result = await importForeignFile({
         absolutePath: join(loose, 'tests/run-tests/eval.yaml'),
         skillDir: join(loose, 'skill'),
       });

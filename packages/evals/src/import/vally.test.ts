@@ -91,8 +91,8 @@ describe('a Vally eval file from a public repository, read in place', () => {
     );
   });
 
-  it('lists each mapping and each loss once, the run settings among the losses', () => {
-    const result = importForeignFile({ absolutePath: evalFile, skillDir });
+  it('lists each mapping and each loss once, the run settings among the losses', async () => {
+    const result = await importForeignFile({ absolutePath: evalFile, skillDir });
     expect(result.format).toBe('vally');
     expect(result.mapped.filter((line) => line.endsWith('→ a judged claim'))).toHaveLength(7);
     expect(result.lost).toContain(

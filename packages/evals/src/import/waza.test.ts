@@ -87,8 +87,8 @@ describe('a waza eval spec from a public repository, read in place', () => {
     );
   });
 
-  it("lists the spec's own graders once, though every task is graded by them", () => {
-    const result = importForeignFile({ absolutePath: fixture('waza-grader-showcase/eval.yaml') });
+  it("lists the spec's own graders once, though every task is graded by them", async () => {
+    const result = await importForeignFile({ absolutePath: fixture('waza-grader-showcase/eval.yaml') });
     expect(result.evals.evals).toHaveLength(6);
     expect(result.lost.filter((line) => line.startsWith('graders[0]:'))).toHaveLength(1);
     expect(result.lost.filter((line) => line.startsWith('graders[1]:'))).toHaveLength(3);
@@ -118,7 +118,7 @@ describe('a waza eval spec from a public repository, read in place', () => {
       'grader',
       'grader',
     ]);
-    expect(importForeignFile({ absolutePath: path }).evals.evals[0]?.assertions.at(-1)).toEqual({
+    expect((await importForeignFile({ absolutePath: path })).evals.evals[0]?.assertions.at(-1)).toEqual({
       id: 'a3',
       kind: 'output',
       method: 'not-contains',

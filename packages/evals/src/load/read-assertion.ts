@@ -79,9 +79,13 @@ function readTyped(value: Record<string, unknown>, place: Place): NormalizedAsse
     );
     return undefined;
   }
-  // A near miss of a built-in or of another tool's name (`file_contians`) is a typo: an error now.
-  const typo = closestName(type, [...legacyScriptTypes, ...Object.keys(assertionAliases)]);
-  if (typo && sink.graderExists?.(type) !== true) {
+  // A near miss of a built-in or of another tool's name (`file_contians`) is a typo: an error now. A custom
+  // grader of that name is no typo, and is looked up first: the nearest name costs an edit distance per name.
+  const typo =
+    sink.graderExists?.(type) === true
+      ? undefined
+      : closestName(type, [...legacyScriptTypes, ...Object.keys(assertionAliases)]);
+  if (typo) {
     sink.error(
       'unknown-assertion-type',
       [...path, 'type'],

@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkevalError } from '@skeval/schema';
-import { glob } from 'tinyglobby';
 import { triggerFilesOf } from '../triggers/skill-triggers.js';
-import { scanSkillTree } from './scan-skill-tree.js';
+import { scanSkillFolders } from './scan-skill-tree.js';
 import { skillFolderOf } from './skill-folder.js';
 
 /** An evals file to check, and the skill folder it belongs to when that is known. */
@@ -31,16 +30,18 @@ export async function findEvalsTargets(path: string, cwd: string): Promise<Evals
     const skillDir = skillFolderOf(absolute)?.dir;
     return [{ absolutePath: absolute, ...(skillDir ? { skillDir } : {}) }];
   }
-  const { pairs, unpaired, skills } = await scanSkillTree(absolute, cwd);
+  const { pairs, unpaired, skillDirs } = await scanSkillFolders(absolute, cwd);
   const found: EvalsFileTarget[] = [
     ...pairs.map((pair) => ({ absolutePath: pair.evalsPath, skillDir: pair.dir })),
     ...unpaired.map((entry) => ({ absolutePath: entry.evalsPath })),
     // A skill with trigger files only: its trigger files are what there is to check.
-    ...skills
-      .filter(({ dir }) => !pairs.some((pair) => pair.dir === dir))
-      .flatMap(({ dir }) => triggerFilesOf(dir).map((absolutePath) => ({ absolutePath, skillDir: dir }))),
+    ...skillDirs
+      .filter((dir) => !pairs.some((pair) => pair.dir === dir))
+      .flatMap((dir) => triggerFilesOf(dir).map((absolutePath) => ({ absolutePath, skillDir: dir }))),
   ];
   if (found.length > 0) return found.sort((a, b) => (a.absolutePath < b.absolutePath ? -1 : 1));
+  // The glob library loads only here: a folder that holds a skill never needs it.
+  const { glob } = await import('tinyglobby');
   const direct = await glob('*.json', { cwd: absolute, absolute: true, dot: true });
   return direct.sort().map((absolutePath) => ({ absolutePath }));
 }

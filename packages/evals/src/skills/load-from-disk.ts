@@ -70,9 +70,9 @@ async function loadForeign(
   skillDir: string | undefined,
   graderExists: (name: string) => boolean,
 ): Promise<LoadResult> {
-  let imported: ReturnType<typeof importForeignFile>;
+  let imported: Awaited<ReturnType<typeof importForeignFile>>;
   try {
-    imported = importForeignFile({
+    imported = await importForeignFile({
       absolutePath,
       text: await readFile(absolutePath, 'utf8'),
       ...(skillDir ? { skillDir } : {}),

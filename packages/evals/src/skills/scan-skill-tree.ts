@@ -1,17 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import ignore from 'ignore';
-import { glob } from 'tinyglobby';
 import { importForeignFile, isForeignEvalsFileName } from '../import/import-file.js';
 import { caseSkillKeys } from '../load/case-skills.js';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import { splitPluginName } from '../load/names.js';
+import { listSkillTree } from './list-skill-tree.js';
 import { readSkillManifest, type SkillManifest } from './read-skill-manifest.js';
 import { evalsFileNames, skillFolderOf } from './skill-folder.js';
-
-/** The dot folders agents keep skills in; every other dot folder is skipped. */
-const agentFolders = ['.claude', '.agents', '.codex', '.pi'] as const;
 
 /** An evals file found in a tree but run with no skill, and why. */
 export interface UnpairedEvalsFile {
@@ -27,12 +23,6 @@ export interface SkillPair {
   manifest: SkillManifest;
 }
 
-// Dot folders other than the agents' (`.git`, `.venv`, `.cache`, …) are not searched at all.
-const skipped = [
-  '**/node_modules/**',
-  '**/evals-runs/**',
-  `**/.!(${agentFolders.map((folder) => folder.slice(1)).join('|')})/**`,
-];
 const caseFolders = new Set(['eval', 'evals', 'tests']);
 
 /**
@@ -50,29 +40,54 @@ export async function scanSkillTree(
   unpaired: UnpairedEvalsFile[];
   skills: Array<{ dir: string; manifest: SkillManifest }>;
 }> {
-  const found = await glob(['**/SKILL.md', ...evalsFileNames.map((name) => `**/${name}`), '**/*.yaml', '**/*.yml'], {
-    cwd: root,
-    dot: true,
-    ignore: skipped,
-    followSymbolicLinks: false,
+  const scan = await scanSkillFolders(root, cwd);
+  const manifests = new Map(scan.manifests);
+  for (const dir of scan.skillDirs) if (!manifests.has(dir)) manifests.set(dir, await readSkillManifest(dir));
+  const pairs = scan.pairs.flatMap(({ dir, evalsPath }) => {
+    const manifest = manifests.get(dir);
+    return manifest ? [{ dir, evalsPath, manifest }] : [];
   });
-  const ignored = gitignoreOf(root);
+  const skills = [...manifests.entries()].map(([dir, manifest]) => ({ dir, manifest }));
+  return { pairs, unpaired: scan.unpaired, skills };
+}
+
+/** What {@link scanSkillFolders} finds. */
+export interface SkillFolderScan {
+  /** Each skill folder with the evals file it runs, by folder. */
+  pairs: Array<{ dir: string; evalsPath: string }>;
+  unpaired: UnpairedEvalsFile[];
+  /** Every folder holding a SKILL.md, in path order. */
+  skillDirs: string[];
+  /** The SKILL.md manifests read to pair an evals file outside any skill by name; none when no file needed it. */
+  manifests: ReadonlyMap<string, SkillManifest>;
+}
+
+/**
+ * {@link scanSkillTree} without reading every SKILL.md: a skill's front matter is read only when
+ * an evals file outside any skill is paired by name, so `skeval validate` of a skill folder
+ * parses no YAML.
+ */
+export async function scanSkillFolders(root: string, cwd: string): Promise<SkillFolderScan> {
+  // Dot folders other than the agents' (`.git`, `.venv`, `.cache`, …) are not searched at all.
+  const found = await listSkillTree(
+    root,
+    (name) => name === 'SKILL.md' || evalsFileNames.includes(name) || /\.ya?ml$/.test(name),
+  );
+  const ignored = await gitignoreOf(root);
   const kept = found
     .filter((path) => !ignored.ignores(path))
     .filter((path) => !/\.ya?ml$/.test(path) || isForeignEvalsFileName(path))
     .sort();
-  const manifests = new Map<string, SkillManifest>();
-  for (const path of kept.filter((path) => basename(path) === 'SKILL.md')) {
-    const dir = join(root, dirname(path));
-    manifests.set(dir, await readSkillManifest(dir));
-  }
+  const skillDirs = kept.filter((path) => basename(path) === 'SKILL.md').map((path) => join(root, dirname(path)));
+  const skillDirSet = new Set(skillDirs);
+  const isSkillDir = (dir: string) => skillDirSet.has(dir);
   const label = (path: string) => relative(cwd, path) || path;
   const evalsFiles = kept.filter((path) => basename(path) !== 'SKILL.md').map((path) => join(root, path));
   const byDir = new Map<string, { evalsPath: string; rank: number }>();
   const unpaired: UnpairedEvalsFile[] = [];
   const loose: string[] = [];
   for (const evalsPath of evalsFiles) {
-    const owner = skillFolderOf(evalsPath, (dir) => manifests.has(dir));
+    const owner = skillFolderOf(evalsPath, isSkillDir);
     if (!owner) loose.push(evalsPath);
     else {
       const held = byDir.get(owner.dir);
@@ -80,7 +95,7 @@ export async function scanSkillTree(
     }
   }
   for (const evalsPath of evalsFiles) {
-    const owner = skillFolderOf(evalsPath, (dir) => manifests.has(dir));
+    const owner = skillFolderOf(evalsPath, isSkillDir);
     const held = owner && byDir.get(owner.dir);
     if (held && held.evalsPath !== evalsPath)
       unpaired.push({
@@ -88,6 +103,9 @@ export async function scanSkillTree(
         reason: `${label(evalsPath)} is not run: the skill in ${label(owner.dir)} runs ${label(held.evalsPath)} (one evals file per skill)`,
       });
   }
+  // Pairing by name needs every skill's name: only then is each SKILL.md read.
+  const manifests = new Map<string, SkillManifest>();
+  if (loose.length > 0) for (const dir of skillDirs) manifests.set(dir, await readSkillManifest(dir));
   for (const evalsPath of loose) {
     const peeked = await peekSkillNames(evalsPath);
     if (peeked.caseSkills.length > 0) {
@@ -101,13 +119,9 @@ export async function scanSkillTree(
     else unpaired.push({ evalsPath, reason: paired.reason });
   }
   const pairs = [...byDir.entries()]
-    .flatMap(([dir, { evalsPath }]) => {
-      const manifest = manifests.get(dir);
-      return manifest ? [{ dir, evalsPath, manifest }] : [];
-    })
+    .map(([dir, { evalsPath }]) => ({ dir, evalsPath }))
     .sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
-  const skills = [...manifests.entries()].map(([dir, manifest]) => ({ dir, manifest }));
-  return { pairs, unpaired: unpaired.sort((a, b) => (a.evalsPath < b.evalsPath ? -1 : 1)), skills };
+  return { pairs, unpaired: unpaired.sort((a, b) => (a.evalsPath < b.evalsPath ? -1 : 1)), skillDirs, manifests };
 }
 
 /**
@@ -202,7 +216,7 @@ async function peekSkillNames(evalsPath: string): Promise<{ name?: string; caseS
   try {
     if ((await stat(evalsPath)).size > defaultMaxEvalsFileBytes) return { caseSkills: [] };
     if (isForeignEvalsFileName(evalsPath)) {
-      const imported = importForeignFile({ absolutePath: evalsPath, skillDir: dirname(evalsPath) });
+      const imported = await importForeignFile({ absolutePath: evalsPath, skillDir: dirname(evalsPath) });
       const written = imported.evals.skill_name;
       return {
         ...(written ? { name: skillNameOf(written) } : {}),
@@ -244,9 +258,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function gitignoreOf(root: string) {
-  const rules = ignore();
+/** The root's .gitignore as a filter; the library that reads it loads only when there is one. */
+async function gitignoreOf(root: string): Promise<{ ignores: (path: string) => boolean }> {
   const file = join(root, '.gitignore');
-  if (existsSync(file)) rules.add(readFileSync(file, 'utf8'));
-  return rules;
+  if (!existsSync(file)) return { ignores: () => false };
+  const { default: ignore } = await import('ignore');
+  return ignore().add(readFileSync(file, 'utf8'));
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createTwoFilesPatch } from 'diff';
 import { formatSize, type WorkspaceReader, type WorkspaceText } from '../workspace/workspace-reader.js';
 import { unreadable } from './evidence.js';
 
@@ -46,8 +45,12 @@ export async function compareFiles(
   return `${file}: ${unreadable(got) ?? unreadable(want) ?? 'one side is text and the other binary'}`;
 }
 
-/** A unified diff, or undefined when it would take more than the time or edit bound. */
-function boundedPatch(file: string, want: string, got: string): Promise<string | undefined> {
+/**
+ * A unified diff, or undefined when it would take more than the time or edit bound. The diff
+ * library loads on the first diff: a command that only reads evals files never compiles it.
+ */
+async function boundedPatch(file: string, want: string, got: string): Promise<string | undefined> {
+  const { createTwoFilesPatch } = await import('diff');
   return new Promise((resolve) => {
     // The callback form runs the diff in slices between turns of the event loop.
     createTwoFilesPatch(`expected/${file}`, `actual/${file}`, want, got, '', '', {

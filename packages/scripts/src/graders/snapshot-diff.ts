@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { SkevalError } from '@skeval/schema';
 import { workspaceIntentSchemas } from '@skeval/schema/internal';
-import picomatch from 'picomatch';
 import { type RegexRunner, runRegexEach } from '../regex/regex-runner.js';
 import { defineBuiltInGrader, requireWorkspace, verdict } from '../registry/grader.js';
 import { listFiles } from '../workspace/list-files.js';
@@ -106,9 +105,11 @@ function listSide(reader: WorkspaceReader, folder: string, what: string): string
 /**
  * The paths matched by an `ignore` glob. A glob becomes a regular expression (picomatch), and
  * one with many `*` backtracks polynomially on a long file name the agent chose: matching runs
- * in the regex worker under its time bound, like every other pattern from an evals file.
+ * in the regex worker under its time bound, like every other pattern from an evals file. picomatch
+ * loads on the first `ignore`: a command that only reads evals files never compiles it.
  */
 async function ignoredPaths(regex: RegexRunner, globs: string[], paths: string[]): Promise<Set<string>> {
+  const { default: picomatch } = await import('picomatch');
   const ignored = new Set<string>();
   const unique = [...new Set(paths)];
   for (const glob of globs) {

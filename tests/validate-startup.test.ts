@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// What the built `skeval validate` loads, recorded by a resolve hook (`module.register`) in the
+// process that runs it: a plain evals.json must not load the YAML parser, which is bundled apart
+// and loaded on the first YAML file read. The parser's files are told by a string only it holds.
+
+const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const cliPath = join(repoRoot, 'apps/cli/dist/cli.js');
+const yamlMarker = 'tag:yaml.org,2002:';
+
+/** Records each resolved file URL, one a line, in the file named by SKEVAL_TEST_LOADED. */
+const hooks = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, nextResolve) {
+  const result = await nextResolve(specifier, context);
+  appendFileSync(process.env.SKEVAL_TEST_LOADED, result.url + '\\n');
+  return result;
+}
+`;
+const register = (hooksUrl: string) =>
+  `import { register } from 'node:module';\nregister(${JSON.stringify(hooksUrl)});\n`;
+
+let root: string;
+
+/** Runs `skeval validate <path>` from the built CLI; returns its output and the files it loaded. */
+async function validateLoading(path: string): Promise<{ stdout: string; loaded: string[] }> {
+  const log = join(root, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', pathToFileURL(join(root, 'register.mjs')).href, cliPath, 'validate', path],
+    { cwd: repoRoot, env: { ...process.env, SKEVAL_TEST_LOADED: log } },
+  );
+  const urls = readFileSync(log, 'utf8').trim().split('\n');
+  return { stdout, loaded: urls.filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url)) };
+}
+
+const holdsYaml = (files: string[]) => files.filter((file) => readFileSync(file, 'utf8').includes(yamlMarker));
+
+beforeAll(async () => {
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} does not exist: run pnpm build first (pnpm test does)`);
+  root = await mkdtemp(join(tmpdir(), 'skeval-validate-startup-'));
+  await writeFile(join(root, 'hooks.mjs'), hooks);
+  await writeFile(join(root, 'register.mjs'), register(pathToFileURL(join(root, 'hooks.mjs')).href));
+});
+afterAll(() => (root ? rm(root, { recursive: true, force: true }) : undefined));
+
+describe('the built skeval validate', () => {
+  it('validates the greeting example without loading the YAML parser', async () => {
+    const { stdout, loaded } = await validateLoading('examples/greeting');
+    expect(stdout).toBe('1 file: 1 valid, 0 invalid, 0 warnings\n');
+    expect(loaded).toContain(join(repoRoot, 'apps/cli/dist/commands/validate.js'));
+    expect(holdsYaml(loaded)).toEqual([]);
+  });
+
+  it('loads the YAML parser to read a promptfoo config', async () => {
+    const { stdout, loaded } = await validateLoading(
+      'packages/evals/src/__fixtures__/real-world/promptfoo-ydb/promptfooconfig.yaml',
+    );
+    expect(stdout).toMatch(/^1 file: 1 valid, 0 invalid, \d+ warnings\n$/m);
+    expect(holdsYaml(loaded)).toHaveLength(1);
+  });
+});
