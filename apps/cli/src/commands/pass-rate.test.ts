@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ratesAgentSource, ratesEvals } from '../../../../packages/core/src/__fixtures__/rates-skill.js';
+import { ratesAgentSource, ratesEvals } from '../../../../tests/fixtures/rates-skill.js';
 import { runCli } from './__fixtures__/run-cli.js';
 
 // One pass rate, everywhere: a run through the CLI with passes, failures, errors (an assertion no
