@@ -127,8 +127,7 @@ function documentOf(value: unknown, index: JsonIndex): JsonDocument {
       for (const [at, segment] of path.entries()) {
         const child = childAt(index, node, segment);
         if (child === undefined) return index.offsets.at(node);
-        if (options.key && at === path.length - 1 && index.keyOffsets.at(child) >= 0)
-          return index.keyOffsets.at(child);
+        if (options.key && at === path.length - 1 && index.keyOffsets.at(child) >= 0) return index.keyOffsets.at(child);
         node = child;
       }
       return index.offsets.at(node);
@@ -165,7 +164,9 @@ function childAt(index: JsonIndex, node: number, segment: string | number): numb
   const count = index.childCounts.at(node);
   const nodeKind = index.kinds.at(node);
   if (nodeKind === kind.array && typeof segment === 'number') {
-    return Number.isInteger(segment) && segment >= 0 && segment < count ? index.children.at(start + segment) : undefined;
+    return Number.isInteger(segment) && segment >= 0 && segment < count
+      ? index.children.at(start + segment)
+      : undefined;
   }
   if (nodeKind !== kind.object) return undefined;
   const id = index.keyIdOf.get(String(segment));
