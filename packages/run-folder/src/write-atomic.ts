@@ -1,5 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { jsonChunks } from './json-parts.js';
 
 /**
  * Text longer than this many characters is written in slices: the benchmark.json of ten thousand
@@ -13,7 +14,7 @@ const sliceLength = 1 << 20;
  */
 export async function writeFileAtomic(
   path: string,
-  contents: string | readonly string[] | Uint8Array,
+  contents: string | Iterable<string> | Uint8Array,
   options: { ensureFolder?: boolean } = {},
 ): Promise<void> {
   if (options.ensureFolder !== false) await mkdir(dirname(path), { recursive: true });
@@ -32,7 +33,7 @@ export async function writeFileAtomic(
  * Text in slices of about `sliceLength` characters, never splitting a surrogate pair (its halves
  * would be written as two U+FFFD).
  */
-function* slicesOf(text: string | readonly string[]): Generator<string> {
+function* slicesOf(text: string | Iterable<string>): Generator<string> {
   for (const part of typeof text === 'string' ? [text] : text) {
     for (let start = 0; start < part.length; ) {
       let end = Math.min(part.length, start + sliceLength);
@@ -44,8 +45,15 @@ function* slicesOf(text: string | readonly string[]): Generator<string> {
   }
 }
 
-/** Writes `value` as JSON, indented, with a final line break. */
+/**
+ * Writes `value` as JSON, indented, with a final line break: the text of `JSON.stringify(value,
+ * null, 2)`, made and written in chunks (`jsonChunks`), so a large file is never one string.
+ */
 export function writeJsonAtomic(path: string, value: unknown, options: { ensureFolder?: boolean } = {}): Promise<void> {
-  // The line break is a part of its own: joined to 15 MB of JSON, the whole would be copied.
-  return writeFileAtomic(path, [JSON.stringify(value, null, 2), '\n'], options);
+  return writeFileAtomic(path, withLineBreak(jsonChunks(value)), options);
+}
+
+function* withLineBreak(chunks: Iterable<string>): Generator<string> {
+  yield* chunks;
+  yield '\n';
 }
