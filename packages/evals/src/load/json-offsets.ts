@@ -4,21 +4,37 @@ import type { JsonDocument } from './json-document.js';
 const kind = { literal: 0, object: 1, array: 2 } as const;
 
 /** A growable column of 32-bit integers, one per value of the document. */
-class IntColumn {
-  values = new Int32Array(1024);
-  length = 0;
-  push(value: number): number {
-    if (this.length === this.values.length) {
-      const grown = new Int32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length] = value;
-    return this.length++;
-  }
-  at(index: number): number {
-    return this.values[index] ?? -1;
-  }
+interface IntColumn {
+  /** Appends a value; returns its index. */
+  push(value: number): number;
+  /** The value at `index`, or -1 past the end. */
+  at(index: number): number;
+  set(index: number, value: number): void;
+  readonly length: number;
+}
+
+function createIntColumn(): IntColumn {
+  let values = new Int32Array(1024);
+  let length = 0;
+  return {
+    push(value) {
+      if (length === values.length) {
+        const grown = new Int32Array(values.length * 2);
+        grown.set(values);
+        values = grown;
+      }
+      values[length] = value;
+      length += 1;
+      return length - 1;
+    },
+    at: (index) => (index >= 0 && index < length ? (values[index] ?? -1) : -1),
+    set(index, value) {
+      values[index] = value;
+    },
+    get length() {
+      return length;
+    },
+  };
 }
 
 /** What the parse leaves: the value, and where each value of it (and each property name) sits. */
@@ -49,13 +65,13 @@ export function parseIndexed(
 ): { errors: ParseError[]; document: JsonDocument | undefined } {
   const errors: ParseError[] = [];
   const index: JsonIndex = {
-    kinds: new IntColumn(),
-    offsets: new IntColumn(),
-    keyOffsets: new IntColumn(),
-    keyIds: new IntColumn(),
-    childStarts: new IntColumn(),
-    childCounts: new IntColumn(),
-    children: new IntColumn(),
+    kinds: createIntColumn(),
+    offsets: createIntColumn(),
+    keyOffsets: createIntColumn(),
+    keyIds: createIntColumn(),
+    childStarts: createIntColumn(),
+    childCounts: createIntColumn(),
+    children: createIntColumn(),
     keys: [],
     keyIdOf: new Map(),
   };
@@ -81,8 +97,8 @@ export function parseIndexed(
   const close = () => {
     const container = open.pop();
     if (!container) return;
-    index.childStarts.values[container.node] = index.children.length;
-    index.childCounts.values[container.node] = container.children.length;
+    index.childStarts.set(container.node, index.children.length);
+    index.childCounts.set(container.node, container.children.length);
     for (const child of container.children) index.children.push(child);
   };
   visit(
