@@ -1,5 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { jsonChunks } from './json-parts.js';
 
 /**
  * Text longer than this many characters is written in slices: the benchmark.json of ten thousand
@@ -13,7 +14,7 @@ const sliceLength = 1 << 20;
  */
 export async function writeFileAtomic(
   path: string,
-  contents: string | readonly string[] | Uint8Array,
+  contents: string | Iterable<string> | Uint8Array,
   options: { ensureFolder?: boolean } = {},
 ): Promise<void> {
   if (options.ensureFolder !== false) await mkdir(dirname(path), { recursive: true });
@@ -55,10 +56,11 @@ export async function stageFileAtomic(
 
 /**
  * Text as one string where it is short (one write, as most artifacts are), else in slices: a
- * list of parts or a generator is written part by part, each a write of its own.
+ * long list of parts, or parts still being made (a generator), are written part by part.
  */
-function writable(text: string | readonly string[]): string | Generator<string> {
-  const parts = typeof text === 'string' ? [text] : text;
+function writable(text: string | Iterable<string>): string | Generator<string> {
+  if (typeof text !== 'string' && !Array.isArray(text)) return slicesOf(text);
+  const parts: readonly string[] = typeof text === 'string' ? [text] : text;
   let length = 0;
   for (const part of parts) length += part.length;
   return length <= sliceLength ? parts.join('') : slicesOf(parts);
@@ -68,7 +70,7 @@ function writable(text: string | readonly string[]): string | Generator<string> 
  * Text in slices of about `sliceLength` characters, never splitting a surrogate pair (its halves
  * would be written as two U+FFFD).
  */
-function* slicesOf(text: string | readonly string[]): Generator<string> {
+function* slicesOf(text: string | Iterable<string>): Generator<string> {
   for (const part of typeof text === 'string' ? [text] : text) {
     for (let start = 0; start < part.length; ) {
       let end = Math.min(part.length, start + sliceLength);
@@ -86,7 +88,15 @@ export function jsonText(value: unknown): string[] {
   return [JSON.stringify(value, null, 2), '\n'];
 }
 
-/** Writes `value` as JSON, indented, with a final line break. */
+/**
+ * Writes `value` as JSON, indented, with a final line break: the text of `JSON.stringify(value,
+ * null, 2)`, made and written in chunks (`jsonChunks`), so a large file is never one string.
+ */
 export function writeJsonAtomic(path: string, value: unknown, options: { ensureFolder?: boolean } = {}): Promise<void> {
-  return writeFileAtomic(path, jsonText(value), options);
+  return writeFileAtomic(path, withLineBreak(jsonChunks(value)), options);
+}
+
+function* withLineBreak(chunks: Iterable<string>): Generator<string> {
+  yield* chunks;
+  yield '\n';
 }

@@ -5,7 +5,6 @@ import type { AgentRunner } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
 import { type ExecutionPlan, installFor, type PlannedCaseRun, type PlannedSkill } from './build-plan.js';
 import type { CostCap } from './cost-cap.js';
-import { createHeapBound } from './heap-bound.js';
 import { eachInOrder, keptOutcome, sharedStringsByKey } from './kept-outcome.js';
 import { type InterruptedCaseRun, runCase } from './run-case.js';
 import type { RunProgressEvent } from './run-progress.js';
@@ -59,7 +58,6 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
   };
   // One copy of each assertion text, grader and evidence per skill, across its case runs.
   const sharedOf = sharedStringsByKey<PlannedSkill>();
-  const heapBound = createHeapBound();
   const hardStop = new AbortController();
   let writesFailed = false;
   let running = 0;
@@ -124,7 +122,6 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
       return;
     }
     costCap?.finished(outcome);
-    heapBound.caseRunFinished();
     execution.outcomes.get(caseRun.planned)?.push(keptOutcome(outcome, sharedOf(caseRun.planned)));
     // Where one case's artifacts cannot be written, the next ones' cannot either: stop cleanly.
     if (outcome.error?.code === 'artifacts_unwritable') {

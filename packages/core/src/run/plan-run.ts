@@ -4,7 +4,7 @@ import { containmentSummary } from '../doctor/doctor.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Shard } from '../shards/shard.js';
-import { buildPlan, type RunSelection } from './build-plan.js';
+import { buildPlan, type PlannedSkill, type RunSelection } from './build-plan.js';
 import { estimateJudgeCalls, type JudgeEstimate } from './estimate-judge.js';
 import { type ContainmentOptions, preflight } from './preflight.js';
 import { defaultDetectPoints, type RequiredSample, requiredSampleFor } from './required-sample.js';
@@ -83,27 +83,31 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
   const judgeTimes = times * (options.judge?.samples ?? 1);
   const estimates = new Map<string, JudgeEstimate>();
   for (const planned of plan.skills) {
+    if (!model) continue;
     const cases = plan.caseRuns
       .filter((caseRun) => caseRun.planned === planned && caseRun.arm === plan.arms[0] && caseRun.runNumber === 1)
       .map((caseRun) => ({ evalCase: caseRun.evalCase, skillDir: planned.skill.dir }));
-    if (model) estimates.set(planned.runDir, estimateJudgeCalls(cases, model, judgeTimes));
+    estimates.set(planned.runDir, estimateJudgeCalls(cases, model, judgeTimes));
   }
-  const caseRuns = await Promise.all(
-    plan.caseRuns.map(async (caseRun) => {
-      const stored = plan.resumed ? await storedCaseRun(caseRun) : undefined;
-      return {
-        skill: caseRun.planned.skill.name,
-        caseId: caseRun.evalCase.id,
-        arm: caseRun.arm,
-        runNumber: caseRun.runNumber,
-        caseDir: caseRun.caseDir,
-        ...(stored && isFinished(stored) ? { complete: true as const } : {}),
-      };
-    }),
-  );
+  // One entry per case run, made in order without a promise per case run: a plan of ten thousand
+  // holds ten thousand small records, not ten thousand pending reads.
+  const caseRuns: RunPlan['caseRuns'] = [];
+  const caseRunsOf = new Map<PlannedSkill, number>();
+  for (const caseRun of plan.caseRuns) {
+    caseRunsOf.set(caseRun.planned, (caseRunsOf.get(caseRun.planned) ?? 0) + 1);
+    const stored = plan.resumed ? await storedCaseRun(caseRun) : undefined;
+    caseRuns.push({
+      skill: caseRun.planned.skill.name,
+      caseId: caseRun.evalCase.id,
+      arm: caseRun.arm,
+      runNumber: caseRun.runNumber,
+      caseDir: caseRun.caseDir,
+      ...(stored && isFinished(stored) ? { complete: true as const } : {}),
+    });
+  }
   const skills = [];
   for (const planned of plan.skills) {
-    const cases = plan.caseRuns.filter((caseRun) => caseRun.planned === planned).length / times;
+    const cases = (caseRunsOf.get(planned) ?? 0) / times;
     const required = await requiredSampleFor(planned.runDir, options.detectPoints ?? defaultDetectPoints);
     skills.push({
       skill: planned.skill.name,

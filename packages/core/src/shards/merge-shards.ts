@@ -1,17 +1,16 @@
-import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { type CaseRunDigest, caseFolderName, outcomeOf, runFiles } from '@skeval/run-folder';
+import { type CaseRunDigest, outcomeOf } from '@skeval/run-folder';
 import { type Gates, SkevalError } from '@skeval/schema';
-import pLimit from 'p-limit';
 import { type GateName, gatesForArms } from '../gates/check-gates.js';
 import { type RunReport, totalsOf } from '../run/run-report.js';
 import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
-import { checkAllCases } from './check-all-cases.js';
-import { checkShardCaseRuns } from './check-shard-case-runs.js';
-import { checkShards } from './check-shards.js';
-import { copyKeepingLinks } from './copy-keeping-links.js';
-import { type FoundShard, findShards } from './find-shards.js';
-import { readShardSettings } from './shard-settings.js';
+import { checkBeforeMerge, readShardCaseRuns } from './check-merge.js';
+import type { FoundShard } from './find-shards.js';
+import { type CasePlacement, placeAll, putInPlace } from './place-case-folders.js';
+import type { ShardSettings } from './shard-settings.js';
+
+export type { CasePlacement } from './place-case-folders.js';
 
 export interface MergeShardsOptions {
   /** Shard run folders (each with `shard.json`), or folders to search below for them. */
@@ -54,12 +53,6 @@ export interface MergeShardsResult extends RunReport {
   judgeSkipReason?: string;
 }
 
-/** How `mergeShards` puts the shards' case folders into the merged run. */
-export type CasePlacement = 'link' | 'copy' | 'move';
-
-/** Case folders copied at a time. */
-const copiesAtOnce = 8;
-
 /**
  * Merges the run folders of a sharded run into one run folder, fail-closed: every shard from 1
  * to n must be there once, agree on the skill, the evals file and the options, and hold every
@@ -72,16 +65,16 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
   const cwd = options.cwd ?? process.cwd();
   const placement = options.placement ?? 'link';
   const outDir = resolve(cwd, options.outDir);
-  const found = await findShards(options.dirs, cwd);
-  const problems = [...found.problems];
-  if (found.problems.length === 0) problems.push(...checkShards(found.shards));
-  const { shards } = found;
-  const sorted = [...shards].sort((a, b) => a.manifest.shard.index - b.manifest.shard.index);
-  const [first] = sorted;
-  if (problems.length === 0 && first) problems.push(...(await checkAllCases(first.manifest, cwd)));
+  const checks = await checkBeforeMerge({
+    dirs: options.dirs,
+    cwd,
+    outDir,
+    given: options.outDir,
+    force: options.force ?? false,
+  });
+  const { shards, sorted, first, settings, settingProblems, outputProblems } = checks;
+  const problems = [...checks.problems];
   const caseRunsCheckable = problems.length === 0 && first !== undefined;
-  const { settings, problems: settingProblems } = await readShardSettings(sorted);
-  const outputProblems = await checkOutput(outDir, options.outDir, shards, options.force ?? false);
   const staging = join(dirname(outDir), `.${basename(outDir)}.merging-${process.pid}-${Date.now().toString(36)}`);
   // Links and copies are made (by the thread pool) while the case runs are read and checked (on
   // the main thread), into a staging folder that goes if a check fails. A move waits for the
@@ -101,14 +94,9 @@ export async function mergeShards(options: MergeShardsOptions): Promise<MergeSha
       : undefined;
   const read = new Map<FoundShard, CaseRunDigest[]>();
   if (caseRunsCheckable) {
-    const ownerOfFolder = new Map(first.manifest.all_cases.map((id) => [caseFolderName(id), id]));
-    const shared = new Map<string, string>();
-    // A shard at a time, for the reason its case runs are read one at a time.
-    for (const shard of shards) {
-      const checked = await checkShardCaseRuns(shard, ownerOfFolder, shared);
-      problems.push(...checked.problems);
-      read.set(shard, checked.runs);
-    }
+    const checked = await readShardCaseRuns(first, shards);
+    problems.push(...checked.problems);
+    for (const [shard, runs] of checked.read) read.set(shard, runs);
   }
   if (problems.length === 0) problems.push(...settingProblems);
   problems.push(...outputProblems);
@@ -151,7 +139,7 @@ async function summarizeMerged(
   read: ReadonlyMap<FoundShard, CaseRunDigest[]>,
   staging: string,
   outDir: string,
-  settings: Awaited<ReturnType<typeof readShardSettings>>['settings'],
+  settings: ShardSettings,
 ) {
   const { manifest } = first;
   const byId = new Map(shards.flatMap((shard) => shard.manifest.cases.map((entry) => [entry.id, entry])));
@@ -192,7 +180,7 @@ function resultOf(
   sorted: readonly FoundShard[],
   staging: string,
   outDir: string,
-  settings: Awaited<ReturnType<typeof readShardSettings>>['settings'],
+  settings: ShardSettings,
 ): MergeShardsResult {
   const { manifest, cases, caseRuns, written } = summary;
   const { gates, unchecked } = gatesForArms(settings.gates, manifest.options.arms.length);
@@ -226,34 +214,6 @@ function resultOf(
   };
 }
 
-/** Every case folder of the shards into `staging`, a few at a time. */
-async function placeAll(shards: readonly FoundShard[], staging: string, placement: CasePlacement): Promise<void> {
-  await mkdir(staging, { recursive: true });
-  const limit = pLimit(copiesAtOnce);
-  await Promise.all(
-    shards.flatMap((shard) =>
-      shard.manifest.cases.map((entry) =>
-        limit(() => {
-          const folder = caseFolderName(entry.id);
-          return place(join(shard.dir, folder), join(staging, folder), placement);
-        }),
-      ),
-    ),
-  );
-}
-
-/** A case folder into the merged run: linked, copied, or moved (copied when it is on another file system). */
-async function place(from: string, to: string, placement: CasePlacement): Promise<void> {
-  if (placement !== 'move') return copyKeepingLinks(from, to, placement);
-  try {
-    await rename(from, to);
-  } catch (error) {
-    if (!(error instanceof Error && Reflect.get(error, 'code') === 'EXDEV')) throw error;
-    await copyKeepingLinks(from, to);
-    await rm(from, { recursive: true, force: true });
-  }
-}
-
 /** The evidence of a judged assertion that was skipped: the reason the shards had no judge. */
 function skipReasonOf(
   runs: ReadonlyArray<{
@@ -264,56 +224,4 @@ function skipReasonOf(
     for (const row of stored.grading.assertion_results)
       if (row.status === 'skipped' && row.grader === 'judge') return row.evidence;
   return undefined;
-}
-
-/**
- * Where the merge writes must be free: a folder that does not exist or is empty, or (with
- * `force`) one that holds a run; never one of the shards or a folder around one.
- */
-async function checkOutput(outDir: string, given: string, shards: readonly FoundShard[], force: boolean) {
-  const problems: string[] = [];
-  for (const shard of shards) {
-    const between = relative(outDir, shard.dir);
-    if (between === '' || !between.startsWith('..')) {
-      problems.push(`-o ${given}: it is (or holds) the shard folder ${shard.label}; write the merged run elsewhere`);
-    }
-  }
-  const stats = await stat(outDir).catch(() => undefined);
-  if (!stats) return problems;
-  if (!stats.isDirectory()) return [...problems, `-o ${given}: exists and is not a folder`];
-  const entries = await readdir(outDir);
-  if (entries.length === 0) return problems;
-  const isRun = entries.some(
-    (entry) => entry.startsWith('eval-') || entry === runFiles.summary || entry === runFiles.benchmark,
-  );
-  if (!force) {
-    problems.push(
-      `-o ${given}: exists and is not empty; choose a new folder${isRun ? ', or pass --force to replace it' : ''}`,
-    );
-  } else if (!isRun) {
-    problems.push(
-      `-o ${given}: holds files that are not a run (no summary.json, no eval-* folders); --force replaces only a run folder`,
-    );
-  }
-  return problems;
-}
-
-/** Moves the finished folder to `outDir`, replacing what is there (an empty folder, or a run with --force). */
-async function putInPlace(staging: string, outDir: string): Promise<void> {
-  const existing = await stat(outDir).catch(() => undefined);
-  if (!existing) {
-    await mkdir(dirname(outDir), { recursive: true });
-    await rename(staging, outDir);
-    return;
-  }
-  const empty = (await readdir(outDir)).length === 0;
-  if (empty) {
-    await rmdir(outDir);
-    await rename(staging, outDir);
-    return;
-  }
-  const replaced = `${staging}.replaced`;
-  await rename(outDir, replaced);
-  await rename(staging, outDir);
-  await rm(replaced, { recursive: true, force: true });
 }

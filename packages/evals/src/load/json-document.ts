@@ -1,4 +1,5 @@
-import { createScanner, getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { createScanner, type ParseError, printParseErrorCode } from 'jsonc-parser';
+import { parseIndexed } from './json-offsets.js';
 
 // jsonc-parser declares its token kinds as const enums, which isolated modules cannot read;
 // these are its SyntaxKind values.
@@ -49,9 +50,12 @@ export function parseJsonDocument(text: string): ParsedJson {
       ],
     };
   }
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  if (errors.length > 0 || root === undefined) {
+  const { errors, document } = parseIndexed(text, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
+  if (errors.length > 0 || document === undefined) {
     // Comments and trailing commas leave the parser in step, so every one is reported; after
     // any other syntax error what follows is mostly echo, so reporting stops there.
     const problems: JsonSyntaxProblem[] = [];
@@ -65,7 +69,7 @@ export function parseJsonDocument(text: string): ParsedJson {
     }
     return { ok: false, problems };
   }
-  return { ok: true, document: createDocument(root) };
+  return { ok: true, document };
 }
 
 function findExcessiveNesting(text: string): number | undefined {
@@ -170,53 +174,4 @@ function previousNonSpace(text: string, offset: number): number {
   let index = offset - 1;
   while (index >= 0 && /\s/.test(text.charAt(index))) index -= 1;
   return index;
-}
-
-function createDocument(root: Node): JsonDocument {
-  const value: unknown = getNodeValue(root);
-  return {
-    value,
-    offsetOf(path, options = {}) {
-      let node = root;
-      for (const segment of path) {
-        const child = childAt(node, segment);
-        if (!child) return node.offset;
-        if (options.key && child.property && segment === path[path.length - 1]) return child.property.offset;
-        node = child.value;
-      }
-      return node.offset;
-    },
-    duplicateKeys() {
-      const found: Array<{ path: Array<string | number>; key: string; offset: number }> = [];
-      const visit = (node: Node, path: Array<string | number>) => {
-        if (node.type === 'object') {
-          const seen = new Set<string>();
-          for (const property of node.children ?? []) {
-            const [keyNode, valueNode] = property.children ?? [];
-            if (!keyNode) continue;
-            const key = String(keyNode.value);
-            if (seen.has(key)) found.push({ path, key, offset: keyNode.offset });
-            seen.add(key);
-            if (valueNode) visit(valueNode, [...path, key]);
-          }
-        } else if (node.type === 'array') {
-          for (const [index, child] of (node.children ?? []).entries()) visit(child, [...path, index]);
-        }
-      };
-      visit(root, []);
-      return found;
-    },
-  };
-}
-
-/** The value node (and, in an object, its key node) at one path segment; the last of duplicate keys wins. */
-function childAt(node: Node, segment: string | number): { value: Node; property?: Node } | undefined {
-  if (node.type === 'array' && typeof segment === 'number') {
-    const value = node.children?.[segment];
-    return value ? { value } : undefined;
-  }
-  if (node.type !== 'object') return undefined;
-  const property = node.children?.findLast((child) => child.children?.[0]?.value === String(segment));
-  const value = property?.children?.[1];
-  return value && property?.children?.[0] ? { value, property: property.children[0] } : undefined;
 }
