@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './__fixtures__/run-cli.js';
+import { repoRoot, runCli } from './__fixtures__/run-cli.js';
 
 let root: string;
 
@@ -67,6 +67,35 @@ describe('skeval validate and trigger sets', () => {
     expect(code).toBe(2);
     expect(stdout).toContain(
       'bad.json:2:41: error: trigger_evals.should_trigger[0]: the trigger query has no `query`: add "query": "what a user would ask"',
+    );
+  });
+
+  it("checks waza's trigger_tests.yaml beside SKILL.md: a skill with trigger queries only, each query counted", async () => {
+    const skill = join(root, 'code-explainer');
+    await mkdir(skill, { recursive: true });
+    await writeFile(join(skill, 'SKILL.md'), '---\nname: code-explainer\ndescription: Explains code\n---\n');
+    await copyFile(
+      join(repoRoot, 'packages/evals/src/triggers/__fixtures__/public/waza-code-explainer.trigger_tests.yaml'),
+      join(skill, 'trigger_tests.yaml'),
+    );
+    const { code, stdout } = await run(['validate', 'code-explainer']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('code-explainer/trigger_tests.yaml: 16 trigger queries (8 should trigger, 8 should not)');
+    expect(stdout).toContain('1 file: 1 valid, 0 invalid');
+  });
+
+  it('reports a broken waza trigger file with its place, and exits 2', async () => {
+    const skill = join(root, 'broken-explainer');
+    await mkdir(join(skill, 'evals'), { recursive: true });
+    await writeFile(join(skill, 'SKILL.md'), '---\nname: broken-explainer\ndescription: Explains code\n---\n');
+    await writeFile(
+      join(skill, 'evals', 'trigger_tests.yaml'),
+      'skill: broken-explainer\nshould_trigger_prompts:\n  - prompt: explain this\n  - reason: forgot the prompt\n',
+    );
+    const { code, stdout } = await run(['validate', 'broken-explainer']);
+    expect(code).toBe(2);
+    expect(stdout).toContain(
+      'broken-explainer/evals/trigger_tests.yaml:4:5: error: should_trigger_prompts[1]: the trigger query has no `query`',
     );
   });
 });

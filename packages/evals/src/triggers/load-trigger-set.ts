@@ -1,7 +1,7 @@
 import { formatPointer, jsonTypeName } from '@skeval/schema/internal';
 import { createIssueSink, type IssueSink, isPlainObject, type JsonPath } from '../load/issue-sink.js';
-import { parseJsonDocument } from '../load/json-document.js';
-import { createLineIndex, decodeSource } from '../load/source-text.js';
+import { type JsonDocument, parseJsonDocument } from '../load/json-document.js';
+import { createLineIndex, decodeSource, type LineIndex } from '../load/source-text.js';
 import { type ReadTriggerItem, readTriggerItem } from './read-trigger-item.js';
 import type { TriggerQuery, TriggerSetLoad, TriggerShape } from './types.js';
 
@@ -39,7 +39,19 @@ export function loadTriggerSet(options: LoadTriggerSetOptions): TriggerSetLoad {
     }));
     return { ...empty, errors };
   }
-  const { document } = parsed;
+  return readTriggerDocument(parsed.document, lines, options);
+}
+
+/**
+ * The trigger sets of a parsed document, JSON or YAML (`load-yaml-trigger-set.ts`), each query
+ * and problem located through the document's offsets.
+ */
+export function readTriggerDocument(
+  document: JsonDocument,
+  lines: LineIndex,
+  options: { fileName: string; skillName?: string },
+): TriggerSetLoad {
+  const { fileName } = options;
   const sink = createIssueSink(lines, document);
   const items = readTriggerSets(document.value, sink, options.skillName);
   const shapes: Partial<Record<TriggerShape, number>> = {};
@@ -85,7 +97,26 @@ function readTriggerSets(value: unknown, sink: IssueSink, skillName: string | un
       `\`trigger_evals\` must be { "should_trigger": [ … ], "should_not_trigger": [ … ] } or an array of { "query", "should_trigger" }, got ${jsonTypeName(nested)}`,
     );
   items.push(...readLists(value, [], 'top-level-lists', context));
+  const waza = readLists(value, [], 'waza-trigger-tests', context, wazaLists);
+  if (waza.length > 0) warnOtherSkill(value.skill, sink, skillName);
+  items.push(...waza);
   return items;
+}
+
+/** waza's trigger tests: `should_trigger_prompts` and `should_not_trigger_prompts`, under the `skill` they are for. */
+const wazaLists = [
+  ['should_trigger_prompts', true],
+  ['should_not_trigger_prompts', false],
+] as const;
+
+/** A waza `skill` that names another skill than the one whose folder holds the file. */
+function warnOtherSkill(named: unknown, sink: IssueSink, skillName: string | undefined): void {
+  if (typeof named !== 'string' || skillName === undefined || named === skillName) return;
+  sink.warning(
+    'invalid-value',
+    ['skill'],
+    `\`skill\` names ${named}, but the file is read for ${skillName}, the skill whose folder holds it; write \`skill: ${skillName}\` or move the file beside ${named}`,
+  );
 }
 
 type ReadContext = { sink: IssueSink; skillName?: string };
@@ -115,18 +146,21 @@ function readCases(cases: unknown[], path: JsonPath, context: ReadContext): Read
   );
 }
 
-/** `should_trigger` and `should_not_trigger` lists in an object. */
+const triggerLists = [
+  ['should_trigger', true],
+  ['should_not_trigger', false],
+] as const;
+
+/** `should_trigger` and `should_not_trigger` lists in an object (or the pair `lists` names). */
 function readLists(
   holder: Record<string, unknown>,
   path: JsonPath,
   shape: TriggerShape,
   context: ReadContext,
+  lists: ReadonlyArray<readonly [string, boolean]> = triggerLists,
 ): ReadTriggerItem[] {
   const items: ReadTriggerItem[] = [];
-  for (const [key, listSays] of [
-    ['should_trigger', true],
-    ['should_not_trigger', false],
-  ] as const) {
+  for (const [key, listSays] of lists) {
     const list = holder[key];
     if (list === undefined) continue;
     if (!Array.isArray(list)) {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { loadTriggerSet } from './load-trigger-set.js';
+import { loadYamlTriggerSet } from './load-yaml-trigger-set.js';
 
 // Trigger files from public repositories, byte for byte (see __fixtures__/public/README.md).
 // The expected labels are counted from the file's own JSON, not from the loader.
@@ -39,5 +41,35 @@ describe('a public trigger-evals.json for several skills: `evals` of { query, sh
     );
     expect(load.queries.filter((query) => query.shouldTrigger)).toHaveLength(1);
     expect(load.queries.map((query) => query.expectedSkill).slice(0, 3)).toEqual(['setup', 'AGENTS.md', 'new-track']);
+  });
+});
+
+describe("waza's public trigger_tests.yaml: should_trigger_prompts / should_not_trigger_prompts under `skill`", () => {
+  const source = read('waza-code-explainer.trigger_tests.yaml');
+  const spec: {
+    should_trigger_prompts: Array<{ prompt: string }>;
+    should_not_trigger_prompts: Array<{ prompt: string }>;
+  } = parseYaml(source);
+
+  it('reads every prompt with the list it is in as its label, in order, with no issue', async () => {
+    const load = await loadYamlTriggerSet({
+      source,
+      fileName: 'code-explainer/trigger_tests.yaml',
+      skillName: 'code-explainer',
+    });
+    expect(load.errors).toEqual([]);
+    expect(load.warnings).toEqual([]);
+    expect(load.queries.map((query) => [query.query, query.shouldTrigger])).toEqual([
+      ...spec.should_trigger_prompts.map((item) => [item.prompt, true]),
+      ...spec.should_not_trigger_prompts.map((item) => [item.prompt, false]),
+    ]);
+    expect(load.shapes).toEqual({ 'waza-trigger-tests': 16 });
+  });
+
+  it('places each query at its line in the YAML', async () => {
+    const load = await loadYamlTriggerSet({ source, fileName: 'trigger_tests.yaml', skillName: 'code-explainer' });
+    const lines = source.split('\n');
+    for (const query of load.queries) expect(lines[query.line - 1]).toContain(`prompt: ${JSON.stringify(query.query)}`);
+    expect(load.queries[8]?.pointer).toBe('should_not_trigger_prompts[0]');
   });
 });

@@ -36,6 +36,7 @@ const noteKeys = new Set([
   'case_id',
   'difficulty',
   'split',
+  'confidence',
 ]);
 
 export interface ReadItemOptions {

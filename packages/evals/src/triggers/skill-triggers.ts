@@ -4,15 +4,18 @@ import { join, relative } from 'node:path';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import { evalsFileOf } from '../skills/skill-folder.js';
 import { loadTriggerSet } from './load-trigger-set.js';
+import { isYamlTriggerFile, loadYamlTriggerSet } from './load-yaml-trigger-set.js';
 import type { TriggerQuery, TriggerSetLoad } from './types.js';
 
-/** The names authors give a trigger file kept beside evals.json, as public repositories show them. */
+/** The names authors give a trigger file kept beside evals.json, as public repositories show them (waza's in YAML). */
 export const triggerFileNames = [
   'trigger-evals.json',
   'trigger_evals.json',
   'trigger-eval.json',
   'trigger_queries.json',
   'trigger-queries.json',
+  'trigger_tests.yaml',
+  'trigger_tests.yml',
 ] as const;
 
 const triggerFolders = ['', 'evals', 'eval', 'tests'];
@@ -51,7 +54,8 @@ export async function loadSkillTriggers(options: {
   for (const path of paths) {
     const fileName = relative(cwd, path) || path;
     if (statSync(path).size > defaultMaxEvalsFileBytes) continue;
-    files.push(loadTriggerSet({ source: await readFile(path), fileName, skillName: options.skillName }));
+    const read = { source: await readFile(path), fileName, skillName: options.skillName };
+    files.push(isYamlTriggerFile(path) ? await loadYamlTriggerSet(read) : loadTriggerSet(read));
   }
   const seen = new Map<string, number>();
   for (const query of files.flatMap((file) => file.queries)) seen.set(query.id, (seen.get(query.id) ?? 0) + 1);

@@ -17,6 +17,11 @@ export const triggerShapes = [
    * `expected` (or `expected_skill`) a boolean, a skill's name, `should_trigger`/`should_not_trigger`, or null.
    */
   'query-list',
+  /**
+   * waza's `trigger_tests.yaml`: `should_trigger_prompts` / `should_not_trigger_prompts` lists of
+   * `{ prompt, reason, confidence }`, under the `skill` they are for.
+   */
+  'waza-trigger-tests',
 ] as const;
 export type TriggerShape = (typeof triggerShapes)[number];
 

@@ -1,8 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { EvalsIssue } from '../load/issues.js';
+import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import type { LoadResult } from '../load/types.js';
 import { loadTriggerSet } from './load-trigger-set.js';
-import type { TriggerShape } from './types.js';
+import { loadYamlTriggerSet } from './load-yaml-trigger-set.js';
+import type { TriggerSetLoad, TriggerShape } from './types.js';
 
 /** How many trigger queries a file holds, of each kind and shape. */
 export interface TriggerCounts {
@@ -30,16 +32,54 @@ export async function validateTriggers(
   const warnings = mergeIssues(result.warnings, load.warnings);
   const { evals: _evals, ...rest } = result;
   const merged: LoadResult = { ...(errors.length === 0 && result.evals ? result : rest), errors, warnings };
-  if (load.queries.length === 0) return { result: merged };
+  return load.queries.length === 0 ? { result: merged } : { result: merged, triggers: countsOf(load) };
+}
+
+/**
+ * A YAML trigger file (waza's `trigger_tests.yaml`), checked as `skeval triggers` reads it: a
+ * file of trigger queries only, valid when every query reads, with no cases to run.
+ */
+export async function validateYamlTriggerFile(
+  absolutePath: string,
+  fileName: string,
+  skillName: string | undefined,
+): Promise<{ result: LoadResult; triggers?: TriggerCounts }> {
+  const { size } = await stat(absolutePath);
+  if (size > defaultMaxEvalsFileBytes) {
+    const message = `the file is ${size} bytes, over the ${defaultMaxEvalsFileBytes}-byte limit for a trigger file; split it`;
+    const issue = {
+      severity: 'error' as const,
+      code: 'too-large' as const,
+      message,
+      path: [],
+      pointer: '',
+      line: 1,
+      column: 1,
+    };
+    return { result: { fileName, errors: [issue], warnings: [] } };
+  }
+  const load = await loadYamlTriggerSet({
+    source: await readFile(absolutePath),
+    fileName,
+    ...(skillName ? { skillName } : {}),
+  });
+  const evals = { fileName, ...(skillName ? { skillName } : {}), cases: [], extra: {} };
+  const result: LoadResult = {
+    fileName,
+    ...(load.errors.length === 0 ? { evals } : {}),
+    errors: load.errors,
+    warnings: load.warnings,
+  };
+  return load.queries.length === 0 ? { result } : { result, triggers: countsOf(load) };
+}
+
+function countsOf(load: TriggerSetLoad): TriggerCounts {
   const shouldTrigger = load.queries.filter((query) => query.shouldTrigger).length;
   return {
-    result: merged,
-    triggers: {
-      total: load.queries.length,
-      shouldTrigger,
-      shouldNotTrigger: load.queries.length - shouldTrigger,
-      shapes: load.shapes,
-    },
+    total: load.queries.length,
+    shouldTrigger,
+    shouldNotTrigger: load.queries.length - shouldTrigger,
+    shapes: load.shapes,
   };
 }
 

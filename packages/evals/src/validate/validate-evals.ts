@@ -11,8 +11,9 @@ import type { LoadResult } from '../load/types.js';
 import { type EvalsFileTarget, findEvalsTargets } from '../skills/find-evals-files.js';
 import { loadEvalsFileFromDisk, skillDirOf } from '../skills/load-from-disk.js';
 import { parseSkillManifest, readSkillManifest } from '../skills/read-skill-manifest.js';
+import { isYamlTriggerFile } from '../triggers/load-yaml-trigger-set.js';
 import { triggerFilesOf } from '../triggers/skill-triggers.js';
-import { type TriggerCounts, validateTriggers } from '../triggers/validate-triggers.js';
+import { type TriggerCounts, validateTriggers, validateYamlTriggerFile } from '../triggers/validate-triggers.js';
 
 export interface ValidateEvalsOptions {
   /** Files or folders; folders are searched for evals files as discovery finds them (then `*.json`). */
@@ -78,14 +79,19 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
   const files: ValidatedFile[] = [];
   for (const { absolutePath, skillDir } of found.values()) {
     const fileName = relative(cwd, absolutePath) || absolutePath;
-    const loaded = await loadEvalsFileFromDisk(absolutePath, fileName, {
-      maxBytes: options.maxBytes ?? defaultMaxEvalsFileBytes,
-      ...(skillDir ? { skillDir } : {}),
-    });
-    const skillName =
-      loaded.evals?.skillName ??
-      (skillDir && existsSync(join(skillDir, 'SKILL.md')) ? (await readSkillManifest(skillDir)).name : undefined);
-    const { result, triggers } = await validateTriggers(loaded, absolutePath, skillName);
+    const manifestName = async () =>
+      skillDir && existsSync(join(skillDir, 'SKILL.md')) ? (await readSkillManifest(skillDir)).name : undefined;
+    let checked: Awaited<ReturnType<typeof validateTriggers>>;
+    if (isYamlTriggerFile(absolutePath)) {
+      checked = await validateYamlTriggerFile(absolutePath, fileName, await manifestName());
+    } else {
+      const loaded = await loadEvalsFileFromDisk(absolutePath, fileName, {
+        maxBytes: options.maxBytes ?? defaultMaxEvalsFileBytes,
+        ...(skillDir ? { skillDir } : {}),
+      });
+      checked = await validateTriggers(loaded, absolutePath, loaded.evals?.skillName ?? (await manifestName()));
+    }
+    const { result, triggers } = checked;
     const lint =
       options.lint && result.evals && result.locate
         ? await lintFile(skillDir ?? skillDirOf(absolutePath), result.evals, result.locate)
