@@ -54,7 +54,13 @@ describe('the table of commands', () => {
   it('leaves every command file unread for --version and --help, and reads only its own for a command', async () => {
     expect(await loadedBy(['--version'])).toEqual(['cli.js']);
     expect(await loadedBy(['--help'])).toEqual(['cli.js']);
-    expect(await loadedBy(['validate', 'examples'])).toEqual(['cli.js', 'commands/validate.js']);
-    expect(await loadedBy(['help', 'brief'])).toEqual(['cli.js', 'commands/brief.js']);
+    for (const [args, own] of [
+      [['validate', 'examples'], 'commands/validate.js'],
+      [['help', 'brief'], 'commands/brief.js'],
+    ] as const) {
+      const loaded = await loadedBy([...args]);
+      // A quick command may load the chunks split off its own build (yaml, say, on first use); never another command.
+      expect(loaded.filter((file) => !/^chunk-[A-Z0-9]+\.js$/.test(file))).toEqual(['cli.js', own]);
+    }
   }, 60_000);
 });
