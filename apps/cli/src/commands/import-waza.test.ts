@@ -2,23 +2,14 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../main.js';
+import { exampleAgentFlags, repoRoot, runCli } from './__fixtures__/run-cli.js';
 
-const repoRoot = new URL('../../../../', import.meta.url).pathname;
 const fixture = join(repoRoot, 'packages/evals/src/__fixtures__/real-world/waza-code-explainer');
-const exampleAgent = join(repoRoot, 'examples/agents/greeting-agent.mjs');
-const agent = ['--agent', 'command', '--agent-command', `node ${exampleAgent} {prompt_file}`];
+const agent = exampleAgentFlags;
 let root: string;
 
-async function skeval(args: string[]) {
-  let stderr = '';
-  const code = await main(args, {
-    stdout: () => {},
-    stderr: (text) => (stderr += text),
-    cwd: root,
-    env: { PATH: process.env.PATH },
-  });
-  return { code, stderr };
+function skeval(args: string[]) {
+  return runCli(root, args);
 }
 
 beforeAll(async () => {

@@ -2,11 +2,10 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from './__fixtures__/run-cli.js';
+import { exampleAgentFlags, repoRoot, runCli } from './__fixtures__/run-cli.js';
 
 const realWorld = join(repoRoot, 'packages/evals/src/__fixtures__/real-world');
-const exampleAgent = join(repoRoot, 'examples/agents/greeting-agent.mjs');
-const agent = ['--agent', 'command', '--agent-command', `node ${exampleAgent} {prompt_file}`];
+const agent = exampleAgentFlags;
 let root: string;
 
 function skeval(args: string[]) {

@@ -8,6 +8,13 @@ import { main } from '../../main.js';
 export const repoRoot = new URL('../../../../../', import.meta.url).pathname;
 /** The built command line: tests that need a process of its own run it as users do. */
 export const binary = join(repoRoot, 'apps/cli/dist/cli.js');
+/** The flags that run the bundled example agent (examples/agents/greeting-agent.mjs) as a command agent. */
+export const exampleAgentFlags = [
+  '--agent',
+  'command',
+  '--agent-command',
+  `node ${join(repoRoot, 'examples/agents/greeting-agent.mjs')} {prompt_file}`,
+];
 
 /** What one `skeval` command printed and how it ended (`null`: ended by a signal). */
 export interface CliResult {
