@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { EvalsIssue } from '../load/issues.js';
-import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
+import { defaultMaxEvalsFileBytes, tooLargeResult } from '../load/load-evals-file.js';
 import type { LoadResult } from '../load/types.js';
 import { loadTriggerSet } from './load-trigger-set.js';
 import { loadYamlTriggerSet } from './load-yaml-trigger-set.js';
@@ -43,21 +43,10 @@ export async function validateYamlTriggerFile(
   absolutePath: string,
   fileName: string,
   skillName: string | undefined,
+  maxBytes = defaultMaxEvalsFileBytes,
 ): Promise<{ result: LoadResult; triggers?: TriggerCounts }> {
   const { size } = await stat(absolutePath);
-  if (size > defaultMaxEvalsFileBytes) {
-    const message = `the file is ${size} bytes, over the ${defaultMaxEvalsFileBytes}-byte limit for a trigger file; split it`;
-    const issue = {
-      severity: 'error' as const,
-      code: 'too-large' as const,
-      message,
-      path: [],
-      pointer: '',
-      line: 1,
-      column: 1,
-    };
-    return { result: { fileName, errors: [issue], warnings: [] } };
-  }
+  if (size > maxBytes) return { result: tooLargeResult(fileName, size, maxBytes) };
   const load = await loadYamlTriggerSet({
     source: await readFile(absolutePath),
     fileName,

@@ -83,7 +83,8 @@ export async function validateEvals(options: ValidateEvalsOptions): Promise<Vali
       skillDir && existsSync(join(skillDir, 'SKILL.md')) ? (await readSkillManifest(skillDir)).name : undefined;
     let checked: Awaited<ReturnType<typeof validateTriggers>>;
     if (isYamlTriggerFile(absolutePath)) {
-      checked = await validateYamlTriggerFile(absolutePath, fileName, await manifestName());
+      const maxBytes = options.maxBytes ?? defaultMaxEvalsFileBytes;
+      checked = await validateYamlTriggerFile(absolutePath, fileName, await manifestName(), maxBytes);
     } else {
       const loaded = await loadEvalsFileFromDisk(absolutePath, fileName, {
         maxBytes: options.maxBytes ?? defaultMaxEvalsFileBytes,
