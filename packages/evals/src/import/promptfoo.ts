@@ -119,10 +119,16 @@ function collectTests(tests: unknown, readReferenced: ReadReferenced, lost: stri
       const pattern = entry.slice('file://'.length);
       const found = readReferenced(pattern);
       if (found.length === 0) lost.push(`tests[${index}]: ${entry} matches no file`);
-      for (const { path, value } of found)
+      for (const match of found) {
+        if ('problem' in match) {
+          lost.push(`tests[${index}]: ${match.path} ${match.problem}`);
+          continue;
+        }
+        const { path, value } = match;
         for (const [at, test] of listOf(value).entries())
           if (isRecord(test))
             entries.push({ test, where: `${path}${Array.isArray(value) ? `[${at}]` : ''}`, file: path });
+      }
     } else if (isRecord(entry)) entries.push({ test: entry, where: `tests[${index}]` });
     else lost.push(`tests[${index}]: ${JSON.stringify(entry)} is not a test; not imported`);
   }

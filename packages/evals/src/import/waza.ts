@@ -107,7 +107,9 @@ function taskFiles(
     }
     const matches = readReferenced(pattern);
     if (matches.length === 0) lost.push(`tasks[${index}]: ${JSON.stringify(pattern)} matches no task file`);
-    found.push(...matches);
+    for (const match of matches)
+      if ('problem' in match) lost.push(`tasks[${index}]: ${match.path} ${match.problem}`);
+      else found.push(match);
   }
   return found;
 }
