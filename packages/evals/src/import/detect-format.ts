@@ -44,3 +44,9 @@ const agentvCaseKeys = ['criteria', 'expected_outcome', 'input_messages', 'input
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** A value as a list: nothing for null or undefined, a list as it is, anything else alone. */
+export function listOf(value: unknown): unknown[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}

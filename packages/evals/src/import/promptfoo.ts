@@ -1,5 +1,5 @@
 import { basename, dirname } from 'node:path';
-import { isRecord } from './detect-format.js';
+import { isRecord, listOf } from './detect-format.js';
 import { mapAssertion } from './map-assertion.js';
 import type { ImportedCase, ImportResult, ReadReferenced } from './types.js';
 
@@ -133,9 +133,4 @@ function collectTests(tests: unknown, readReferenced: ReadReferenced, lost: stri
     else lost.push(`tests[${index}]: ${JSON.stringify(entry)} is not a test; not imported`);
   }
   return entries;
-}
-
-function listOf(value: unknown): unknown[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value];
 }

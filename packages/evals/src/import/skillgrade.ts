@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { isRecord } from './detect-format.js';
+import { isRecord, listOf } from './detect-format.js';
 import type { ImportedCase, ImportResult, ReadText } from './types.js';
 
 /** What skillgrade's own keys are for, and how to get the same with Skeval. */
@@ -233,9 +233,4 @@ function seededFiles(
       );
   }
   return { files, sources };
-}
-
-function listOf(value: unknown): unknown[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value];
 }
