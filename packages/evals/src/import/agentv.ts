@@ -1,4 +1,4 @@
-import { isRecord } from './detect-format.js';
+import { isRecord, listOf } from './detect-format.js';
 import { mapAssertion } from './map-assertion.js';
 import type { ImportedCase, ImportResult } from './types.js';
 
@@ -127,9 +127,4 @@ function readInput(input: unknown, where: string, lost: string[]): { prompt: str
     }
   }
   return { prompt: texts.join('\n\n').trim(), files };
-}
-
-function listOf(value: unknown): unknown[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value];
 }

@@ -1,4 +1,4 @@
-import { casePromptKeys, isRecord } from './detect-format.js';
+import { casePromptKeys, isRecord, listOf } from './detect-format.js';
 import type { ImportedCase, ImportResult } from './types.js';
 
 /** Lists of prose criteria, each line a judged claim. */
@@ -149,9 +149,4 @@ function caseAssertions(
       );
   }
   return assertions;
-}
-
-function listOf(value: unknown): unknown[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value];
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,7 +91,37 @@ describe("other tools' files read in place", () => {
       await writeFile(join(dir, 'notes.eval.yaml'), 'title: my notes\nitems: [1, 2]\n');
       const result = await loadEvalsFileFromDisk(join(dir, 'notes.eval.yaml'), 'notes.eval.yaml');
       expect(result.errors.map((issue) => `${issue.line}:${issue.column} ${issue.message}`)).toEqual([
-        '1:1 notes.eval.yaml is neither a promptfoo config (`prompts`, `providers`, `tests` with `vars`/`assert`), an agentv eval file (`tests` of cases with `input`, `criteria`, `assertions`), a Vally eval file (`stimuli` with `prompt` and `graders`), a waza eval spec (`skill` and `tasks` patterns of task files) nor a cases.yaml list (`cases` with a `prompt` each)',
+        '1:1 notes.eval.yaml is neither a promptfoo config (`prompts`, `providers`, `tests` with `vars`/`assert`), an agentv eval file (`tests` of cases with `input`, `criteria`, `assertions`), a Vally eval file (`stimuli` with `prompt` and `graders`), a waza eval spec (`skill` and `tasks` patterns of task files), a skillgrade eval.yaml (`tasks` with an `instruction` each) nor a cases.yaml list (`cases` with a `prompt` each)',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the files a waza or promptfoo file names only inside its repository, listing each refused match', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skeval-foreign-'));
+    try {
+      await mkdir(join(dir, 'repo/.git'), { recursive: true });
+      await mkdir(join(dir, 'repo/skill/tasks'), { recursive: true });
+      await writeFile(join(dir, 'outside.yaml'), 'id: outside\ninputs: { prompt: read me }\n');
+      await writeFile(join(dir, 'repo/skill/tasks/own.yaml'), 'id: own\ninputs: { prompt: Explain this. }\n');
+      await symlink(join(dir, 'outside.yaml'), join(dir, 'repo/skill/tasks/link.yaml'));
+      await writeFile(join(dir, 'repo/skill/eval.yaml'), 'skill: s\ntasks: ["tasks/*.yaml", "../../*.yaml"]\n');
+      const waza = await importForeignFile({ absolutePath: join(dir, 'repo/skill/eval.yaml') });
+      const refused = `resolves outside the repository (${join(dir, 'repo')}); not read: copy it into the skill folder`;
+      expect(waza.evals.evals.map((entry) => entry.id)).toEqual(['own']);
+      expect(waza.lost).toEqual([`tasks[0]: tasks/link.yaml ${refused}`, `tasks[1]: ../../outside.yaml ${refused}`]);
+      await writeFile(join(dir, 'repo/skill/promptfooconfig.yaml'), 'prompts: ["{{q}}"]\ntests: file://../../*.yaml\n');
+      const promptfoo = await importForeignFile({ absolutePath: join(dir, 'repo/skill/promptfooconfig.yaml') });
+      expect(promptfoo.evals.evals).toEqual([]);
+      expect(promptfoo.lost).toContain(`tests[0]: ../../outside.yaml ${refused}`);
+      // Out of any repository, the bound is the eval file's folder (and the skill folder).
+      await rm(join(dir, 'repo/.git'), { recursive: true });
+      const loose = await importForeignFile({ absolutePath: join(dir, 'repo/skill/eval.yaml') });
+      expect(loose.evals.evals.map((entry) => entry.id)).toEqual(['own']);
+      expect(loose.lost).toEqual([
+        `tasks[0]: tasks/link.yaml resolves outside the eval file's folder (${join(dir, 'repo/skill')}); not read: copy it into the skill folder`,
+        `tasks[1]: ../../outside.yaml resolves outside the eval file's folder (${join(dir, 'repo/skill')}); not read: copy it into the skill folder`,
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,16 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { importAgentv } from './agentv.js';
 import { importCasesList } from './cases-list.js';
 import { detectForeignFormat, isRecord } from './detect-format.js';
 import { importPromptfoo } from './promptfoo.js';
-import { createRepositoryReader } from './read-in-repository.js';
-import type { ImportResult } from './types.js';
+import { createReadBound, createRepositoryReader, maxFileBytes } from './read-in-repository.js';
+import { importSkillgrade } from './skillgrade.js';
+import type { ImportResult, ReadReferenced, ReadText } from './types.js';
 import { importVally } from './vally.js';
 import { importWaza } from './waza.js';
 
 export interface ImportForeignFileOptions {
-  /** The file: a promptfoo config, an agentv, Vally or waza eval file, or a cases.yaml list (YAML or JSON). */
+  /** The file: a promptfoo config, an agentv, Vally, waza or skillgrade eval file, or a cases.yaml list (YAML or JSON). */
   absolutePath: string;
   /** The text, when the caller read it already. @default read from `absolutePath` */
   text?: string;
@@ -29,7 +30,8 @@ export function isForeignEvalsFileName(path: string): boolean {
 /**
  * Reads another tool's eval file as an evals.json: promptfoo (`prompts`/`providers`/`tests` with
  * `vars`/`assert`, test files through `file://`), agentv (`tests`/`evalcases`), Vally (`stimuli`), waza (`skill` and
- * `tasks` patterns of task files) or a `cases.yaml` list (`cases`). Rejects with a plain
+ * `tasks` patterns of task files), skillgrade (`tasks` with an `instruction` each) or a `cases.yaml` list (`cases`).
+ * The files it names are read only inside the git repository holding it (or the skill folder). Rejects with a plain
  * Error naming the file when it is not YAML or not either tool's. yaml (and the glob library, for the files a
  * promptfoo or waza file names) load here, on the first foreign file read, so a command that reads only evals.json
  * files never loads them.
@@ -45,7 +47,7 @@ export async function importForeignFile(options: ImportForeignFileOptions): Prom
   if (format === 'cases') return importCasesList(value);
   if (format === undefined || !isRecord(value))
     throw new Error(
-      `${basename(absolutePath)} is neither a promptfoo config (\`prompts\`, \`providers\`, \`tests\` with \`vars\`/\`assert\`), an agentv eval file (\`tests\` of cases with \`input\`, \`criteria\`, \`assertions\`), a Vally eval file (\`stimuli\` with \`prompt\` and \`graders\`), a waza eval spec (\`skill\` and \`tasks\` patterns of task files) nor a cases.yaml list (\`cases\` with a \`prompt\` each)`,
+      `${basename(absolutePath)} is neither a promptfoo config (\`prompts\`, \`providers\`, \`tests\` with \`vars\`/\`assert\`), an agentv eval file (\`tests\` of cases with \`input\`, \`criteria\`, \`assertions\`), a Vally eval file (\`stimuli\` with \`prompt\` and \`graders\`), a waza eval spec (\`skill\` and \`tasks\` patterns of task files), a skillgrade eval.yaml (\`tasks\` with an \`instruction\` each) nor a cases.yaml list (\`cases\` with a \`prompt\` each)`,
     );
   const record = value;
   const inSkill = (path: string) => {
@@ -55,18 +57,37 @@ export async function importForeignFile(options: ImportForeignFileOptions): Prom
       ? undefined
       : within.split(sep).join('/');
   };
-  const readReferenced = (pattern: string) =>
+  const bound = createReadBound(absolutePath, skillDir);
+  const refusal = (path: string) =>
+    !bound.contains(path)
+      ? `resolves outside ${bound.label}; not read: copy it into the skill folder`
+      : statSync(path).size > maxFileBytes
+        ? `is larger than ${maxFileBytes} bytes; not read`
+        : undefined;
+  const readReferenced: ReadReferenced = (pattern) =>
     globSync(pattern, { cwd: fileDir, absolute: true })
       .sort()
-      .map((path) => ({ path: relative(fileDir, path) || path, value: parseFile(readFileSync(path, 'utf8'), path) }));
+      .map((path) => {
+        const shown = relative(fileDir, path) || path;
+        const problem = refusal(path);
+        return problem ? { path: shown, problem } : { path: shown, value: parseFile(readFileSync(path, 'utf8'), path) };
+      });
+  const readText: ReadText = (path) => {
+    const absolute = resolve(fileDir, path);
+    if (!existsSync(absolute) || !statSync(absolute).isFile()) return undefined;
+    const problem = refusal(absolute);
+    return problem ? { path, problem } : { text: readFileSync(absolute, 'utf8') };
+  };
   const result =
     format === 'vally'
       ? importVally(record, inSkill, createRepositoryReader(absolutePath))
       : format === 'waza'
         ? importWaza(record, readReferenced, inSkill)
-        : format === 'promptfoo'
-          ? importPromptfoo(record, readReferenced)
-          : importAgentv(record, options.graderExists ?? (() => false));
+        : format === 'skillgrade'
+          ? importSkillgrade(record, readText, inSkill)
+          : format === 'promptfoo'
+            ? importPromptfoo(record, readReferenced)
+            : importAgentv(record, options.graderExists ?? (() => false));
   for (const entry of result.evals.evals) {
     if (!entry.files) continue;
     // agentv writes paths relative to the eval file (or, with a leading `/`, to the repository).
@@ -90,6 +111,7 @@ const formatNames = {
   agentv: "agentv's eval file",
   vally: "Vally's eval file",
   waza: "waza's eval spec",
+  skillgrade: "skillgrade's eval.yaml",
   cases: 'a cases.yaml list',
 } as const;
 

@@ -1,5 +1,5 @@
 import { basename, dirname } from 'node:path';
-import { isRecord } from './detect-format.js';
+import { isRecord, listOf } from './detect-format.js';
 import { mapAssertion } from './map-assertion.js';
 import type { ImportedCase, ImportResult, ReadReferenced } from './types.js';
 
@@ -119,17 +119,18 @@ function collectTests(tests: unknown, readReferenced: ReadReferenced, lost: stri
       const pattern = entry.slice('file://'.length);
       const found = readReferenced(pattern);
       if (found.length === 0) lost.push(`tests[${index}]: ${entry} matches no file`);
-      for (const { path, value } of found)
+      for (const match of found) {
+        if ('problem' in match) {
+          lost.push(`tests[${index}]: ${match.path} ${match.problem}`);
+          continue;
+        }
+        const { path, value } = match;
         for (const [at, test] of listOf(value).entries())
           if (isRecord(test))
             entries.push({ test, where: `${path}${Array.isArray(value) ? `[${at}]` : ''}`, file: path });
+      }
     } else if (isRecord(entry)) entries.push({ test: entry, where: `tests[${index}]` });
     else lost.push(`tests[${index}]: ${JSON.stringify(entry)} is not a test; not imported`);
   }
   return entries;
-}
-
-function listOf(value: unknown): unknown[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value];
 }

@@ -12,7 +12,8 @@ export type ReadInRepository = (path: string) => RepositoryFile[] | { problem: s
 
 /** Bounds on what is written inline into an imported case. */
 const maxFiles = 200;
-const maxFileBytes = 1024 * 1024;
+/** The largest file an imported file's references are read from, inline or parsed. */
+export const maxFileBytes = 1024 * 1024;
 const maxTotalBytes = 4 * 1024 * 1024;
 
 /**
@@ -42,6 +43,34 @@ export function createRepositoryReader(evalFilePath: string): ReadInRepository {
         problem: `resolves outside the repository (${root}); only files inside it are read: copy it into the skill folder`,
       };
     return readTree(absolute, inside);
+  };
+}
+
+/** Where the files an eval file names may be read from, and whether a path (links followed) is there. */
+export interface ReadBound {
+  /** The git repository holding the eval file, or its folder and the skill folder when it is in none. */
+  label: string;
+  contains: (path: string) => boolean;
+}
+
+/**
+ * The bound on what an eval file's references (task files, test files, instruction and rubric
+ * files) are read from: inside the git repository holding it or, when there is none, inside its
+ * own folder or the skill folder. A link is followed before the check, so one pointing out is refused.
+ */
+export function createReadBound(evalFilePath: string, skillDir: string): ReadBound {
+  const fileDir = dirname(evalFilePath);
+  const root = repositoryRoot(fileDir);
+  const roots = [...new Set((root === undefined ? [fileDir, skillDir] : [root]).map((dir) => realpathSync(dir)))];
+  return {
+    label:
+      root === undefined
+        ? `the eval file's folder (${fileDir})${skillDir === fileDir ? '' : ` and the skill folder (${skillDir})`}`
+        : `the repository (${root})`,
+    contains: (path) => {
+      const real = realpathSync(path);
+      return roots.some((dir) => real === dir || real.startsWith(dir + sep));
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 /** The other tools whose eval files Skeval reads and imports. */
-export const foreignFormats = ['promptfoo', 'agentv', 'vally', 'waza', 'cases'] as const;
+export const foreignFormats = ['promptfoo', 'agentv', 'vally', 'waza', 'skillgrade', 'cases'] as const;
 export type ForeignFormat = (typeof foreignFormats)[number];
 
 /** One case of an imported file, in evals.json's own words. */
@@ -28,5 +28,21 @@ export interface ImportResult {
   lost: string[];
 }
 
-/** A file a foreign config points at (`file://tests/*.yaml`), read by the caller. */
-export type ReadReferenced = (pattern: string) => Array<{ path: string; value: unknown }>;
+/**
+ * The files a foreign config's pattern matches (`file://tests/*.yaml`), read and parsed by the
+ * caller, in path order; a match it may not read (outside the repository, too large) comes with
+ * the problem instead of a value.
+ */
+export type ReadReferenced = (pattern: string) => Array<{ path: string; value: unknown } | ReferenceProblem>;
+
+/** A file a foreign config names that was not read, and why (said after its path). */
+interface ReferenceProblem {
+  path: string;
+  problem: string;
+}
+
+/**
+ * The text of a file a foreign config names by path (skillgrade's `instruction` and `rubric`),
+ * undefined when no such file exists (the value is then the text itself).
+ */
+export type ReadText = (path: string) => { text: string } | ReferenceProblem | undefined;

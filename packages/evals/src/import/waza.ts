@@ -1,4 +1,4 @@
-import { isRecord } from './detect-format.js';
+import { isRecord, listOf } from './detect-format.js';
 import type { MappedAssertion } from './map-assertion.js';
 import type { ImportedCase, ImportResult, ReadReferenced } from './types.js';
 import { behaviorChecks, mapWazaGrader, type NextId } from './waza-graders.js';
@@ -107,7 +107,9 @@ function taskFiles(
     }
     const matches = readReferenced(pattern);
     if (matches.length === 0) lost.push(`tasks[${index}]: ${JSON.stringify(pattern)} matches no task file`);
-    found.push(...matches);
+    for (const match of matches)
+      if ('problem' in match) lost.push(`tasks[${index}]: ${match.path} ${match.problem}`);
+      else found.push(match);
   }
   return found;
 }
@@ -182,9 +184,4 @@ function readInputs(
       `${where}: inputs.environment (variables for the agent) is not imported: pass them with \`skeval run --pass-env <name>\``,
     );
   return result;
-}
-
-function listOf(value: unknown): unknown[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value];
 }
