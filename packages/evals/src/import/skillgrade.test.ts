@@ -86,6 +86,17 @@ describe("skillgrade's eval.yaml, each mapping", () => {
     expect(result.mapped).toEqual(['tasks[0] (fix).graders[0]: llm_rubric → 1 judged claim']);
   });
 
+  it('reads an llm_rubric with outcome_assertions as one judged claim each', async () => {
+    const result = await importText(
+      'tasks:\n  - name: o\n    instruction: Do it.\n    graders:\n      - type: llm_rubric\n        outcome_assertions:\n          - Did the agent follow the 3-step workflow?\n          - Did it complete in <=5 commands?\n',
+    );
+    expect(result.evals.evals[0]?.assertions).toEqual([
+      'Did the agent follow the 3-step workflow?',
+      'Did it complete in <=5 commands?',
+    ]);
+    expect(result.mapped).toEqual(['tasks[0] (o).graders[0]: llm_rubric outcome_assertions → 2 judged claims']);
+  });
+
   it("merges defaults.workspace with a task's, the task's entry winning for the same dest; inline content and shorthand paths", async () => {
     const result = await importText(
       [

@@ -107,6 +107,15 @@ function mapGrader(
     return [];
   }
   if (type === 'llm_rubric') {
+    const outcomes = listOf(grader.outcome_assertions).filter(
+      (entry): entry is string => typeof entry === 'string' && entry.trim() !== '',
+    );
+    if (outcomes.length > 0) {
+      mapped.push(
+        `${where}: llm_rubric outcome_assertions → ${outcomes.length} judged claim${outcomes.length === 1 ? '' : 's'}`,
+      );
+      return outcomes.map((entry) => entry.trim());
+    }
     const rubric = textOf(grader.rubric, `${where}.rubric`, readText, lost);
     if (!rubric) {
       if (rubric === '' || grader.rubric === undefined)
