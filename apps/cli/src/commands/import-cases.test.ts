@@ -36,7 +36,7 @@ describe('skeval import of a cases.yaml list', () => {
     expect(written.evals[0].expected_output).toBe('现有数据提示因素 A 可能影响结果。');
     expect((await skeval(['validate', 'writing/evals/evals.json'])).code).toBe(0);
     const run = await skeval(['run', 'writing', ...agent, '--output-dir', 'out']);
-    expect(run.stderr).not.toMatch(/error:/);
+    expect(run.stdout + run.stderr).not.toMatch(/error:/);
     const [runId = ''] = await readdir(join(root, 'out/technical-academic-writing-zh'));
     const statuses = [];
     for (const id of ['repeated-evidence-strength', 'scoped-negative-result']) {

@@ -45,7 +45,7 @@ describe('skeval import of a Vally eval file', () => {
     ]);
     expect((await skeval(['validate', 'run-tests/evals/evals.json'])).code).toBe(0);
     const run = await skeval(['run', 'run-tests', ...agent, '--output-dir', 'out']);
-    expect(run.stderr).not.toMatch(/error:/);
+    expect(run.stdout + run.stderr).not.toMatch(/error:/);
     const [runId = ''] = await readdir(join(root, 'out/run-tests'));
     const caseDirs = (await readdir(join(root, 'out/run-tests', runId))).filter((name) => name.startsWith('eval-'));
     const statuses = [];

@@ -44,7 +44,7 @@ describe('skeval import of a waza eval spec', () => {
       '--output-dir',
       'out',
     ]);
-    expect(run.stderr).not.toMatch(/error:/);
+    expect(run.stdout + run.stderr).not.toMatch(/error:/);
     const [runId = ''] = await readdir(join(root, 'out/code-explainer'));
     const grading = JSON.parse(
       await readFile(join(root, 'out/code-explainer', runId, 'eval-explain-sql-join-001/grading.json'), 'utf8'),

@@ -72,7 +72,7 @@ describe('skeval import', () => {
     });
     expect((await skeval(['validate', 'csv/evals/evals.json'])).code).toBe(0);
     const run = await skeval(['run', 'csv', ...agent, '--output-dir', 'out-csv']);
-    expect(run.stderr).not.toMatch(/error:/);
+    expect(run.stdout + run.stderr).not.toMatch(/error:/);
     expect(await gradings(join(root, 'out-csv/csv-analyzer'))).toEqual([
       {
         case_id: 'csv-top-months',
