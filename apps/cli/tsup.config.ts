@@ -27,7 +27,9 @@ const commandsOutside: Plugin = {
 };
 
 // yaml's ES module build (its `default` export condition) instead of its CommonJS one, so only
-// the parts of yaml a command calls are bundled: the CommonJS build is one 270 kB whole.
+// the parts of yaml a command calls are bundled: the CommonJS build is one 270 kB whole. The
+// engine's chunks take it too: there `import('yaml')` of the bundled CommonJS build would give a
+// module with only a `default`, and every named import (`parse`, `parseDocument`) undefined.
 const yamlModules: Plugin = {
   name: 'yaml-modules',
   setup(build) {
@@ -77,5 +79,5 @@ export default defineConfig([
     esbuildPlugins: [yamlModules],
     banner: { js: requireShim },
   })),
-  { ...bundled, entry: entries(engine), splitting: true, banner: { js: requireShim } },
+  { ...bundled, entry: entries(engine), splitting: true, esbuildPlugins: [yamlModules], banner: { js: requireShim } },
 ]);
