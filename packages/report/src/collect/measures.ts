@@ -9,8 +9,8 @@ const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
  * flagged when it is under the floor. `flagged` is true for a line a reader must not miss.
  */
 export function measuresOf(
-  summary: RunSummary,
-  benchmark: Benchmark | undefined,
+  summary: Pick<RunSummary, 'judge_noise' | 'calibration'>,
+  benchmark: Pick<Benchmark, 'skeval'> | undefined,
   gradings: readonly Grading[],
 ): Array<{ text: string; flagged: boolean }> {
   const lines: Array<{ text: string; flagged: boolean }> = [];
