@@ -164,7 +164,8 @@ function leafCheckOf(schema: z.core.$ZodType): FastCheck | undefined {
     if (schema._zod.def.format !== 'safeint') return undefined;
     return (value) => Number.isSafeInteger(value) && own(value);
   }
-  if (schema instanceof z.ZodNumber) return (value) => typeof value === 'number' && Number.isFinite(value) && own(value);
+  if (schema instanceof z.ZodNumber)
+    return (value) => typeof value === 'number' && Number.isFinite(value) && own(value);
   if (schema instanceof z.ZodBoolean) return (value) => typeof value === 'boolean';
   if (schema instanceof z.ZodNull) return (value) => value === null;
   if (schema instanceof z.ZodUnknown || schema instanceof z.ZodAny) return () => true;

@@ -51,7 +51,8 @@ export async function collectReport(options: CollectReportOptions): Promise<Coll
   for (const [index, folder] of listed.entries()) {
     const key = `r${index}`;
     const read = await readFolder(folder, (run) => reportCaseRunOf(run, folder.runDir, share, bounds));
-    for (const { run } of read.runs) kept.set(`${key}/${run.folder}`, [...(kept.get(`${key}/${run.folder}`) ?? []), run]);
+    for (const { run } of read.runs)
+      kept.set(`${key}/${run.folder}`, [...(kept.get(`${key}/${run.folder}`) ?? []), run]);
     runs.push(await reportRunOf(read, { key, cwd, images }));
   }
   await inlineImages(images, bounds);

@@ -76,7 +76,10 @@ export function isFlaky(runs: readonly KeptCaseRun[]): boolean {
 }
 
 /** The run's arms, and the comparison benchmark.json's `skeval` block made of them. */
-export function overviewOf(runs: readonly KeptCaseRun[], benchmark: Pick<Benchmark, 'skeval'> | undefined): ReportOverview {
+export function overviewOf(
+  runs: readonly KeptCaseRun[],
+  benchmark: Pick<Benchmark, 'skeval'> | undefined,
+): ReportOverview {
   const arms = [...new Set(runs.map((run) => run.arm))].sort().map((arm) => armOverviewOf(arm, runs));
   const analysis = comparisonOf(benchmark);
   const delta = analysis?.delta;
