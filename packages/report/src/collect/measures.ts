@@ -11,7 +11,7 @@ const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 export function measuresOf(
   summary: Pick<RunSummary, 'judge_noise' | 'calibration'>,
   benchmark: Pick<Benchmark, 'skeval'> | undefined,
-  gradings: readonly Grading[],
+  gradings: ReadonlyArray<Pick<Grading, 'judge'>>,
 ): Array<{ text: string; flagged: boolean }> {
   const lines: Array<{ text: string; flagged: boolean }> = [];
   const noise = comparisonOf(benchmark)?.judge_noise ?? summary.judge_noise;

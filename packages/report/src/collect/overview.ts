@@ -1,16 +1,20 @@
 import type { StoredCaseRun } from '@skeval/run-folder';
-import type { Benchmark } from '@skeval/schema';
+import type { AssertionResult, Benchmark, ContextManifest, Grading, Timing } from '@skeval/schema';
 import { type Configuration, comparisonOf, passRateOf } from '@skeval/schema/internal';
 import type { ArmOverview, ReportComparison, ReportOverview } from '../report-data.js';
 
 /**
- * What a report keeps of a case run once its page data is made: where it is, its verdicts, its
- * timing and its case's context (no trace, no response).
+ * What a report keeps of a case run once its page data is made: where it is, each verdict's
+ * status, the grading's summary, agent error and judge, three figures of its timing and its
+ * case's prompt and input files (no trace, no response, no evidence: those are in the page data).
  */
-export type KeptCaseRun = Pick<
-  StoredCaseRun,
-  'folder' | 'dir' | 'arm' | 'runNumber' | 'grading' | 'timing' | 'contextManifest'
->;
+export interface KeptCaseRun extends Pick<StoredCaseRun, 'folder' | 'dir' | 'arm' | 'runNumber'> {
+  grading: Pick<Grading, 'case_id' | 'summary' | 'agent_error' | 'judge'> & {
+    assertion_results: ReadonlyArray<Pick<AssertionResult, 'status'>>;
+  };
+  timing: Pick<Timing, 'cost_usd' | 'total_duration_seconds' | 'total_tokens'>;
+  contextManifest: Pick<ContextManifest, 'prompt' | 'input_files'>;
+}
 
 const mean = (values: number[]) =>
   values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : null;

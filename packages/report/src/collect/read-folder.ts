@@ -76,16 +76,32 @@ async function readCaseRuns<Built>(
   return { runs, problems };
 }
 
-/** What outlives a case run's page data, field by field (no copy of its trace or response). */
+/**
+ * What outlives a case run's page data, field by field: the parsed files it comes from (every
+ * row's evidence and assertion, the execution metrics, the context's skill list) are let go.
+ */
 function keptOf(run: StoredCaseRun): KeptCaseRun {
+  const { grading, timing, contextManifest } = run;
+  const { judge, agent_error } = grading;
+  const { cost_usd } = timing;
   return {
     folder: run.folder,
     dir: run.dir,
     arm: run.arm,
     runNumber: run.runNumber,
-    grading: run.grading,
-    timing: run.timing,
-    contextManifest: run.contextManifest,
+    grading: {
+      case_id: grading.case_id,
+      summary: grading.summary,
+      assertion_results: grading.assertion_results.map((row) => ({ status: row.status })),
+      ...(judge === undefined ? {} : { judge }),
+      ...(agent_error === undefined ? {} : { agent_error }),
+    },
+    timing: {
+      total_duration_seconds: timing.total_duration_seconds,
+      total_tokens: timing.total_tokens,
+      ...(cost_usd === undefined ? {} : { cost_usd }),
+    },
+    contextManifest: { prompt: contextManifest.prompt, input_files: contextManifest.input_files },
   };
 }
 
