@@ -2,6 +2,7 @@
 // everything of the main entry and what they share beyond it. Not the documented API
 // (docs/library.md): it changes without notice.
 export * from './index.js';
+export { type RenderedReportParts, renderHtmlReportParts } from './render-html-report.js';
 export type {
   ArmOverview,
   Excerpt,

@@ -1,5 +1,5 @@
 import { type CollectReportOptions, collectReport } from './collect/collect-report.js';
-import { renderHtml } from './html/render-html.js';
+import { renderHtmlParts } from './html/render-html.js';
 import type { ReportData } from './report-data.js';
 import { loadUiAssets } from './ui-assets.js';
 
@@ -20,6 +20,22 @@ export interface RenderedReport {
  * (Core's `renderReport` is another thing: a run's result as one of the `--reporter` texts.)
  */
 export async function renderHtmlReport(options: RenderHtmlReportOptions): Promise<RenderedReport> {
+  const { parts, runDirs, data } = await renderHtmlReportParts(options);
+  return { html: parts.join(''), runDirs, data };
+}
+
+/** A report page in parts, as `renderHtmlReport` makes it: `html` is `parts` joined. */
+export interface RenderedReportParts extends Omit<RenderedReport, 'html'> {
+  /** The page's text in the order it is written. */
+  parts: string[];
+}
+
+/**
+ * `renderHtmlReport`'s page in the parts it is made of, for a writer that writes them one after
+ * another (`skeval report`): the page's 8 MB of data at a thousand case runs is then never copied
+ * into one string, nor encoded whole.
+ */
+export async function renderHtmlReportParts(options: RenderHtmlReportOptions): Promise<RenderedReportParts> {
   const [{ data, runDirs }, assets] = await Promise.all([collectReport(options), loadUiAssets()]);
-  return { html: renderHtml(data, assets), runDirs, data };
+  return { parts: renderHtmlParts(data, assets), runDirs, data };
 }

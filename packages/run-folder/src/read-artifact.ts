@@ -1,5 +1,6 @@
 import { describeSchemaIssues } from '@skeval/schema/internal';
 import type * as z from 'zod';
+import { passesFastCheck } from './fast-check.js';
 import { LinkRefused, readFileNoFollow, refusalOf } from './read-no-links.js';
 
 /** A file Skeval wrote earlier, read back: parsed, not there, or not what it should be (with why). */
@@ -47,6 +48,8 @@ export function parseJsonArtifact<Schema extends z.ZodType>(
     const reason = error instanceof Error ? error.message : String(error);
     return invalid(label, `not JSON (${reason}): the file is cut short or was edited`);
   }
+  // A value the schema would give back unchanged is taken as it is; any other is parsed, which names what is wrong.
+  if (passesFastCheck(schema, value)) return { status: 'ok', value };
   const parsed = schema.safeParse(value);
   if (parsed.success) return { status: 'ok', value: parsed.data };
   const issues = describeSchemaIssues(parsed.error, value);

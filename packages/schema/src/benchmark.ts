@@ -234,7 +234,7 @@ export const benchmarkSchema = z
 export type Benchmark = z.infer<typeof benchmarkSchema>;
 
 /** benchmark.json's comparison of two arms (its `skeval` block), or undefined for a run with one arm. */
-export function comparisonOf(benchmark: Benchmark | undefined): BenchmarkSkeval | undefined {
+export function comparisonOf(benchmark: Pick<Benchmark, 'skeval'> | undefined): BenchmarkSkeval | undefined {
   const block = benchmark?.skeval;
   return block && 'baseline' in block ? block : undefined;
 }

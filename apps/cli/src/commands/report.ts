@@ -51,10 +51,10 @@ async function resolvePaths(given: string[], flags: ReportFlags, io: CommandCont
   return { paths, against };
 }
 
-const kilobytes = (bytes: Uint8Array) => `${Math.round(bytes.length / 1024).toLocaleString('en-US')} KB`;
+const kilobytes = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
 
 async function report(given: string[], flags: ReportFlags, { io, signal, setExitCode }: CommandContext): Promise<void> {
-  const [{ renderHtmlReport, serveReport }, { writeFileAtomic }, { paths, against }] = await Promise.all([
+  const [{ renderHtmlReportParts, serveReport }, { writeFileAtomic }, { paths, against }] = await Promise.all([
     import('@skeval/report/internal'),
     import('@skeval/run-folder'),
     resolvePaths(given, flags, io),
@@ -64,11 +64,11 @@ async function report(given: string[], flags: ReportFlags, { io, signal, setExit
     return from === '' ? '.' : from.startsWith('..') || isAbsolute(from) ? path : from;
   };
   if (!flags.serve || flags.output) {
-    const rendered = await renderHtmlReport({ paths, cwd: io.cwd, ...against });
+    const rendered = await renderHtmlReportParts({ paths, cwd: io.cwd, ...against });
     const target = resolve(io.cwd, flags.output ?? join(paths[0] ?? '.', 'report.html'));
-    // Encoded once: the page's bytes are written whole and counted.
-    const page = Buffer.from(rendered.html);
-    await writeFileAtomic(target, page);
+    // Written part after part, never joined into one string of the whole page; its size is counted from the parts.
+    await writeFileAtomic(target, rendered.parts);
+    const bytes = rendered.parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0);
     const runs = rendered.data.runs;
     const cases = runs.reduce((sum, run) => sum + run.cases.length, 0);
     const caseRuns = runs.reduce(
@@ -76,7 +76,7 @@ async function report(given: string[], flags: ReportFlags, { io, signal, setExit
       0,
     );
     io.stdout(
-      `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} case${cases === 1 ? '' : 's'}, ${caseRuns} case run${caseRuns === 1 ? '' : 's'}, ${kilobytes(page)}\n`,
+      `wrote ${shown(target)}: ${runs.map((run) => run.skill).join(', ')}; ${cases} case${cases === 1 ? '' : 's'}, ${caseRuns} case run${caseRuns === 1 ? '' : 's'}, ${kilobytes(bytes)}\n`,
     );
     for (const run of runs) for (const problem of run.problems) io.stderr(`skeval: not in the report: ${problem}\n`);
     // The report holds every case run that reads back; one that does not (or is a link) is named and fails the command.

@@ -3,19 +3,19 @@ import { SkevalError } from '@skeval/schema';
 import type { Configuration } from '@skeval/schema/internal';
 import type { ReportCaseChange, ReportRun } from '../report-data.js';
 import { findRunFolders } from './find-run-folders.js';
-import { casePassRates } from './overview.js';
+import { casePassRates, type KeptCaseRun } from './overview.js';
 
 type Change = ReportCaseChange['change'];
 
 /** A case run succeeded: its agent finished and every verdict it graded passed (at least one). */
-function succeeded(run: StoredCaseRun): boolean {
+function succeeded(run: KeptCaseRun): boolean {
   if (run.grading.agent_error) return false;
   const graded = run.grading.assertion_results.filter((row) => row.status !== 'skipped');
   return graded.length > 0 && graded.every((row) => row.status === 'pass');
 }
 
 /** An arm's change: it passed every run before and not now (`new failure`), or the other way (`fixed`). */
-function armChangeOf(before: readonly StoredCaseRun[], now: readonly StoredCaseRun[]): Change {
+function armChangeOf(before: readonly KeptCaseRun[], now: readonly KeptCaseRun[]): Change {
   if (before.length === 0) return 'new case';
   const passedBefore = before.every(succeeded);
   const passedNow = now.every(succeeded);
@@ -25,8 +25,8 @@ function armChangeOf(before: readonly StoredCaseRun[], now: readonly StoredCaseR
 
 /** The case's change: a new failure in any arm comes first, then a fix; `new case` when every arm is new. */
 function caseChangeOf(
-  before: readonly StoredCaseRun[],
-  now: readonly StoredCaseRun[],
+  before: readonly KeptCaseRun[],
+  now: readonly KeptCaseRun[],
   beforeDir: string,
 ): ReportCaseChange {
   const ratesBefore = casePassRates(before);
@@ -71,7 +71,7 @@ async function caseRunsByCase(runDir: string): Promise<Map<string, StoredCaseRun
  */
 export async function markChanges(options: {
   runs: ReportRun[];
-  caseRuns: ReadonlyMap<string, StoredCaseRun[]>;
+  caseRuns: ReadonlyMap<string, KeptCaseRun[]>;
   paths: readonly string[];
   cwd: string;
   shown: (dir: string) => string;

@@ -25,7 +25,7 @@ const evalMetadataSchema = z.looseObject({
 });
 
 /** A case folder's eval_metadata.json, when it has one that parses. */
-export async function readEvalMetadata(caseFolderDir: string): Promise<CaseInfo | undefined> {
+export function readEvalMetadata(caseFolderDir: string): CaseInfo | undefined {
   const path = join(caseFolderDir, 'eval_metadata.json');
   // One read, no check first: a file that is not there is as much a miss as one that does not parse.
   try {

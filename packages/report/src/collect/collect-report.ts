@@ -1,15 +1,13 @@
 import { isAbsolute, join, relative } from 'node:path';
-import type { StoredCaseRun } from '@skeval/run-folder';
 import type { ReportCase, ReportData, ReportRun } from '../report-data.js';
 import { markChanges } from './against.js';
-import { defaultBounds, excerptOf, type ReportBounds, type RunShare, runShareOf } from './bounds.js';
+import { defaultBounds, excerptOf, type ReportBounds, runShareOf } from './bounds.js';
 import { type CaseInfo, readEvalMetadata } from './case-info.js';
 import { findRunFolders } from './find-run-folders.js';
-import { mapInOrder } from './map-in-order.js';
 import { collectMatrices } from './matrix.js';
 import { measuresOf } from './measures.js';
-import { casePassRates, isFlaky, overviewOf } from './overview.js';
-import { type FolderRead, readFolder } from './read-folder.js';
+import { casePassRates, isFlaky, type KeptCaseRun, overviewOf } from './overview.js';
+import { type BuiltCaseRun, type FolderRead, listFolder, readFolder } from './read-folder.js';
 import { inlineImages, type PendingImage } from './read-outputs.js';
 import { reportCaseRunOf } from './report-case-run.js';
 
@@ -32,11 +30,6 @@ export interface CollectedReport {
   runDirs: string[];
 }
 
-/** Cases read at once. */
-const readsAtOnce = 32;
-/** A case's own case runs (arms × trials) read at once, within the cases read at once. */
-const runsAtOnce = 4;
-
 /**
  * Reads the run folders a report covers into the data the page embeds: every case with its
  * case runs (verdicts, evidence, response, outputs, trace, timing), each skill's overview, and
@@ -46,21 +39,25 @@ export async function collectReport(options: CollectReportOptions): Promise<Coll
   const cwd = options.cwd ?? process.cwd();
   const bounds: ReportBounds = { ...defaultBounds, ...options.bounds };
   const runDirs = await findRunFolders(options.paths, cwd);
-  const folders = await Promise.all(runDirs.map(readFolder));
-  const caseRuns = folders.reduce((sum, folder) => sum + folder.runs.length, 0);
-  const share = runShareOf(bounds, caseRuns);
+  // Listed first: each case run's share of the page is known before the first one is read.
+  const listed = await Promise.all(runDirs.map(listFolder));
+  const share = runShareOf(
+    bounds,
+    listed.reduce((sum, folder) => sum + folder.finished, 0),
+  );
   const runs: ReportRun[] = [];
   const images: PendingImage[] = [];
-  for (const [index, folder] of folders.entries()) {
-    runs.push(await reportRunOf(folder, { key: `r${index}`, cwd, share, images, bounds }));
+  const kept = new Map<string, KeptCaseRun[]>();
+  for (const [index, folder] of listed.entries()) {
+    const key = `r${index}`;
+    const read = await readFolder(folder, (run) => reportCaseRunOf(run, folder.runDir, share, bounds));
+    for (const { run } of read.runs)
+      kept.set(`${key}/${run.folder}`, [...(kept.get(`${key}/${run.folder}`) ?? []), run]);
+    runs.push(await reportRunOf(read, { key, cwd, images }));
   }
   await inlineImages(images, bounds);
   if (options.against?.length) {
-    const byCase = new Map<string, StoredCaseRun[]>();
-    for (const [index, folder] of folders.entries())
-      for (const run of folder.runs)
-        byCase.set(`r${index}/${run.folder}`, [...(byCase.get(`r${index}/${run.folder}`) ?? []), run]);
-    await markChanges({ runs, caseRuns: byCase, paths: options.against, cwd, shown: (dir) => shownPath(cwd, dir) });
+    await markChanges({ runs, caseRuns: kept, paths: options.against, cwd, shown: (dir) => shownPath(cwd, dir) });
   }
   const matrices = await collectMatrices({ runDirs, runKeys: runs.map((run) => run.key), cwd });
   return {
@@ -75,25 +72,24 @@ export async function collectReport(options: CollectReportOptions): Promise<Coll
   };
 }
 
+/** A case run's page data and the images its outputs show, made as it is read. */
+type CaseRunBuilt = Awaited<ReturnType<typeof reportCaseRunOf>>;
+
 interface BuildContext {
   key: string;
   cwd: string;
-  share: RunShare;
   /** Images found so far, in page order, for `inlineImages`. */
   images: PendingImage[];
-  bounds: ReportBounds;
 }
 
-async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<ReportRun> {
-  const { summary, runs, runDir } = folder;
-  const byCase = new Map<string, StoredCaseRun[]>();
-  for (const run of runs) byCase.set(run.folder, [...(byCase.get(run.folder) ?? []), run]);
-  // Cases are read several at a time, and their images listed in page order.
-  const built = await mapInOrder([...byCase], readsAtOnce, ([caseFolder, caseRuns]) =>
-    reportCaseOf(runDir, caseFolder, caseRuns, context),
-  );
+async function reportRunOf(folder: FolderRead<CaseRunBuilt>, context: BuildContext): Promise<ReportRun> {
+  const { summary, runDir } = folder;
+  const runs = folder.runs.map((entry) => entry.run);
+  const byCase = new Map<string, BuiltCaseRun<CaseRunBuilt>[]>();
+  for (const entry of folder.runs) byCase.set(entry.run.folder, [...(byCase.get(entry.run.folder) ?? []), entry]);
   const cases: ReportCase[] = [];
-  for (const entry of built) {
+  for (const [caseFolder, caseRuns] of byCase) {
+    const entry = reportCaseOf(runDir, caseFolder, caseRuns);
     if (!entry) continue;
     cases.push(entry.reportCase);
     context.images.push(...entry.images);
@@ -125,20 +121,16 @@ async function reportRunOf(folder: FolderRead, context: BuildContext): Promise<R
 }
 
 /** One case of a run folder with its case runs, and the images its outputs show (in page order). */
-async function reportCaseOf(
+function reportCaseOf(
   runDir: string,
   caseFolder: string,
-  caseRuns: readonly StoredCaseRun[],
-  context: BuildContext,
-): Promise<{ reportCase: ReportCase; images: PendingImage[] } | undefined> {
-  const first = caseRuns[0];
+  caseRuns: readonly BuiltCaseRun<CaseRunBuilt>[],
+): { reportCase: ReportCase; images: PendingImage[] } | undefined {
+  const first = caseRuns[0]?.run;
   if (!first) return undefined;
   const caseId = first.grading.case_id;
-  const [metadata, read] = await Promise.all([
-    readEvalMetadata(join(runDir, caseFolder)),
-    mapInOrder(caseRuns, runsAtOnce, (run) => reportCaseRunOf(run, runDir, context.share, context.bounds)),
-  ]);
-  const info: CaseInfo = metadata ?? {};
+  const info: CaseInfo = readEvalMetadata(join(runDir, caseFolder)) ?? {};
+  const runs = caseRuns.map((entry) => entry.run);
   return {
     reportCase: {
       id: caseId,
@@ -149,11 +141,11 @@ async function reportCaseOf(
       expectedOutput: info.expectedOutput === undefined ? null : excerptOf(info.expectedOutput, 10_000),
       files: first.contextManifest.input_files,
       negativeControl: info.negativeControl ?? false,
-      passRateByArm: casePassRates([...caseRuns]),
-      flaky: isFlaky([...caseRuns]),
-      runs: read.map((entry) => entry.caseRun),
+      passRateByArm: casePassRates(runs),
+      flaky: isFlaky(runs),
+      runs: caseRuns.map((entry) => entry.built.caseRun),
     },
-    images: read.flatMap((entry) => entry.images),
+    images: caseRuns.flatMap((entry) => entry.built.images),
   };
 }
 

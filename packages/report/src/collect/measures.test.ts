@@ -56,10 +56,6 @@ describe("the overview's measures", () => {
       undefined,
       [
         {
-          case_id: '1',
-          assertion_results: [],
-          expectations: [],
-          summary: { passed: 0, failed: 0, errored: 0, skipped: 0, total: 0, pass_rate: null },
           judge: {
             model: 'anthropic:claude-test',
             calls: 5,

@@ -9,9 +9,9 @@ const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
  * flagged when it is under the floor. `flagged` is true for a line a reader must not miss.
  */
 export function measuresOf(
-  summary: RunSummary,
-  benchmark: Benchmark | undefined,
-  gradings: readonly Grading[],
+  summary: Pick<RunSummary, 'judge_noise' | 'calibration'>,
+  benchmark: Pick<Benchmark, 'skeval'> | undefined,
+  gradings: ReadonlyArray<Pick<Grading, 'judge'>>,
 ): Array<{ text: string; flagged: boolean }> {
   const lines: Array<{ text: string; flagged: boolean }> = [];
   const noise = comparisonOf(benchmark)?.judge_noise ?? summary.judge_noise;

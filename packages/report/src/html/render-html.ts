@@ -13,13 +13,14 @@ export interface UiAssets {
  * U+2029 escaped too. `JSON.parse` reads it back unchanged.
  */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replaceAll('<', '\\u003c')
-    .replaceAll('>', '\\u003e')
-    .replaceAll('&', '\\u0026')
-    .replaceAll('\u2028', '\\u2028')
-    .replaceAll('\u2029', '\\u2029');
+  // One pass over the text (8 MB at a thousand case runs), where a replacement per character was five.
+  return JSON.stringify(value).replace(unsafeInScript, escapeInScript);
 }
+
+const unsafeInScript = /[<>&\u2028\u2029]/g;
+
+/** The character's `\uXXXX` escape, which JSON reads back as the character itself. */
+const escapeInScript = (character: string) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -50,7 +51,15 @@ function titleOf(data: ReportData): string {
 
 /** The whole page: one file, everything inline, readable offline. */
 export function renderHtml(data: ReportData, assets: UiAssets): string {
-  return `<!doctype html>
+  return renderHtmlParts(data, assets).join('');
+}
+
+/**
+ * The page in the parts it is made of (`renderHtml` joined): a writer can write them one after
+ * another, without a copy of the whole page in one string.
+ */
+export function renderHtmlParts(data: ReportData, assets: UiAssets): string[] {
+  const head = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -64,9 +73,11 @@ export function renderHtml(data: ReportData, assets: UiAssets): string {
 <body>
 <noscript>This report is drawn by its own inline script; allow scripts for this file to read it.</noscript>
 <div id="app"></div>
-<script type="application/json" id="${dataElementId}">${embedJson(data)}</script>
+<script type="application/json" id="${dataElementId}">`;
+  const tail = `</script>
 <script>${assets.script}</script>
 </body>
 </html>
 `;
+  return [head, embedJson(data), tail];
 }
