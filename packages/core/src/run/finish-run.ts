@@ -114,7 +114,7 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       // The summary just written has none: only the skill's other run folders are read for one.
       const calibration = written.summary.calibration ?? (await lastCalibration(runDir, { ownKnown: true }));
       if (calibration) run.calibration = calibration;
-      const latest = await updateLatestRun({ runDir, env: options.userEnv });
+      const latest = await updateLatestRun({ runDir, env: options.userEnv, interrupted: execution.interrupted });
       if (latest.note) options.onNote(latest.note);
     } catch (error) {
       run.writeErrors.push(
