@@ -1,5 +1,5 @@
-import { caseDirOf } from '@skeval/run-folder';
 import type { LoadedCase } from '@skeval/evals';
+import { caseDirOf } from '@skeval/run-folder';
 import type { Configuration } from '@skeval/schema/internal';
 import type { PlannedCaseRun, PlannedSkill } from './build-plan.js';
 
