@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCommandRunner, runEvals } from '../packages/core/dist/index.js';
+import { phase } from './memory-samples.mjs';
 
 const [cases, concurrency, seconds] = [Number(process.argv[2]), Number(process.argv[3]), Number(process.argv[4])];
 const sandbox = process.argv[5] === 'bwrap' ? 'bwrap' : 'none';
@@ -41,6 +42,15 @@ writeFileSync(
     })),
   }),
 );
+// With BENCH_MEMORY_SAMPLES set, the samples name the run's phases: planning, running, finishing.
+function trackPhase(total) {
+  let ended = 0;
+  phase('planning');
+  return (event) => {
+    if (event.type === 'run-start') phase('running');
+    if (event.type === 'case-end' && ++ended === total) phase('finishing');
+  };
+}
 const started = performance.now();
 const result = await runEvals({
   path: skill,
@@ -52,7 +62,9 @@ const result = await runEvals({
   sandbox,
   ...(allowlist ? { network: 'model', allowHosts: ['127.0.0.1:40404'] } : {}),
   ...(offline ? { network: 'none' } : {}),
+  onProgress: trackPhase(cases),
 });
+phase('returned');
 const wallMs = performance.now() - started;
 const agentMs = result.runs[0].outcomes.reduce((sum, outcome) => sum + outcome.durationMs, 0);
 if (result.totals.cases !== cases || result.totals.failed || result.totals.errored) {

@@ -72,7 +72,13 @@ export {
 export { type ReviewLabels, readReviewLabels } from './reporters/review.js';
 export { renderTerminalReport, type TerminalReportOptions } from './reporters/terminal.js';
 export { type GradeRunOptions, type GradeRunResult, gradeRun } from './run/grade-run.js';
-export { type PlanRunOptions, planRun, type RunPlan } from './run/plan-run.js';
+export {
+  type PlanRunOptions,
+  planRun,
+  type RunPlan,
+  type RunPlanCaseRun,
+  type RunPlanCaseRuns,
+} from './run/plan-run.js';
 export {
   type RunEvalsOptions,
   type RunEvalsResult,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { type EvalMetadata, evalMetadataSchema } from '@skeval/schema';
-import pLimit from 'p-limit';
+import { eachAtOnce } from './at-once.js';
 import type { BenchmarkCase } from './benchmark.js';
 import { type CaseRunFolder, caseFolderName } from './layout.js';
 import { readJsonArtifact } from './read-artifact.js';
@@ -98,21 +98,24 @@ export async function writeEvalMetadata(options: {
 }): Promise<void> {
   const ids = integerEvalIds(options.cases);
   const byFolder = new Map(options.cases.map((evalCase) => [caseFolderName(evalCase.id), evalCase]));
-  const targets = new Map<string, EvalMetadata>();
-  for (const folder of options.folders) {
-    const evalCase = byFolder.get(folder.folder);
-    const evalId = evalCase ? ids.get(evalCase.id) : undefined;
-    const metadata = evalCase && evalId !== undefined ? evalMetadataOf(evalCase, evalId) : undefined;
-    if (!metadata) continue;
-    const caseDir = join(options.runDir, folder.folder);
-    targets.set(caseDir, metadata);
-    if (folder.dir !== caseDir) targets.set(dirname(folder.dir), metadata);
+  // Each folder's file is made when a writer takes it: the case's folder, and its arm's when nested.
+  function* targets(): Generator<[string, EvalMetadata]> {
+    const seen = new Set<string>();
+    for (const folder of options.folders) {
+      const evalCase = byFolder.get(folder.folder);
+      const evalId = evalCase ? ids.get(evalCase.id) : undefined;
+      const metadata = evalCase && evalId !== undefined ? evalMetadataOf(evalCase, evalId) : undefined;
+      if (!metadata) continue;
+      const caseDir = join(options.runDir, folder.folder);
+      for (const dir of folder.dir === caseDir ? [caseDir] : [caseDir, dirname(folder.dir)]) {
+        if (seen.has(dir)) continue;
+        seen.add(dir);
+        yield [dir, metadata];
+      }
+    }
   }
-  const limit = pLimit(filesAtOnce);
-  await Promise.all(
-    [...targets].map(([dir, metadata]) =>
-      limit(() => writeJsonAtomic(join(dir, evalMetadataFileName), metadata, { ensureFolder: false })),
-    ),
+  await eachAtOnce(targets(), filesAtOnce, ([dir, metadata]) =>
+    writeJsonAtomic(join(dir, evalMetadataFileName), metadata, { ensureFolder: false }),
   );
 }
 
@@ -121,16 +124,13 @@ export async function writeEvalMetadata(options: {
  * shards) from the eval_metadata.json the case folder already has.
  */
 export async function withStoredControls(runDir: string, cases: readonly SummaryCase[]): Promise<SummaryCase[]> {
-  const limit = pLimit(filesAtOnce);
-  return Promise.all(
-    cases.map((evalCase) =>
-      limit(async () => {
-        if (evalCase.negativeControl !== undefined) return evalCase;
-        const folder = caseFolderName(evalCase.id);
-        const path = join(runDir, folder, evalMetadataFileName);
-        const stored = await readJsonArtifact(path, evalMetadataSchema, `${folder}/${evalMetadataFileName}`);
-        return stored.status === 'ok' ? { ...evalCase, negativeControl: stored.value.negative_control } : evalCase;
-      }),
-    ),
-  );
+  const known = [...cases];
+  await eachAtOnce(known.entries(), filesAtOnce, async ([at, evalCase]) => {
+    if (evalCase.negativeControl !== undefined) return;
+    const folder = caseFolderName(evalCase.id);
+    const path = join(runDir, folder, evalMetadataFileName);
+    const stored = await readJsonArtifact(path, evalMetadataSchema, `${folder}/${evalMetadataFileName}`);
+    if (stored.status === 'ok') known[at] = { ...evalCase, negativeControl: stored.value.negative_control };
+  });
+  return known;
 }

@@ -1,7 +1,7 @@
 import type { RunPlan } from '@skeval/core';
 import { SkevalError } from '@skeval/schema';
 import { exitCodes } from '../exit-codes.js';
-import { jsonOutput } from '../json-output.js';
+import { jsonOutputChunks } from '../json-output.js';
 import type { ReporterSpec } from '../reporter-flag.js';
 import { terminalOf } from '../terminal.js';
 import { type PreparedRun, plannedOptions } from './run.js';
@@ -19,11 +19,12 @@ export async function printDryRun(prepared: PreparedRun): Promise<number> {
   const { wrapWords } = await import('@skeval/core/internal');
   const width = terminalOf(io, 'stdout').width;
   const cap = flags.maxCostUsd;
-  io.stdout(
-    json
-      ? jsonOutput({ ...plan, ...(cap === undefined ? {} : { maxCostUsd: cap }) })
-      : renderPlan(plan, (line) => wrapWords(line, width - 2), judge.skipReason, cap),
-  );
+  // The plan's problems are all known here, before anything is printed; its case runs are
+  // listed as they are walked, a chunk at a time.
+  if (json)
+    for (const chunk of jsonOutputChunks({ ...plan, ...(cap === undefined ? {} : { maxCostUsd: cap }) }))
+      io.stdout(chunk);
+  else io.stdout(renderPlan(plan, (line) => wrapWords(line, width - 2), judge.skipReason, cap));
   // Each problem the run would meet before its first case, named with its fix.
   if (!json) for (const problem of plan.problems) io.stderr(`skeval: ${problem}\n`);
   return plan.invalid.length || plan.problems.length ? exitCodes.usage : exitCodes.ok;

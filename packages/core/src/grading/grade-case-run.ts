@@ -7,7 +7,7 @@ import { gradeAssertion } from './grade-assertion.js';
 import { type GradingSubject, gradingSubjects } from './grading-subjects.js';
 import { judgeClaims, type PendingClaim } from './judge-claims.js';
 import type { JudgeSetup } from './judge-setup.js';
-import { createSubjectGrading } from './subject-grading.js';
+import { createSubjectGrading, eitherSignal } from './subject-grading.js';
 
 export interface GradeCaseRunOptions {
   evalCase: LoadedCase;
@@ -59,9 +59,11 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
   const limitMs = options.timeLimitMs ?? defaultTimeLimitMs;
   const limit = new AbortController();
   const timer = setTimeout(() => limit.abort(), limitMs);
+  const either = eitherSignal(options.signal, limit.signal);
+  const limits = { limit: limit.signal, signal: either.signal, limitMs };
   try {
     const graded: GradedSubject[] = [];
-    for (const subject of subjects) graded.push(await gradeSubject(options, subject, limit.signal, limitMs));
+    for (const subject of subjects) graded.push(await gradeSubject(options, subject, limits));
     return finish(
       evalCase,
       graded.flatMap((entry) => entry.rows),
@@ -70,6 +72,7 @@ export async function gradeCaseRun(options: GradeCaseRunOptions): Promise<Gradin
     );
   } finally {
     clearTimeout(timer);
+    either.release();
   }
 }
 
@@ -82,8 +85,7 @@ interface GradedSubject {
 async function gradeSubject(
   options: GradeCaseRunOptions,
   subject: GradingSubject,
-  limit: AbortSignal,
-  limitMs: number,
+  limits: { limit: AbortSignal; signal: AbortSignal; limitMs: number },
 ): Promise<GradedSubject> {
   const { assertions } = subject;
   const rows = new Map<number, AssertionResult>();
@@ -99,7 +101,7 @@ async function gradeSubject(
       rows.set(index, assertionRow(assertion, 'error', subject.notGraded, gradedBy(assertion)));
     return ordered();
   }
-  const grading = createSubjectGrading(options, subject, limit, limitMs);
+  const grading = createSubjectGrading(options, subject, limits);
   const claims: PendingClaim[] = [];
   for (const [index, assertion] of assertions.entries()) {
     const graded = await gradeAssertion(grading, assertion, index);

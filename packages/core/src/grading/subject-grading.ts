@@ -18,16 +18,44 @@ export interface SubjectGrading {
 export function createSubjectGrading(
   options: GradeCaseRunOptions,
   subject: GradingSubject,
-  limit: AbortSignal,
-  limitMs: number,
+  limits: { limit: AbortSignal; signal: AbortSignal; limitMs: number },
 ): SubjectGrading {
+  const { limit, signal, limitMs } = limits;
   return {
     options,
     subject,
     limit,
-    signal: options.signal ? AbortSignal.any([options.signal, limit]) : limit,
+    signal,
     overTime: `not graded: the case run's grading passed its ${limitMs / 1000} s limit`,
     workspace: createWorkspaceReader(options.workspaceDir),
+  };
+}
+
+/**
+ * A signal that fires when `signal` (the run's, alive for the whole run) or `limit` does, and
+ * `release`, which lets go of the run's signal. `AbortSignal.any` would do the same, but it
+ * keeps each signal it makes tied to the run's signal by a weak reference until a full
+ * collection; a young-generation collection treats that reference as strong, so every case
+ * run's grading state was promoted to the old generation and piled up there (see 0082).
+ */
+export function eitherSignal(
+  signal: AbortSignal | undefined,
+  limit: AbortSignal,
+): { signal: AbortSignal; release: () => void } {
+  if (!signal) return { signal: limit, release: () => undefined };
+  const either = new AbortController();
+  const onSignal = () => either.abort(signal.reason);
+  const onLimit = () => either.abort(limit.reason);
+  if (signal.aborted) onSignal();
+  else if (limit.aborted) onLimit();
+  signal.addEventListener('abort', onSignal, { once: true });
+  limit.addEventListener('abort', onLimit, { once: true });
+  return {
+    signal: either.signal,
+    release: () => {
+      signal.removeEventListener('abort', onSignal);
+      limit.removeEventListener('abort', onLimit);
+    },
   };
 }
 

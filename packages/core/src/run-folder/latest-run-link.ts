@@ -26,6 +26,8 @@ export interface UpdateLatestRunOptions {
    * links (some CI artifact stores); anything else makes the link where it can. @default process.env
    */
   env?: NodeJS.ProcessEnv;
+  /** Whether the run of `runDir` was interrupted, where the caller has just written its summary: it is not read back. */
+  interrupted?: boolean;
 }
 
 export interface LatestRunLink {
@@ -51,7 +53,8 @@ export async function updateLatestRun(options: UpdateLatestRunOptions): Promise<
   if (isMatrixFolder(parent)) return updateLatestRun({ ...options, runDir: parent });
   const base = basename(parent).startsWith('iteration-') ? dirname(parent) : parent;
   try {
-    const newest = (await listRuns(base)).at(-1);
+    const known = new Map(options.interrupted === undefined ? [] : [[options.runDir, options.interrupted]]);
+    const newest = (await listRuns(base, known)).at(-1);
     if (!newest) return { kind: 'none' };
     const target = relative(base, newest.dir);
     const linkPath = join(base, latestLinkName);

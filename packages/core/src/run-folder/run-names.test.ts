@@ -82,6 +82,17 @@ describe('listRuns', () => {
     ]);
   });
 
+  it('takes a run folder it is told about as interrupted or not, and reads the others', async () => {
+    const told = await makeRun(join(runs(), '2026-12-01T00-00-00-000Z'));
+    const read = await makeRun(join(runs(), '2026-12-02T00-00-00-000Z'));
+    for (const dir of [told, read]) await writeFile(join(dir, 'summary.json'), '{"interrupted": true}\n');
+    const listed = await listRuns(runs(), new Map([[told, false]]));
+    expect(listed.map((run) => [run.runId, run.interrupted])).toEqual([
+      ['2026-12-01T00-00-00-000Z', false],
+      ['2026-12-02T00-00-00-000Z', true],
+    ]);
+  });
+
   it('gives no runs for a folder that does not exist', async () => {
     expect(await listRuns(join(root, 'nowhere'))).toEqual([]);
   });

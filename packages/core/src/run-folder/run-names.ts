@@ -49,8 +49,13 @@ const gradedCopy = /-graded-\d{4}-\d{2}-\d{2}T/;
  * The run folders of a skill's run base (`<skill>/evals-runs/`, or `<output-dir>/<skill>/`),
  * those in its `iteration-*` folders included, oldest first: by the timestamp of the run id,
  * then by when each was last written. Graded copies and the `latest` link are left out.
+ * `known` gives whether a run folder was interrupted where the caller has just written its
+ * summary.json, which is then not read back (it lists every case run).
  */
-export async function listRuns(runBase: string): Promise<RunFolderEntry[]> {
+export async function listRuns(
+  runBase: string,
+  known: ReadonlyMap<string, boolean> = new Map(),
+): Promise<RunFolderEntry[]> {
   const found: RunFolderEntry[] = [];
   const writtenAt = new Map<string, number>();
   const folders = async (dir: string) =>
@@ -63,7 +68,9 @@ export async function listRuns(runBase: string): Promise<RunFolderEntry[]> {
     const isMatrix = entries.includes(matrixManifestName);
     if (!hasSummary && !isMatrix && !entries.some((entry) => entry.startsWith('eval-'))) return;
     const written = (await stat(hasSummary ? join(dir, runFiles.summary) : dir)).mtimeMs;
-    const interrupted = isMatrix ? false : !hasSummary || (await wasInterrupted(join(dir, runFiles.summary)));
+    const interrupted = isMatrix
+      ? false
+      : !hasSummary || (known.get(dir) ?? (await wasInterrupted(join(dir, runFiles.summary))));
     found.push({
       dir,
       runId,

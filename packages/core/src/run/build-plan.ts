@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type DiscoveredSkill, discoverSkills, type EvalsIssue, type LoadedCase } from '@skeval/evals';
-import { caseDirOf, caseFolderName } from '@skeval/run-folder';
+import { caseFolderName } from '@skeval/run-folder';
 import { SkevalError } from '@skeval/schema';
 import type { Configuration } from '@skeval/schema/internal';
 import { hiddenPaths } from '../session/containment.js';
 import { casesOfShard, type Shard } from '../shards/shard.js';
 import { shardOfResumedRun } from '../shards/shard-manifest.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
+import { type CaseRunSequence, caseRunSequence } from './case-run-sequence.js';
 import { checkFolderNameOptions } from './folder-name-options.js';
 import { baselineFolder, readExtraSkills } from './other-skills.js';
 import { resumeTarget } from './resume-target.js';
@@ -85,7 +86,8 @@ export interface ExecutionPlan {
   extras: Array<Required<SkillToInstall>>;
   oldSkill: string | undefined;
   skills: PlannedSkill[];
-  caseRuns: PlannedCaseRun[];
+  /** Every case run, in launch order, made as it is walked. */
+  caseRuns: CaseRunSequence;
   /** Skills whose evals file is invalid: not run, every issue located. */
   invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
   /** Evals files found that belong to no skill, each with why: they do not run. */
@@ -152,19 +154,12 @@ export async function buildPlan(options: RunSelection): Promise<ExecutionPlan> {
     const hidden = hiddenPaths({ skillDir: skill.dir, outputBase, userEnv, contextMode, extra });
     return { skill, cases, runDir, outputBase, hidden, skillOutputs: [outputBase, join(skill.dir, 'evals-runs')] };
   });
-  const caseRuns = skills.flatMap((planned) =>
-    casesOfShard(planned.skill.name, planned.cases, shard).flatMap((evalCase) =>
-      Array.from({ length: repetitions }, (_, repetition) =>
-        arms.map((arm) => ({
-          planned,
-          evalCase,
-          arm,
-          runNumber: repetition + 1,
-          caseDir: caseDirOf(planned.runDir, evalCase.id, nested ? { arm, runNumber: repetition + 1 } : undefined),
-        })),
-      ).flat(),
-    ),
-  );
+  const caseRuns = caseRunSequence({
+    skills: skills.map((planned) => ({ planned, cases: casesOfShard(planned.skill.name, planned.cases, shard) })),
+    arms,
+    repetitions,
+    nested,
+  });
   return {
     cwd,
     runId,

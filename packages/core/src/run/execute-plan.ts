@@ -67,9 +67,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
       type: 'stopping',
       running,
       graceMs: options.graceMs,
-      runDirs: plan.skills
-        .filter((planned) => plan.caseRuns.some((caseRun) => caseRun.planned === planned))
-        .map((planned) => planned.runDir),
+      runDirs: plan.skills.filter((planned) => plan.caseRuns.sizeOf(planned) > 0).map((planned) => planned.runDir),
     });
     setTimeout(() => hardStop.abort(), options.graceMs).unref();
   };
@@ -77,9 +75,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
   if (options.signal?.aborted) onStop();
   const stopReason = (): SkipReason | undefined =>
     execution.interrupted ? 'interrupted' : writesFailed ? 'write-failed' : undefined;
-  const stored = plan.resumed
-    ? await storedOutcomes(plan, options.onProgress)
-    : new Map<PlannedCaseRun, CaseRunOutcome>();
+  const stored = plan.resumed ? await storedOutcomes(plan, options.onProgress) : new Map<string, CaseRunOutcome>();
   // A resumed run's cap counts everything its earlier sessions spent.
   if (costCap && plan.resumed)
     for (const planned of plan.skills)
@@ -89,7 +85,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
   const admit = async (caseRun: PlannedCaseRun): Promise<SkipReason | undefined> => {
     const stopped = stopReason();
     if (stopped) return stopped;
-    const finished = stored.get(caseRun);
+    const finished = stored.get(caseRun.caseDir);
     if (finished) {
       execution.outcomes.get(caseRun.planned)?.push(finished);
       return 'complete';
@@ -169,17 +165,17 @@ function launch(
 }
 
 /**
- * The case runs a resumed folder already holds, finished: each is kept, not run again. One whose
+ * The case runs a resumed folder already holds, finished, by case folder: each is kept, not run again. One whose
  * artifacts do not read back runs again, said with its problems.
  */
 async function storedOutcomes(
   plan: ExecutionPlan,
   onProgress: ExecutePlanOptions['onProgress'],
-): Promise<Map<PlannedCaseRun, CaseRunOutcome>> {
-  const finished = new Map<PlannedCaseRun, CaseRunOutcome>();
+): Promise<Map<string, CaseRunOutcome>> {
+  const finished = new Map<string, CaseRunOutcome>();
   for (const caseRun of plan.caseRuns) {
     const stored = await storedCaseRun(caseRun);
-    if (isFinished(stored)) finished.set(caseRun, outcomeOf(caseRun.planned.skill.name, digestOf(stored.run)));
+    if (isFinished(stored)) finished.set(caseRun.caseDir, outcomeOf(caseRun.planned.skill.name, digestOf(stored.run)));
     if (stored.status === 'invalid')
       onProgress?.({
         type: 'case-redo',

@@ -111,9 +111,10 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
       const manifest = manifestOf(artifactsOf(runDir, written.runs));
       if (manifest) await writeShardManifest(runDir, manifest);
       if (written.summary.judge_noise) run.judgeNoise = written.summary.judge_noise;
-      const calibration = written.summary.calibration ?? (await lastCalibration(runDir));
+      // The summary just written has none: only the skill's other run folders are read for one.
+      const calibration = written.summary.calibration ?? (await lastCalibration(runDir, { ownKnown: true }));
       if (calibration) run.calibration = calibration;
-      const latest = await updateLatestRun({ runDir, env: options.userEnv });
+      const latest = await updateLatestRun({ runDir, env: options.userEnv, interrupted: execution.interrupted });
       if (latest.note) options.onNote(latest.note);
     } catch (error) {
       run.writeErrors.push(

@@ -42,14 +42,15 @@ export function sharedStringsByKey<Key>(): (key: Key) => SharedStrings {
  * case runs hold no ten thousand pending tasks).
  */
 export async function eachInOrder<Item>(
-  items: readonly Item[],
+  items: Iterable<Item> & { readonly size: number },
   workers: number,
   run: (item: Item) => Promise<void>,
 ): Promise<void> {
-  const queue = items.values();
+  const queue = items[Symbol.iterator]();
+  const next = { [Symbol.iterator]: () => queue };
   await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, async () => {
-      for (const item of queue) await run(item);
+    Array.from({ length: Math.max(1, Math.min(workers, items.size)) }, async () => {
+      for (const item of next) await run(item);
     }),
   );
 }

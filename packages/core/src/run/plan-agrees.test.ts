@@ -68,7 +68,7 @@ describe('the dry run plans exactly what the run executes', () => {
       runId: 'compare-run',
     });
     expect(plan.problems).toEqual([]);
-    const planned = plan.caseRuns.map((caseRun) => caseRun.caseDir).sort();
+    const planned = [...plan.caseRuns].map((caseRun) => caseRun.caseDir).sort();
     expect(planned).toHaveLength(2 * 2 * 2);
     const runDir = result.runs[0]?.runDir ?? '';
     expect([...(await gradedFolders(runDir)).keys()].sort()).toEqual(planned);
@@ -83,7 +83,7 @@ describe('the dry run plans exactly what the run executes', () => {
       outputDir,
       runId: 'shard-run',
     });
-    const planned = plan.caseRuns.map((caseRun) => caseRun.caseDir).sort();
+    const planned = [...plan.caseRuns].map((caseRun) => caseRun.caseDir).sort();
     expect(planned.length).toBeGreaterThan(0);
     expect(planned.length).toBeLessThan(6);
     expect(plan.skills[0]?.casesInAllShards).toBe(6);
@@ -100,7 +100,7 @@ describe('the dry run plans exactly what the run executes', () => {
     await rm(join(runDir, 'eval-6', 'with_skill', 'run-1', 'grading.json'));
     const before = await gradedFolders(runDir);
     const { plan, ended } = await planAndRun({ runs: 2, resume: runDir });
-    const toRun = plan.caseRuns.filter((caseRun) => !caseRun.complete).map((caseRun) => caseRun.caseDir);
+    const toRun = [...plan.caseRuns].filter((caseRun) => !caseRun.complete).map((caseRun) => caseRun.caseDir);
     expect(toRun.map((dir) => relative(runDir, dir)).sort()).toEqual([
       'eval-3/with_skill/run-2',
       'eval-6/with_skill/run-1',
@@ -109,7 +109,8 @@ describe('the dry run plans exactly what the run executes', () => {
     const after = await gradedFolders(runDir);
     const rewritten = [...after].filter(([dir, mtime]) => before.get(dir) !== mtime).map(([dir]) => dir);
     expect(rewritten.sort()).toEqual(toRun.sort());
-    expect(plan.caseRuns).toHaveLength(12);
+    expect([...plan.caseRuns]).toHaveLength(12);
+    expect(plan.caseRuns.size).toBe(12);
   });
 });
 

@@ -4,7 +4,8 @@ import { containmentSummary } from '../doctor/doctor.js';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Shard } from '../shards/shard.js';
-import { buildPlan, type PlannedSkill, type RunSelection } from './build-plan.js';
+import { buildPlan, type RunSelection } from './build-plan.js';
+import type { CaseRunSequence } from './case-run-sequence.js';
 import { estimateJudgeCalls, type JudgeEstimate } from './estimate-judge.js';
 import { type ContainmentOptions, preflight } from './preflight.js';
 import { defaultDetectPoints, type RequiredSample, requiredSampleFor } from './required-sample.js';
@@ -34,16 +35,12 @@ export interface RunPlan {
     /** With a compared run of the skill before: the cases × trials needed to detect `detectPoints` (see `requiredCases`). */
     requiredSample?: RequiredSample;
   }>;
-  /** Every case run the run makes, in the order it launches them, with the folder each writes. */
-  caseRuns: Array<{
-    skill: string;
-    caseId: string;
-    arm: Configuration;
-    runNumber: number;
-    caseDir: string;
-    /** Resuming: the case run is complete on disk and does not run again. */
-    complete?: true;
-  }>;
+  /**
+   * Every case run the run makes, in the order it launches them, with the folder each writes:
+   * made as it is walked (`for … of`, `[...plan.caseRuns]`), so a plan of many case runs holds
+   * none of them; `size` counts them, and `JSON.stringify` lists them all.
+   */
+  caseRuns: RunPlanCaseRuns;
   /** The shard planned, or `null` for a whole run. */
   shard: Shard | null;
   invalid: Array<{ skill: string; evalsPath: string; errors: EvalsIssue[] }>;
@@ -69,6 +66,25 @@ export interface RunPlan {
   judgeCostUsd: { low: number; high: number } | null;
 }
 
+/** One case run of a plan. */
+export interface RunPlanCaseRun {
+  skill: string;
+  caseId: string;
+  arm: Configuration;
+  runNumber: number;
+  caseDir: string;
+  /** Resuming: the case run is complete on disk and does not run again. */
+  complete?: true;
+}
+
+/** A plan's case runs in launch order, each made when the walk reaches it; every walk yields the same entries. */
+export interface RunPlanCaseRuns extends Iterable<RunPlanCaseRun> {
+  /** How many case runs the plan makes. */
+  readonly size: number;
+  /** Every entry, for `JSON.stringify`. */
+  toJSON(): RunPlanCaseRun[];
+}
+
 /**
  * What a run would do, without doing it: the plan the run executes (every case run and its
  * folder), what its checks found before any agent starts (the run refuses on the same problems),
@@ -84,30 +100,13 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
   const estimates = new Map<string, JudgeEstimate>();
   for (const planned of plan.skills) {
     if (!model) continue;
-    const cases = plan.caseRuns
-      .filter((caseRun) => caseRun.planned === planned && caseRun.arm === plan.arms[0] && caseRun.runNumber === 1)
-      .map((caseRun) => ({ evalCase: caseRun.evalCase, skillDir: planned.skill.dir }));
+    const cases = plan.caseRuns.casesOf(planned).map((evalCase) => ({ evalCase, skillDir: planned.skill.dir }));
     estimates.set(planned.runDir, estimateJudgeCalls(cases, model, judgeTimes));
   }
-  // One entry per case run, made in order without a promise per case run: a plan of ten thousand
-  // holds ten thousand small records, not ten thousand pending reads.
-  const caseRuns: RunPlan['caseRuns'] = [];
-  const caseRunsOf = new Map<PlannedSkill, number>();
-  for (const caseRun of plan.caseRuns) {
-    caseRunsOf.set(caseRun.planned, (caseRunsOf.get(caseRun.planned) ?? 0) + 1);
-    const stored = plan.resumed ? await storedCaseRun(caseRun) : undefined;
-    caseRuns.push({
-      skill: caseRun.planned.skill.name,
-      caseId: caseRun.evalCase.id,
-      arm: caseRun.arm,
-      runNumber: caseRun.runNumber,
-      caseDir: caseRun.caseDir,
-      ...(stored && isFinished(stored) ? { complete: true as const } : {}),
-    });
-  }
+  const caseRuns = runPlanCaseRuns(plan.caseRuns, plan.resumed ? await completeCaseRuns(plan.caseRuns) : undefined);
   const skills = [];
   for (const planned of plan.skills) {
-    const cases = (caseRunsOf.get(planned) ?? 0) / times;
+    const cases = plan.caseRuns.sizeOf(planned) / times;
     const required = await requiredSampleFor(planned.runDir, options.detectPoints ?? defaultDetectPoints);
     skills.push({
       skill: planned.skill.name,
@@ -140,13 +139,39 @@ export async function planRun(options: PlanRunOptions): Promise<RunPlan> {
             ...(options.runner ? { agent: { name: options.runner.name, version: checked.agentVersion } } : {}),
           })
         : null,
-    agentRuns: caseRuns.length,
+    agentRuns: caseRuns.size,
     judgeCalls: judged.calls,
     judge: model ? `${model.provider}:${model.model}` : null,
     judgeInputTokens: judged.inputTokens,
     judgeOutputTokens: judged.outputTokens,
     judgeCostUsd: judged.costUsd,
   };
+}
+
+/**
+ * The case folders a resumed run folder holds complete, read one case run at a time (no promise
+ * per case run); only a resumed plan reads them.
+ */
+async function completeCaseRuns(sequence: CaseRunSequence): Promise<Set<string>> {
+  const complete = new Set<string>();
+  for (const caseRun of sequence) if (isFinished(await storedCaseRun(caseRun))) complete.add(caseRun.caseDir);
+  return complete;
+}
+
+/** The plan's case runs as `planRun` lists them, made from the run's own sequence as it is walked. */
+function runPlanCaseRuns(sequence: CaseRunSequence, complete: ReadonlySet<string> | undefined): RunPlanCaseRuns {
+  function* entries(): Generator<RunPlanCaseRun> {
+    for (const caseRun of sequence)
+      yield {
+        skill: caseRun.planned.skill.name,
+        caseId: caseRun.evalCase.id,
+        arm: caseRun.arm,
+        runNumber: caseRun.runNumber,
+        caseDir: caseRun.caseDir,
+        ...(complete?.has(caseRun.caseDir) ? { complete: true as const } : {}),
+      };
+  }
+  return { size: sequence.size, [Symbol.iterator]: entries, toJSON: () => [...entries()] };
 }
 
 /** The estimates of several skills as one: calls and cost summed, the token bounds over all. */

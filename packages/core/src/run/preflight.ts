@@ -45,7 +45,7 @@ export async function preflight(
   const sandbox = contained?.sandbox;
   notes.push(...(contained?.notes ?? []));
   const check =
-    plan.caseRuns.length > 0 && sandbox && options.runner?.check
+    plan.caseRuns.size > 0 && sandbox && options.runner?.check
       ? await options.runner.check({ env: userEnv, sandbox: sandbox.kind }).catch((error: unknown) => {
           problems.push(messageOf(error));
           return undefined;
@@ -55,7 +55,7 @@ export async function preflight(
   const judgeProblem = options.judge ? judgeKeyProblem(plan, options.judge) : undefined;
   if (judgeProblem) problems.push(judgeProblem);
   if (!options.allowTodo) problems.push(...placeholderPrompts(plan));
-  if (plan.caseRuns.length > 0) problems.push(...unwritableRunFolders(plan));
+  if (plan.caseRuns.size > 0) problems.push(...unwritableRunFolders(plan));
   problems.push(...(await forgedCaseRuns(plan)));
   for (const planned of plan.skills)
     notes.push(...(await linkLoopWarnings(planned.skill.dir, ['evals', 'evals-runs'])));
@@ -82,16 +82,17 @@ export function refusePlan(problems: readonly string[]): void {
 function placeholderPrompts(plan: ExecutionPlan): string[] {
   const seen = new Set<string>();
   const problems: string[] = [];
-  for (const { planned, evalCase } of plan.caseRuns) {
-    const key = `${planned.skill.evalsPath}\0${evalCase.id}`;
-    const turns = evalCase.turns ?? [{ prompt: evalCase.prompt }];
-    if (seen.has(key) || !turns.some((turn) => isPlaceholderPrompt(turn.prompt))) continue;
-    seen.add(key);
-    const file = relative(plan.cwd, planned.skill.evalsPath) || planned.skill.evalsPath;
-    problems.push(
-      `${file}: evals[${evalCase.index}] (case ${evalCase.id}): the prompt is still a TODO placeholder: write the request a user would make, leave the case out with --case <id>, or pass --allow-todo to send it as it is`,
-    );
-  }
+  for (const planned of plan.skills)
+    for (const evalCase of plan.caseRuns.casesOf(planned)) {
+      const key = `${planned.skill.evalsPath}\0${evalCase.id}`;
+      const turns = evalCase.turns ?? [{ prompt: evalCase.prompt }];
+      if (seen.has(key) || !turns.some((turn) => isPlaceholderPrompt(turn.prompt))) continue;
+      seen.add(key);
+      const file = relative(plan.cwd, planned.skill.evalsPath) || planned.skill.evalsPath;
+      problems.push(
+        `${file}: evals[${evalCase.index}] (case ${evalCase.id}): the prompt is still a TODO placeholder: write the request a user would make, leave the case out with --case <id>, or pass --allow-todo to send it as it is`,
+      );
+    }
   return problems;
 }
 
@@ -99,7 +100,9 @@ function placeholderPrompts(plan: ExecutionPlan): string[] {
 function judgeKeyProblem(plan: ExecutionPlan, judge: JudgeSetup): string | undefined {
   const missing = judge.model?.missingKey;
   if (!judge.model || !missing) return undefined;
-  const judged = plan.caseRuns.some((caseRun) => judgedClaimsOf(caseRun.evalCase, caseRun.planned.skill.dir).length);
+  const judged = plan.skills.some((planned) =>
+    plan.caseRuns.casesOf(planned).some((evalCase) => judgedClaimsOf(evalCase, planned.skill.dir).length),
+  );
   if (!judged) return undefined;
   return `the judge ${judge.model.provider}:${judge.model.model} has no key: set ${missing}, or choose another judge with --judge provider:model (the judged assertions need one)`;
 }

@@ -96,12 +96,12 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
           );
         });
   // Every run folder of the run exists before the first sandbox is set up, so the sandbox hides it.
-  const started = plan.skills.filter((planned) => plan.caseRuns.some((caseRun) => caseRun.planned === planned));
+  const started = plan.skills.filter((planned) => plan.caseRuns.sizeOf(planned) > 0);
   if (started.length > 0) await makeOwnFolders(started.map((planned) => planned.outputBase));
   const runDirs = started.map((planned) => planned.runDir);
   options.onProgress?.({
     type: 'run-start',
-    caseRuns: plan.caseRuns.length,
+    caseRuns: plan.caseRuns.size,
     nested: plan.nested,
     agent: options.runner.name,
     runDirs,

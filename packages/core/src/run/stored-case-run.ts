@@ -34,7 +34,7 @@ export async function forgedCaseRuns(plan: ExecutionPlan): Promise<string[]> {
         entry.artifacts_sha256,
       ]),
     );
-    for (const caseRun of plan.caseRuns.filter((entry) => entry.planned === planned)) {
+    for (const caseRun of plan.caseRuns.of(planned)) {
       const stored = await storedCaseRun(caseRun);
       const where = `--resume ${planned.runDir}`;
       if (stored.status === 'invalid' && stored.refused) {
