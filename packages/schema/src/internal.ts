@@ -75,6 +75,7 @@ export {
   calibrationSchema,
   confusionSchema,
 } from './calibration.js';
+export { caseFieldSchemas, caseFieldsSchema, knownCaseKeys, knownTopLevelKeys } from './case-fields.js';
 export {
   checkedAssertionSchema,
   checkedCaseSchema,
@@ -90,7 +91,6 @@ export {
 export { type ConfigKey, configKeyHelp, gatesSchema, skillConfigSchema } from './config-file.js';
 export { describeSchemaIssues, describeZodIssue, formatPointer, jsonTypeName, valueAt } from './describe-issue.js';
 export { closestName, didYouMean } from './did-you-mean.js';
-export { caseFieldSchemas, caseFieldsSchema, knownCaseKeys, knownTopLevelKeys } from './case-fields.js';
 export {
   caseIdSchema,
   type FileInput,
