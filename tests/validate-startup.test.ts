@@ -103,9 +103,15 @@ describe('the built skeval validate', () => {
     expect(holding(lazyMarkers[1] ?? '', linted.loaded)).toHaveLength(1);
   });
 
-  it('builds every schema after zod is set to parse without compiling, for validate and brief', async () => {
-    expect(await compiledBy(['validate', 'examples/greeting'])).toBe(0);
-    expect(await compiledBy(['brief', 'examples/greeting'])).toBe(0);
+  it('builds every schema after zod is set to parse without compiling, in each quick command', async () => {
+    const promptfoo = 'packages/evals/src/__fixtures__/real-world/promptfoo-ydb/promptfooconfig.yaml';
+    const compiled = [
+      await compiledBy(['validate', 'examples/greeting']),
+      await compiledBy(['brief', 'examples/greeting']),
+      await compiledBy(['transpile', 'examples/greeting/evals/evals.json']),
+      await compiledBy(['import', promptfoo]),
+    ];
+    expect(compiled).toEqual([0, 0, 0, 0]);
   });
 
   it('loads the YAML parser to read a promptfoo config', async () => {

@@ -1,4 +1,6 @@
-import * as z from 'zod';
+// zod's core alone: the dispatcher bundles this entry, and zod's main entry would bring its
+// English messages and their set-up along.
+import { config } from 'zod/v4/core';
 
 /**
  * For a command that parses a few files once and exits (`skeval validate`, `brief`, `transpile`,
@@ -8,5 +10,5 @@ import * as z from 'zod';
  * (`@skeval/schema/one-shot`, zod alone behind it), imported first by such a command.
  */
 export function parseOnceWithoutCompiling(): void {
-  z.config({ jitless: true });
+  config({ jitless: true });
 }

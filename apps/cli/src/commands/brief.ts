@@ -1,5 +1,7 @@
-import '../parse-once.js';
+import { buildBrief } from '@skeval/evals';
+import { renderBrief } from '@skeval/evals/internal';
 import type { Command } from 'commander';
+import { jsonOutput } from '../json-output.js';
 import type { CommandContext } from '../main.js';
 import { addOptions, collect, type OptionTable, type OptionValues } from '../options.js';
 
@@ -11,15 +13,11 @@ const briefOptions = {
 
 type BriefFlags = OptionValues<typeof briefOptions>;
 
-/**
- * `skeval brief`'s arguments, options and action; its name and description are in
- * command-table.ts. The action loads what builds the briefs when it runs (`brief-run.ts`), so
- * every schema is built after zod's one-shot setting above (decision 0074).
- */
+/** `skeval brief`'s arguments, options and action; its name and description are in command-table.ts. */
 export function defineBrief(command: Command, { io }: CommandContext): void {
   command.argument('<skill-or-evals-file>', 'a skill folder, a tree of skills, or an evals.json');
   addOptions(command, briefOptions).action(async (path: string, flags: BriefFlags) => {
-    const { runBrief } = await import('./brief-run.js');
-    await runBrief({ path, cases: flags.case, json: flags.json ?? false, io });
+    const briefs = await buildBrief({ path, cwd: io.cwd, ...(flags.case.length ? { cases: flags.case } : {}) });
+    io.stdout(flags.json ? jsonOutput({ briefs }) : renderBrief(briefs));
   });
 }
