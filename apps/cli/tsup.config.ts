@@ -12,8 +12,8 @@ import { defineConfig, type Options } from 'tsup';
 // diff library, picomatch, the engine for `import -o`) is a chunk beside it, compiled only when
 // it runs (decision 0062). A module reached from a command's file through a package's main or
 // internal entry joins that file's chunks even when only an `import()` uses it, so `validate`
-// reaches the packages through their narrow entries, and `validate` and `brief` load their
-// action with `import()`: zod's one-shot setting runs before any schema (decision 0074). The
+// reaches the packages through their narrow entries, and the dispatcher makes zod's one-shot
+// setting before it loads any of the four, so it precedes every schema (decision 0074). The
 // commands that run the engine share
 // code-split chunks, which esbuild fills with whole modules (every schema behind a barrel), a cost
 // next to the agents and judges they start.
