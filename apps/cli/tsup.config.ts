@@ -10,8 +10,11 @@ import { defineConfig, type Options } from 'tsup';
 // schemas they read, with no zod locale but English. Each is code-split by itself, so what the
 // packages import with `import()` on first use (yaml on the first YAML file, the glob library, the
 // diff library, picomatch, the engine for `import -o`) is a chunk beside it, compiled only when
-// it runs: `validate` of a skill's evals.json loads its own file and a 1 kB chunk of esbuild's
-// helpers (decision 0062). The commands that run the engine share
+// it runs (decision 0062). A module reached from a command's file through a package's main or
+// internal entry joins that file's chunks even when only an `import()` uses it, so `validate`
+// reaches the packages through their narrow entries, and the dispatcher makes zod's one-shot
+// setting before it loads any of the four, so it precedes every schema (decision 0074). The
+// commands that run the engine share
 // code-split chunks, which esbuild fills with whole modules (every schema behind a barrel), a cost
 // next to the agents and judges they start.
 // External stay what must be found at run time beside this package (esbuild's binary, ajv,

@@ -7,7 +7,7 @@ export default defineConfig({
   entry: ['src/**/*.ts', '!src/**/*.test.ts', '!src/**/__fixtures__/**'],
   bundle: false,
   format: ['esm'],
-  dts: { entry: ['src/index.ts', 'src/internal.ts'] },
+  dts: { entry: ['src/index.ts', 'src/internal.ts', 'src/grader-names.ts'] },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -15,6 +15,17 @@ export interface CommandEntry {
 }
 
 /**
+ * For a command that parses a few files and exits (validate, brief, transpile, import): zod's
+ * one-shot setting, then the command's module. zod reads the setting when a schema is built, and
+ * a command's file may build schemas as its chunks load, before any line of its own runs; made
+ * here, the setting precedes them all (decision 0074).
+ */
+async function oneShot<Loaded>(load: () => Promise<Loaded>): Promise<Loaded> {
+  await import('./parse-once.js');
+  return load();
+}
+
+/**
  * Every command but `assert` (which `main` hands to skeval-assert whole), in the order of the
  * help. Names and descriptions live here, so that `skeval --help` and `skeval --version` load
  * no command's module, and a command loads no other command's.
@@ -30,7 +41,7 @@ export const commandTable: readonly CommandEntry[] = [
     name: 'validate',
     arguments: '[paths...]',
     description: 'check evals files and report every problem with its line and column',
-    load: async () => (await import('./commands/validate.js')).defineValidate,
+    load: () => oneShot(async () => (await import('./commands/validate.js')).defineValidate),
   },
   {
     name: 'check',
@@ -90,21 +101,21 @@ export const commandTable: readonly CommandEntry[] = [
     name: 'brief',
     arguments: '<skill-or-evals-file>',
     description: 'print what each case gives the agent and what will be checked: the grading brief',
-    load: async () => (await import('./commands/brief.js')).defineBrief,
+    load: () => oneShot(async () => (await import('./commands/brief.js')).defineBrief),
   },
   {
     name: 'transpile',
     arguments: '<evals-file>',
     description:
       'write a plain evals.json (strings only) in which each deterministic assertion is an instruction to run `skeval assert`',
-    load: async () => (await import('./commands/transpile.js')).defineTranspile,
+    load: () => oneShot(async () => (await import('./commands/transpile.js')).defineTranspile),
   },
   {
     name: 'import',
     arguments: '<file>',
     description:
       "write the evals.json equivalent of another tool's eval file (promptfoo, agentv), listing every mapping and every loss",
-    load: async () => (await import('./commands/import.js')).defineImport,
+    load: () => oneShot(async () => (await import('./commands/import.js')).defineImport),
   },
   {
     name: 'triggers',

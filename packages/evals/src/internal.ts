@@ -5,12 +5,8 @@
 export { renderBrief } from './brief/build-brief.js';
 export { describeAssertion } from './brief/describe-assertion.js';
 export { detectForeignFormat } from './import/detect-format.js';
-export {
-  describeImport,
-  type ImportForeignFileOptions,
-  importForeignFile,
-  isForeignEvalsFileName,
-} from './import/import-file.js';
+export { isForeignEvalsFileName } from './import/foreign-file-name.js';
+export { describeImport, type ImportForeignFileOptions, importForeignFile } from './import/import-file.js';
 export { type ForeignFormat, foreignFormats, type ImportedCase, type ImportResult } from './import/types.js';
 export * from './index.js';
 export {

@@ -1,7 +1,8 @@
 import * as z from 'zod';
-import { allowHostError, allowHostPattern } from './allow-host.js';
 import { assertionSchema } from './assertions/assertion.js';
+import { caseFieldSchemas } from './case-fields.js';
 import { relativePathSchema } from './relative-path.js';
+import { setupParts, setupSchemas } from './setup.js';
 
 /** A file put into the workspace before the run: a path in the skill folder, or a path with inline content. */
 export const fileInputSchema = z.union([
@@ -13,36 +14,7 @@ export const fileInputSchema = z.union([
 ]);
 export type FileInput = z.infer<typeof fileInputSchema>;
 
-export const seededSourceSchema = z.looseObject({
-  from: relativePathSchema.meta({ description: 'A file or folder in the skill folder.' }),
-  to: relativePathSchema.optional().meta({ description: 'Where it lands in the workspace (default: the same path).' }),
-});
-
-/** Each `setup` kind's schema. */
-export const setupSchemas = {
-  empty: z.looseObject({ kind: z.literal('empty') }),
-  seeded: z.looseObject({
-    kind: z.literal('seeded'),
-    sources: z.array(seededSourceSchema).min(1, { error: '`seeded` setup needs at least one entry in `sources`' }),
-    mountMode: z
-      .enum(['preserve-path', 'flatten-contents'])
-      .optional()
-      .meta({ description: '@default "preserve-path"' }),
-  }),
-  fixture: z.looseObject({
-    kind: z.literal('fixture'),
-    path: relativePathSchema.meta({ description: 'A prepared folder in the skill folder, copied as the workspace.' }),
-    git: z
-      .union([
-        z.boolean(),
-        z.looseObject({ branch: z.string().min(1).optional(), message: z.string().min(1).optional() }),
-      ])
-      .optional()
-      .meta({
-        description: 'Make the workspace a git repository with the fixture committed (optionally on `branch`).',
-      }),
-  }),
-};
+export const seededSourceSchema = setupParts.seededSource;
 
 /** How the workspace is prepared before the agent starts. */
 export const setupSchema = z.discriminatedUnion('kind', [
@@ -51,14 +23,6 @@ export const setupSchema = z.discriminatedUnion('kind', [
   setupSchemas.fixture,
 ]);
 export type Setup = z.infer<typeof setupSchema>;
-export type SetupKind = keyof typeof setupSchemas;
-
-/** Whether a value names a way to prepare the workspace (`empty`, `seeded` or `fixture`). */
-export function isSetupKind(value: unknown): value is SetupKind {
-  return typeof value === 'string' && Object.hasOwn(setupSchemas, value);
-}
-
-export const setupKinds: SetupKind[] = Object.keys(setupSchemas).filter(isSetupKind);
 
 export const caseIdSchema = z.union([z.number().int(), z.string().min(1)]);
 
@@ -100,31 +64,12 @@ export const evalCaseSchema = z
       .optional()
       .meta({ description: "Other tools' name for `turns`: read as the turns, with a warning." }),
     expected_output: z.string().optional(),
-    description: z.string().optional(),
+    description: caseFieldSchemas.description,
     files: z.array(fileInputSchema).optional(),
     setup: setupSchema.optional(),
-    allow_hosts: z
-      .array(z.string().regex(allowHostPattern, { error: allowHostError }))
-      .optional()
-      .meta({
-        description:
-          'Hosts (host or host:port) the agent may reach in this case besides its model, with the default --network model.',
-      }),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    reference: z
-      .looseObject({
-        response: z.string().optional().meta({ description: 'The known-good final response.' }),
-        files: z
-          .string()
-          .min(1)
-          .optional()
-          .meta({ description: 'A folder in the skill holding the files the workspace should end with.' }),
-      })
-      .optional()
-      .meta({
-        description:
-          'The known-good end state `skeval check` grades every assertion against (in place of `evals/reference/<id>/`).',
-      }),
+    allow_hosts: caseFieldSchemas.allow_hosts,
+    metadata: caseFieldSchemas.metadata,
+    reference: caseFieldSchemas.reference,
     assertions: z
       .array(listedAssertionSchema)
       .optional()
@@ -148,8 +93,3 @@ export const evalsFileSchema = z
   })
   .meta({ title: 'Skeval evals file', description: 'Test cases for an Agent Skill: evals/evals.json.' });
 export type EvalsFile = z.infer<typeof evalsFileSchema>;
-
-/** The keys a case may have without a warning. */
-export const knownCaseKeys: ReadonlySet<string> = new Set(Object.keys(evalCaseSchema.shape));
-/** The keys the top level may have without a warning. */
-export const knownTopLevelKeys: ReadonlySet<string> = new Set(Object.keys(evalsFileSchema.shape));

@@ -23,10 +23,8 @@ export {
   type AssertionSpec,
   type GraderReference,
   graderReferenceSchema,
-  intentGraderName,
   type NormalizedAssertion,
   proseAssertionSchema,
-  proseFields,
   proseObjectAssertionSchema,
 } from './assertions/assertion.js';
 export { assertionLabelFields, patternSchema, regexFlagsSchema } from './assertions/common.js';
@@ -77,6 +75,7 @@ export {
   calibrationSchema,
   confusionSchema,
 } from './calibration.js';
+export { caseFieldSchemas, caseFieldsSchema, knownCaseKeys, knownTopLevelKeys } from './case-fields.js';
 export {
   checkedAssertionSchema,
   checkedCaseSchema,
@@ -96,15 +95,9 @@ export {
   caseIdSchema,
   type FileInput,
   fileInputSchema,
-  isSetupKind,
-  knownCaseKeys,
-  knownTopLevelKeys,
   type Setup,
-  type SetupKind,
   seededSourceSchema,
-  setupKinds,
   setupSchema,
-  setupSchemas,
 } from './evals-file.js';
 export { type RunReview, runReviewSchema } from './feedback.js';
 export { parseGraderResult } from './grader-result.js';
@@ -132,7 +125,14 @@ export {
   matrixManifestSchema,
   matrixNamePattern,
 } from './matrix.js';
-export { graderNamePattern, isLegacyScriptType, type LegacyScriptType, legacyScriptTypes } from './names.js';
+export {
+  graderNamePattern,
+  intentGraderName,
+  isLegacyScriptType,
+  type LegacyScriptType,
+  legacyScriptTypes,
+  proseFields,
+} from './names.js';
 export { createRedactor, isSecretVariable, type Redactor } from './redactor.js';
 export { explainUnsafeRelativePath, relativePathSchema } from './relative-path.js';
 export {
@@ -143,6 +143,7 @@ export {
   type ToolSummary,
   toolSummarySchema,
 } from './run-files.js';
+export { isSetupKind, type SetupKind, setupKinds, setupSchemas } from './setup.js';
 export { type ShardOptions, shardOptionsSchema } from './shard-manifest.js';
 export { type ConversationTurn, toolCallKinds, toolCallSchema, traceMessageSchema, usageSchema } from './trace.js';
 export {

@@ -21,3 +21,12 @@ export function lazyValues<Builders extends Record<string, () => unknown>>(
   // The getters above hold exactly the builders' keys and, once read, their results.
   return values as { readonly [Key in keyof Builders]: ReturnType<Builders[Key]> };
 }
+
+/** A value built on the first call, then kept: a schema that a command may never parse. */
+export function lazyValue<Value>(build: () => Value): () => Value {
+  let built: { value: Value } | undefined;
+  return () => {
+    built ??= { value: build() };
+    return built.value;
+  };
+}

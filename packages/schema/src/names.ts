@@ -1,5 +1,7 @@
 // Names and patterns that programs check without building any schema: this module imports
-// nothing, so a bundle that needs only these never evaluates zod.
+// nothing at run time, so a bundle that needs only these never evaluates zod.
+
+import type { IntentKind } from './assertions/intent.js';
 
 /** Grader names usable from evals.json, `skeval assert` and `.skeval/graders/<name>.ts`. */
 export const graderNamePattern = /^[a-zA-Z0-9_-]+$/;
@@ -11,4 +13,12 @@ export type LegacyScriptType = (typeof legacyScriptTypes)[number];
 /** Whether a value is one of the three script assertion types. */
 export function isLegacyScriptType(value: unknown): value is LegacyScriptType {
   return legacyScriptTypes.some((type) => type === value);
+}
+
+/** The fields, in order of preference, whose prose an object with no `type` or `kind` is judged by. */
+export const proseFields = ['text', 'description', 'check'] as const;
+
+/** The registry name of the built-in grader behind an intent, for example `workspace-file-contains`. */
+export function intentGraderName(kind: IntentKind, method: string): string {
+  return `${kind}-${method}`;
 }

@@ -1,4 +1,3 @@
-import '../parse-once.js';
 import { buildBrief } from '@skeval/evals';
 import { renderBrief } from '@skeval/evals/internal';
 import type { Command } from 'commander';

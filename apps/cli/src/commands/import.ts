@@ -1,4 +1,3 @@
-import '../parse-once.js';
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { describeImport, importForeignFile, loadEvalsFile, skillDirOf } from '@skeval/evals/internal';

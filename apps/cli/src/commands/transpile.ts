@@ -1,4 +1,3 @@
-import '../parse-once.js';
 import { resolve } from 'node:path';
 import { transpileEvals } from '@skeval/evals';
 import { SkevalError } from '@skeval/schema';

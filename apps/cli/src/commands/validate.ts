@@ -1,5 +1,5 @@
-import '../parse-once.js';
-import { type ValidateEvalsResult, validateEvals } from '@skeval/evals';
+// The package's validate entry: through its main or internal entry the lint rules and the
+// importers, loaded when first used, would join this command's own chunk (decision 0074).
 import {
   collapseIssues,
   describeMultiTurn,
@@ -7,7 +7,9 @@ import {
   formatCollapsedIssue,
   formatIssue,
   multiTurnCases,
-} from '@skeval/evals/internal';
+  type ValidateEvalsResult,
+  validateEvals,
+} from '@skeval/evals/validate';
 import type { Command } from 'commander';
 import { exitCodes } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';

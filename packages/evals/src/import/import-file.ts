@@ -21,12 +21,6 @@ export interface ImportForeignFileOptions {
   graderExists?: (name: string) => boolean;
 }
 
-/** Names of the files Skeval reads as other tools' eval files beside a SKILL.md. */
-export function isForeignEvalsFileName(path: string): boolean {
-  const name = basename(path);
-  return /^promptfooconfig\.ya?ml$/i.test(name) || /(^|\.)eval\.ya?ml$/i.test(name) || /^cases\.ya?ml$/i.test(name);
-}
-
 /**
  * Reads another tool's eval file as an evals.json: promptfoo (`prompts`/`providers`/`tests` with
  * `vars`/`assert`, test files through `file://`), agentv (`tests`/`evalcases`), Vally (`stimuli`), waza (`skill` and

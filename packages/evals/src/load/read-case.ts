@@ -1,5 +1,4 @@
-import { evalCaseSchema } from '@skeval/schema';
-import { didYouMean, jsonTypeName, knownCaseKeys } from '@skeval/schema/internal';
+import { caseFieldsSchema, didYouMean, jsonTypeName, knownCaseKeys } from '@skeval/schema/internal';
 import { caseSkillKeys, readCaseSkills } from './case-skills.js';
 import { countErrors, type IssueSink, isPlainObject, type JsonPath, unknownKeys } from './issue-sink.js';
 import { readFiles } from './read-files.js';
@@ -7,17 +6,6 @@ import { readSetup } from './read-setup.js';
 import { readAssertionLists, readTurns } from './read-turns.js';
 import type { CaseReference, LoadedCase } from './types.js';
 
-const caseFieldsSchema = evalCaseSchema.omit({
-  assertions: true,
-  expectations: true,
-  files: true,
-  setup: true,
-  prompt: true,
-  turns: true,
-  prompt_sequence: true,
-  id: true,
-  expected_output: true,
-});
 const nameKeys = ['name', 'eval_name'];
 /** What a mistyped case key is compared with: the keys a case is read from. */
 const caseKeysToSuggest = [...knownCaseKeys, ...nameKeys, 'skill', 'target_skills'];
@@ -53,7 +41,9 @@ export function readCase(value: unknown, index: number, sink: IssueSink): ReadCa
       `\`id\` must be an integer or a non-empty string, got ${jsonTypeName(value.id)}`,
     );
   }
-  const fields = sink.check(caseFieldsSchema, value, path);
+  // The fields read in one parse (`description`, `allow_hosts`, `metadata`, `reference`); the rest
+  // are read apart above and below, each with its own messages.
+  const fields = sink.check(caseFieldsSchema(), value, path);
   const expectedOutput = readExpectedOutput(value.expected_output, [...path, 'expected_output'], sink);
   const files = readFiles(value.files, [...path, 'files'], sink);
   const setup = readSetup(value.setup, [...path, 'setup'], sink);

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { resolveGrader } from '@skeval/scripts';
-import { describeImport, importForeignFile, isForeignEvalsFileName } from '../import/import-file.js';
+import { graderExists as findGrader } from '@skeval/scripts/grader-names';
+import { isForeignEvalsFileName } from '../import/foreign-file-name.js';
 import { defaultMaxEvalsFileBytes, fileProblem, loadEvalsFile, tooLargeResult } from '../load/load-evals-file.js';
 import { explainUnsafeSkillName, unsafeSkillNameMessage } from '../load/names.js';
 import type { LoadResult } from '../load/types.js';
@@ -40,13 +40,14 @@ export async function loadEvalsFileFromDisk(
       return fileProblem(fileName, 'invalid-value', 'not a regular file; give the path of an evals.json file');
     if (stats.size > maxBytes) return tooLargeResult(fileName, stats.size, maxBytes);
     const graderRoot = skillDir ?? skillDirOf(absolutePath);
-    const graderExists = (name: string) => resolveGrader(name, { from: graderRoot }).kind !== 'missing';
+    // Whether each grader the file names exists, asked without loading the built-in graders.
+    const graderExists = (name: string) => findGrader(name, { from: graderRoot });
     if (isForeignEvalsFileName(absolutePath)) return await loadForeign(absolutePath, fileName, skillDir, graderExists);
     const result = loadEvalsFile({
       source: await readFile(absolutePath),
       fileName,
       maxBytes,
-      graderExists: (name) => resolveGrader(name, { from: graderRoot }).kind !== 'missing',
+      graderExists,
       ...(skillDir ? { checkSkillPath: createSkillPathCheck(skillDir) } : {}),
     });
     return skillDir ? await checkManifestName(result, skillDir) : result;
@@ -70,6 +71,8 @@ async function loadForeign(
   skillDir: string | undefined,
   graderExists: (name: string) => boolean,
 ): Promise<LoadResult> {
+  // The importers load with the first foreign file read, as yaml does: an evals.json needs none.
+  const { describeImport, importForeignFile } = await import('../import/import-file.js');
   let imported: Awaited<ReturnType<typeof importForeignFile>>;
   try {
     imported = await importForeignFile({

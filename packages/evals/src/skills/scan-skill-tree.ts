@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { importForeignFile, isForeignEvalsFileName } from '../import/import-file.js';
+import { isForeignEvalsFileName } from '../import/foreign-file-name.js';
 import { caseSkillKeys } from '../load/case-skills.js';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
 import { splitPluginName } from '../load/names.js';
@@ -216,6 +216,8 @@ async function peekSkillNames(evalsPath: string): Promise<{ name?: string; caseS
   try {
     if ((await stat(evalsPath)).size > defaultMaxEvalsFileBytes) return { caseSkills: [] };
     if (isForeignEvalsFileName(evalsPath)) {
+      // The importers load with the first foreign file, as yaml does.
+      const { importForeignFile } = await import('../import/import-file.js');
       const imported = await importForeignFile({ absolutePath: evalsPath, skillDir: dirname(evalsPath) });
       const written = imported.evals.skill_name;
       return {

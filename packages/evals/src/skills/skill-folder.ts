@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { isForeignEvalsFileName } from '../import/import-file.js';
+import { isForeignEvalsFileName } from '../import/foreign-file-name.js';
 import type { SkillPathProblem } from '../load/issue-sink.js';
 
 /** Where a skill keeps its evals file, relative to the skill folder, most usual first. */

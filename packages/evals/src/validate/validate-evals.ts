@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { SkevalError } from '@skeval/schema';
-
-import { type LintRule, type LintWarning, lintEvals } from '../lint/lint-evals.js';
+import type { LintRule, LintWarning } from '../lint/lint-evals.js';
 import { type CollapsedIssue, collapseIssues } from '../load/collapse-issues.js';
 import type { EvalsIssueCode } from '../load/issues.js';
 import { defaultMaxEvalsFileBytes } from '../load/load-evals-file.js';
@@ -141,6 +140,8 @@ async function lintFile(
   const skillName =
     evals.skillName ??
     (skillMarkdown === undefined ? undefined : (await parseSkillManifest(skillMarkdown, skillDir)).name);
+  // The lint rules load with `lint`: a plain validate never runs them.
+  const { lintEvals } = await import('../lint/lint-evals.js');
   return lintEvals({
     evals,
     locate,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { graderNamePattern, legacyScriptTypes } from '../names.js';
+import { graderNamePattern, legacyScriptTypes, proseFields } from '../names.js';
 import { assertionLabelFields } from './common.js';
-import { type IntentKind, intentAssertionSchema } from './intent.js';
+import { intentAssertionSchema } from './intent.js';
 import { legacyScriptAssertionSchema } from './legacy-script.js';
 
 /** A prose claim, graded by the LLM judge. */
@@ -27,9 +27,6 @@ export type GraderReference = z.infer<typeof graderReferenceSchema>;
 const absent = z.never().optional().meta({ description: 'Must be absent: with it, the object is a typed assertion.' });
 const proseText = z.string().regex(/\S/);
 
-/** The fields, in order of preference, whose prose an object with no `type` or `kind` is judged by. */
-export const proseFields = ['text', 'description', 'check'] as const;
-
 /** An object with no `type` or `kind` whose prose field (`text`, `description` or `check`) is read as a judged claim. */
 export const proseObjectAssertionSchema = z.union(
   proseFields.map((field) =>
@@ -52,11 +49,6 @@ export const assertionSchema = z.union([
   proseObjectAssertionSchema,
 ]);
 export type Assertion = z.infer<typeof assertionSchema>;
-
-/** The registry name of the built-in grader behind an intent, for example `workspace-file-contains`. */
-export function intentGraderName(kind: IntentKind, method: string): string {
-  return `${kind}-${method}`;
-}
 
 /** How an assertion is graded, once read. */
 export type AssertionSpec =

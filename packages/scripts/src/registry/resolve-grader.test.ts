@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGraderPayload } from '../custom/grader-payload.js';
+import { graderExists } from './grader-exists.js';
+import { builtInGraderNames } from './names.js';
+import { builtInGraders } from './registry.js';
 import { resolveGrader } from './resolve-grader.js';
 import { runGrader } from './run-grader.js';
 
@@ -42,6 +45,24 @@ describe('resolveGrader', () => {
   it('lists the built-ins when the name is one only a built-in could have', () => {
     const missing = resolveGrader('output-contain', { from: elsewhere });
     expect(missing.kind === 'missing' && missing.message).toContain('they are: file-exists, regex-match');
+  });
+});
+
+describe('graderExists', () => {
+  it('knows the names of the registry, in its order, without loading it', () => {
+    expect([...builtInGraderNames]).toEqual([...builtInGraders.keys()]);
+  });
+
+  it('says what resolveGrader says of a built-in, a custom grader, a near miss and a missing name', () => {
+    const names = ['output-contains', 'file-exists', 'v4', 'self-running', 'output-contain', 'no-such-grader'];
+    const found = names.map((name) => graderExists(name, { from: nested }));
+    expect(found).toEqual([true, true, true, true, false, false]);
+    expect(found).toEqual(names.map((name) => resolveGrader(name, { from: nested }).kind !== 'missing'));
+  });
+
+  it('finds no custom grader from a folder with none above it', () => {
+    expect(graderExists('v4', { from: elsewhere })).toBe(false);
+    expect(graderExists('safety-no-network', { from: elsewhere })).toBe(true);
   });
 });
 
