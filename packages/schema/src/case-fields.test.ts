@@ -10,7 +10,8 @@ describe('the parts of an evals file the loader reads', () => {
   });
 
   it('are the field schemas evalCaseSchema is made of', () => {
-    for (const [key, field] of Object.entries(caseFieldSchemas)) expect(evalCaseSchema.shape[key]).toBe(field);
+    for (const [key, field] of Object.entries(caseFieldSchemas))
+      expect(Reflect.get(evalCaseSchema.shape, key)).toBe(field);
     expect(setupSchema.options).toEqual([setupSchemas.empty, setupSchemas.seeded, setupSchemas.fixture]);
     expect(seededSourceSchema).toBe(setupParts.seededSource);
   });

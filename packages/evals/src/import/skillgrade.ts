@@ -134,7 +134,7 @@ function mapGrader(
   }
   if (type === 'tool_usage') return toolChecks(grader, where, mapped, lost);
   if (type === 'deterministic') {
-    const command = typeof grader.run === 'string' ? grader.run.trim().split('\n')[0] : '';
+    const command = typeof grader.run === 'string' ? (grader.run.trim().split('\n')[0] ?? '') : '';
     const shown = command.length > 60 ? `${command.slice(0, 57)}…` : command;
     lost.push(
       `${where}: a deterministic grader${shown ? ` (\`${shown}\`)` : ''} runs a shell command in skillgrade's container and scores its exit code or printed score; Skeval runs no shell commands as graders: write the check as a custom grader in .skeval/graders/ (docs/graders.md) and name it in the case's assertions`,
