@@ -1,8 +1,7 @@
+import { inChunks } from '@skeval/run-folder/internal';
+
 /** The version of the JSON that `--json` prints; bumped when a field changes meaning or goes. */
 const jsonOutputVersion = 1;
-
-/** Parts are joined into chunks of about this many characters before they are written. */
-const chunkLength = 1 << 16;
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
@@ -47,18 +46,8 @@ export function jsonOutput(value: Record<string, unknown>): string {
  * sequence (a plan's case runs) is written item by item as it is walked, so neither the list nor
  * its text is ever whole in memory.
  */
-export function* jsonOutputChunks(value: Record<string, unknown>): Generator<string> {
-  let pending: string[] = [];
-  let length = 0;
-  for (const part of jsonOutputParts(value)) {
-    pending.push(part);
-    length += part.length;
-    if (length < chunkLength) continue;
-    yield pending.join('');
-    pending = [];
-    length = 0;
-  }
-  if (pending.length > 0) yield pending.join('');
+export function jsonOutputChunks(value: Record<string, unknown>): Generator<string> {
+  return inChunks(jsonOutputParts(value));
 }
 
 /** JSON text of a value one level in: each of its line breaks indented by two spaces. */

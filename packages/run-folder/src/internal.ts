@@ -25,6 +25,7 @@ export {
 } from './case-run-records.js';
 export { hashCaseRun } from './case-run-sha.js';
 export * from './index.js';
+export { inChunks } from './json-parts.js';
 export {
   isMatrixFolder,
   type MatrixFolder,

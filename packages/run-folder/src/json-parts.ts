@@ -6,10 +6,15 @@ const chunkLength = 1 << 16;
  * objects and arrays are written entry by entry, so no string of the whole is ever made (the
  * benchmark.json of ten thousand case runs is 15 MB, its `runs` ten thousand small entries).
  */
-export function* jsonChunks(value: unknown, levels = 2): Generator<string> {
+export function jsonChunks(value: unknown, levels = 2): Generator<string> {
+  return inChunks(jsonParts(value, '', levels));
+}
+
+/** Parts of a text joined into chunks of about 64 kB, each made as the parts before it are walked. */
+export function* inChunks(parts: Iterable<string>): Generator<string> {
   let pending: string[] = [];
   let length = 0;
-  for (const part of jsonParts(value, '', levels)) {
+  for (const part of parts) {
     pending.push(part);
     length += part.length;
     if (length < chunkLength) continue;
