@@ -14,6 +14,7 @@ export {
   vallyRule,
   vallyVerdict,
 } from './arms/small-samples.js';
+export { eachAtOnce } from './at-once.js';
 export { judgeNoiseFor } from './benchmark.js';
 export {
   buildContextManifest,

@@ -1,11 +1,12 @@
 import { type CaseRunOutcome, digestOf, outcomeOf, readRunFolder } from '@skeval/run-folder';
+import { eachAtOnce } from '@skeval/run-folder/internal';
 import type { ResolvedGrader } from '@skeval/scripts';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { Containment } from '../session/containment.js';
 import { type ExecutionPlan, installFor, type PlannedCaseRun, type PlannedSkill } from './build-plan.js';
 import type { CostCap } from './cost-cap.js';
-import { eachInOrder, keptOutcome, sharedStringsByKey } from './kept-outcome.js';
+import { keptOutcome, sharedStringsByKey } from './kept-outcome.js';
 import { type InterruptedCaseRun, runCase } from './run-case.js';
 import type { RunProgressEvent } from './run-progress.js';
 import { isFinished, storedCaseRun } from './stored-case-run.js';
@@ -126,7 +127,8 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
     }
     options.onProgress?.({ type: 'case-end', outcome });
   };
-  await eachInOrder(plan.caseRuns, options.concurrency, runOne);
+  // No more workers than case runs: each worker holds a case run's state while it runs.
+  await eachAtOnce(plan.caseRuns, Math.min(options.concurrency, plan.caseRuns.size), runOne);
   await Promise.all(pendingRemovals);
   options.signal?.removeEventListener('abort', onStop);
   return execution;

@@ -35,22 +35,3 @@ export function sharedStringsByKey<Key>(): (key: Key) => SharedStrings {
     return strings;
   };
 }
-
-/**
- * Runs `run` over `items` in order, `workers` at a time: a fixed number of workers take the next
- * item as they finish one, so nothing is made per item before it starts (ten thousand planned
- * case runs hold no ten thousand pending tasks).
- */
-export async function eachInOrder<Item>(
-  items: Iterable<Item> & { readonly size: number },
-  workers: number,
-  run: (item: Item) => Promise<void>,
-): Promise<void> {
-  const queue = items[Symbol.iterator]();
-  const next = { [Symbol.iterator]: () => queue };
-  await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(workers, items.size)) }, async () => {
-      for (const item of next) await run(item);
-    }),
-  );
-}
