@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadEvalsFile } from '@skeval/evals';
 import { describe, expect, it } from 'vitest';
 import { assertionSourcesOf, sourceOfRow } from './assertion-sources.js';
+import { buildPlan } from './build-plan.js';
+
+const repoRoot = new URL('../../../../', import.meta.url).pathname;
 
 /** The 1-based line and column of the `{` opening the object holding `needle`. */
 function objectAt(text: string, needle: string) {
@@ -54,5 +59,16 @@ describe('assertionSourcesOf', () => {
 
   it('is undefined for a file that did not load', () => {
     expect(assertionSourcesOf('/x', loadEvalsFile({ source: '{', fileName: 'evals.json' }))).toBeUndefined();
+  });
+
+  it('is worked out when planning, and the plan keeps no positioned document for the rest of the run', async () => {
+    const plan = await buildPlan({ path: join(repoRoot, 'examples/greeting') });
+    const [planned] = plan.skills;
+    const evalsPath = planned?.skill.evalsPath ?? '';
+    const fresh = loadEvalsFile({ source: readFileSync(evalsPath, 'utf8'), fileName: evalsPath });
+    expect(Object.keys(planned?.sources?.cases ?? {})).not.toHaveLength(0);
+    expect(planned?.sources).toEqual(assertionSourcesOf(evalsPath, fresh));
+    expect(planned?.skill.load.locate).toBeUndefined();
+    expect(planned?.skill.load.evals?.cases).toBe(planned?.cases);
   });
 });

@@ -8,6 +8,7 @@ import { hiddenPaths } from '../session/containment.js';
 import { casesOfShard, type Shard } from '../shards/shard.js';
 import { shardOfResumedRun } from '../shards/shard-manifest.js';
 import type { SkillToInstall } from '../workspace/prepare-workspace.js';
+import { type AssertionSources, assertionSourcesOf } from './assertion-sources.js';
 import { type CaseRunSequence, caseRunSequence } from './case-run-sequence.js';
 import { checkFolderNameOptions } from './folder-name-options.js';
 import { baselineFolder, readExtraSkills } from './other-skills.js';
@@ -53,8 +54,11 @@ export interface RunSelection {
 
 /** One skill of a plan: its cases, where its run folder goes, and what its agents must not see. */
 export interface PlannedSkill {
+  /** The skill, its evals file loaded without the positions `sources` were taken from. */
   skill: DiscoveredSkill;
   cases: readonly LoadedCase[];
+  /** Where each case's assertions are written, worked out once when planning. */
+  sources: AssertionSources | undefined;
   runDir: string;
   /** The folder holding the skill's run folders. */
   outputBase: string;
@@ -114,7 +118,7 @@ export async function buildPlan(options: RunSelection): Promise<ExecutionPlan> {
   const resumed = options.resume ? await resumeTarget(options.resume, cwd, discovered) : undefined;
   const chosen = resumed ? [resumed] : discovered;
   const shard = options.resume ? await shardOfResumedRun(resolve(cwd, options.resume), options.shard) : options.shard;
-  const runnable = chosen.flatMap((skill) => (skill.load.evals ? [{ skill, cases: skill.load.evals.cases }] : []));
+  const runnable = chosen.flatMap((skill) => (skill.load.evals ? [runnableOf(skill, skill.load.evals.cases)] : []));
   checkFolderNameOptions(options);
   const extras = await readExtraSkills(
     options.extraSkills ?? [],
@@ -139,7 +143,7 @@ export async function buildPlan(options: RunSelection): Promise<ExecutionPlan> {
     : (options.runId ?? new Date().toISOString().replace(/[:.]/g, '-'));
   const folderNames = folderNamesOf(runnable.map((entry) => entry.skill));
   const userEnv = options.env ?? process.env;
-  const skills = runnable.map(({ skill, cases }): PlannedSkill => {
+  const skills = runnable.map(({ skill, cases, sources }): PlannedSkill => {
     const folderName = folderNames.get(skill) ?? skill.name;
     const outputBase = outputBaseOf(skill, folderName, options, cwd);
     const runDir = options.resume
@@ -152,7 +156,8 @@ export async function buildPlan(options: RunSelection): Promise<ExecutionPlan> {
         );
     const extra = [...(oldSkill ? [oldSkill] : []), ...extras.map((entry) => entry.dir)];
     const hidden = hiddenPaths({ skillDir: skill.dir, outputBase, userEnv, contextMode, extra });
-    return { skill, cases, runDir, outputBase, hidden, skillOutputs: [outputBase, join(skill.dir, 'evals-runs')] };
+    const skillOutputs = [outputBase, join(skill.dir, 'evals-runs')];
+    return { skill, cases, sources, runDir, outputBase, hidden, skillOutputs };
   });
   const caseRuns = caseRunSequence({
     skills: skills.map((planned) => ({ planned, cases: casesOfShard(planned.skill.name, planned.cases, shard) })),
@@ -185,6 +190,17 @@ export async function buildPlan(options: RunSelection): Promise<ExecutionPlan> {
           `${skill.name}: ${skill.evalsPath} has no cases to run (trigger queries run with \`skeval triggers\`)`,
       ),
   };
+}
+
+/**
+ * A skill that runs, with its assertions' places in the evals file taken now: the loader's
+ * `locate` keeps the whole positioned document (8 MB for 10,000 cases), which a run would
+ * otherwise hold to its end for this one table.
+ */
+function runnableOf(skill: DiscoveredSkill, cases: readonly LoadedCase[]) {
+  const sources = assertionSourcesOf(skill.evalsPath, skill.load);
+  const { locate: _positions, ...load } = skill.load;
+  return { skill: { ...skill, load }, cases, sources };
 }
 
 /** The skills installed for one arm: the skill under test (or its old version, or none) and the extras. */

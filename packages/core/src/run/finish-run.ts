@@ -7,7 +7,6 @@ import { summarizeRunFolder } from '../run-folder/summarize-run-folder.js';
 import type { AgentRunner } from '../runners/types.js';
 import type { NetworkMode, Sandbox } from '../session/sandbox.js';
 import { artifactsOf, buildShardManifest, writeShardManifest } from '../shards/shard-manifest.js';
-import { assertionSourcesOf } from './assertion-sources.js';
 import type { ExecutionPlan, PlannedSkill } from './build-plan.js';
 import { type CostCap, costCapRecord } from './cost-cap.js';
 import type { Execution } from './execute-plan.js';
@@ -42,7 +41,7 @@ export async function finishRun(options: FinishRunOptions): Promise<SkillRun[]> 
   const runs: SkillRun[] = [];
   for (const planned of plan.skills) {
     const { skill, runDir } = planned;
-    const sources = assertionSourcesOf(skill.evalsPath, skill.load);
+    const { sources } = planned;
     const run: SkillRun = {
       skill: skill.name,
       skillDir: skill.dir,
