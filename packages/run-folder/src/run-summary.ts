@@ -3,6 +3,7 @@ import { type Benchmark, type EvalStrength, type RunSummary, runSummarySchema } 
 import { type Configuration, type CostCapRecord, comparisonOf, type RunConfigRecord } from '@skeval/schema/internal';
 import { buildBenchmark, judgeNoiseFor } from './benchmark.js';
 import { describesCase, type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
+import { paceHeap } from './heap-pacer.js';
 import { listCaseRunFolders, runFiles } from './layout.js';
 import { type ArtifactRead, readJsonArtifact } from './read-artifact.js';
 import { type CaseRunDigest, digestOf, readCaseRun, type StoredCaseRun, statusOf } from './read-case-run.js';
@@ -37,6 +38,7 @@ async function collectRunFolder<Run extends ListedCaseRun>(
     const read = await readCaseRun(folder, runDir);
     if (read.status === 'complete') runs.push(keep(read.run));
     else if (read.status === 'invalid') problems.push(...read.problems);
+    paceHeap();
   }
   runs.sort(byCaseArmAndRun);
   return { runs, problems };

@@ -1,5 +1,5 @@
 import { type CaseRunOutcome, digestOf, outcomeOf, readRunFolder } from '@skeval/run-folder';
-import { eachAtOnce } from '@skeval/run-folder/internal';
+import { eachAtOnce, paceHeap } from '@skeval/run-folder/internal';
 import type { ResolvedGrader } from '@skeval/scripts';
 import type { JudgeSetup } from '../grading/judge-setup.js';
 import type { AgentRunner } from '../runners/types.js';
@@ -126,6 +126,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<Executio
       execution.writeErrors.get(caseRun.planned)?.push(outcome.error.message);
     }
     options.onProgress?.({ type: 'case-end', outcome });
+    paceHeap();
   };
   // No more workers than case runs: each worker holds a case run's state while it runs.
   await eachAtOnce(plan.caseRuns, Math.min(options.concurrency, plan.caseRuns.size), runOne);
