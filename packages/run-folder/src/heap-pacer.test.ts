@@ -1,6 +1,6 @@
 import { constants, type NodeGCPerformanceDetail, PerformanceObserver } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { collectOldGeneration, paceHeap } from './heap-pacer.js';
+import { collectHeap, paceHeap } from './heap-pacer.js';
 
 /** The kinds of the garbage collections V8 reports while `work` runs, and a moment after. */
 async function collectionsDuring(work: () => Promise<void> | void): Promise<number[]> {
@@ -23,7 +23,7 @@ describe('pacing the heap of a long loop', () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
     const { emitWarning } = process;
-    const kinds = await collectionsDuring(collectOldGeneration);
+    const kinds = await collectionsDuring(collectHeap);
     // Warnings are emitted on the next tick: give them one.
     await new Promise((resolve) => setImmediate(resolve));
     process.off('warning', onWarning);

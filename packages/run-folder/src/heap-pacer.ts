@@ -21,7 +21,7 @@ export function paceHeap(): Promise<void> | undefined {
   const used = oldGenerationBytes();
   settledBytes ??= used;
   if (used - settledBytes < growthBytes) return undefined;
-  collecting = collectOldGeneration().finally(() => {
+  collecting = collectHeap().finally(() => {
     settledBytes = oldGenerationBytes();
     collecting = undefined;
   });
@@ -35,7 +35,7 @@ export function paceHeap(): Promise<void> | undefined {
  * with a warning on stderr the user did nothing to cause; the warning is not raised (only during
  * the call itself). Where the API is missing or fails, nothing is collected and nothing fails.
  */
-export async function collectOldGeneration(): Promise<void> {
+export async function collectHeap(): Promise<void> {
   const { emitWarning } = process;
   let measured: Promise<unknown>;
   process.emitWarning = () => undefined;

@@ -25,7 +25,7 @@ export {
   type TimingInput,
 } from './case-run-records.js';
 export { hashCaseRun } from './case-run-sha.js';
-export { collectOldGeneration, paceHeap } from './heap-pacer.js';
+export { paceHeap } from './heap-pacer.js';
 export * from './index.js';
 export { inChunks } from './json-parts.js';
 export {
