@@ -150,14 +150,21 @@ describe('skeval report, the built command, of a run folder named by its path', 
       },
     );
     expect(stdout).toMatch(/^wrote .*page\.html: greeting; \d+ cases?, \d+ case runs?, [\d,]+ KB\n$/);
-    const specifiers = new Set(
-      (await readFile(log, 'utf8'))
-        .trim()
-        .split('\n')
-        .map((line) => String(JSON.parse(line).specifier).replace(/^node:/, '')),
-    );
+    const resolved: Array<{ specifier: string; url: string }> = (await readFile(log, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const specifiers = new Set(resolved.map((entry) => entry.specifier.replace(/^node:/, '')));
     // The hook saw the command's own modules, the page's writing among them.
     expect(specifiers.has('fs')).toBe(true);
     expect(['child_process', 'http'].filter((name) => specifiers.has(name))).toEqual([]);
+    // zod's messages in English alone: its other locales (the German one says `erwartet`) stay out of the bundle.
+    const files = [
+      ...new Set(resolved.filter((entry) => entry.url.startsWith('file:')).map((entry) => fileURLToPath(entry.url))),
+    ];
+    expect(files.length).toBeGreaterThan(3);
+    const withLocales = [];
+    for (const file of files) if ((await readFile(file, 'utf8')).includes('erwartet')) withLocales.push(file);
+    expect(withLocales).toEqual([]);
   });
 });

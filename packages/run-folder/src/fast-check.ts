@@ -1,4 +1,7 @@
 import * as z from 'zod';
+// zod's core as a namespace of its own: `z.core.X` would make esbuild keep every export of the
+// core, every locale's messages among them (290 kB of the command's start), as one object.
+import * as core from 'zod/v4/core';
 
 /**
  * A check made once from a schema: true only when the schema would accept the value and give it
@@ -12,25 +15,25 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A check of a schema's own `checks` (bounds, integer, refinements); undefined for one it does not know. */
-function checkOf(check: z.core.$ZodCheck<never>): FastCheck | undefined {
-  if (check instanceof z.core.$ZodCheckGreaterThan) {
+function checkOf(check: core.$ZodCheck<never>): FastCheck | undefined {
+  if (check instanceof core.$ZodCheckGreaterThan) {
     const { value: bound, inclusive } = check._zod.def;
     if (typeof bound !== 'number') return undefined;
     return (value) => typeof value === 'number' && (inclusive ? value >= bound : value > bound);
   }
-  if (check instanceof z.core.$ZodCheckLessThan) {
+  if (check instanceof core.$ZodCheckLessThan) {
     const { value: bound, inclusive } = check._zod.def;
     if (typeof bound !== 'number') return undefined;
     return (value) => typeof value === 'number' && (inclusive ? value <= bound : value < bound);
   }
-  if (check instanceof z.core.$ZodCheckNumberFormat) {
+  if (check instanceof core.$ZodCheckNumberFormat) {
     return check._zod.def.format === 'safeint' ? (value) => Number.isSafeInteger(value) : undefined;
   }
-  if (check instanceof z.core.$ZodCheckMinLength) {
+  if (check instanceof core.$ZodCheckMinLength) {
     const { minimum } = check._zod.def;
     return (value) => typeof value === 'string' && value.length >= minimum;
   }
-  if (check instanceof z.core.$ZodCheckRegex) {
+  if (check instanceof core.$ZodCheckRegex) {
     const { pattern } = check._zod.def;
     return (value) => {
       if (typeof value !== 'string') return false;
@@ -38,7 +41,7 @@ function checkOf(check: z.core.$ZodCheck<never>): FastCheck | undefined {
       return pattern.test(value);
     };
   }
-  if (check instanceof z.core.$ZodCustom) {
+  if (check instanceof core.$ZodCustom) {
     const { fn } = check._zod.def;
     // A refinement that answers anything but `true` (a promise, a throw) is the schema's to judge.
     return (value) => {
@@ -53,7 +56,7 @@ function checkOf(check: z.core.$ZodCheck<never>): FastCheck | undefined {
 }
 
 /** The schema's own checks as one, or undefined when one of them is not known here. */
-function checksOf(schema: z.core.$ZodType): FastCheck | undefined {
+function checksOf(schema: core.$ZodType): FastCheck | undefined {
   const checks: FastCheck[] = [];
   for (const check of schema._zod.def.checks ?? []) {
     const made = checkOf(check);
@@ -146,7 +149,7 @@ function unionCheckOf(schema: z.ZodUnion): FastCheck | undefined {
 }
 
 /** Whether an option surely refuses a value: for an object, a required key missing; else never sure. */
-function refusalOf(schema: z.core.$ZodType): (value: unknown) => boolean {
+function refusalOf(schema: core.$ZodType): (value: unknown) => boolean {
   if (!(schema instanceof z.ZodObject)) return () => false;
   const required = Object.entries(schema.shape)
     .filter(([, field]) => !(field instanceof z.ZodOptional))
@@ -155,7 +158,7 @@ function refusalOf(schema: z.core.$ZodType): (value: unknown) => boolean {
 }
 
 /** The checks of the leaf types: their type, then their own checks. */
-function leafCheckOf(schema: z.core.$ZodType): FastCheck | undefined {
+function leafCheckOf(schema: core.$ZodType): FastCheck | undefined {
   const own = checksOf(schema);
   if (!own) return undefined;
   if (schema instanceof z.ZodString) return (value) => typeof value === 'string' && own(value);
@@ -181,14 +184,14 @@ function leafCheckOf(schema: z.core.$ZodType): FastCheck | undefined {
 }
 
 /** Checks made so far, by schema: a schema used in many places is made once. */
-const made = new WeakMap<z.core.$ZodType, FastCheck | null>();
+const made = new WeakMap<core.$ZodType, FastCheck | null>();
 
 /**
  * The fast check of a schema, or undefined when it holds a part this does not know (a transform,
  * a default, a lazy schema, a check other than bounds, integers and refinements): such a schema
  * always parses itself.
  */
-export function fastCheckOf(schema: z.core.$ZodType): FastCheck | undefined {
+export function fastCheckOf(schema: core.$ZodType): FastCheck | undefined {
   const known = made.get(schema);
   if (known !== undefined) return known ?? undefined;
   const check = makeFastCheck(schema);
@@ -196,7 +199,7 @@ export function fastCheckOf(schema: z.core.$ZodType): FastCheck | undefined {
   return check;
 }
 
-function makeFastCheck(schema: z.core.$ZodType): FastCheck | undefined {
+function makeFastCheck(schema: core.$ZodType): FastCheck | undefined {
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) {
     const inner = fastCheckOf(schema.unwrap());
     if (!inner) return undefined;

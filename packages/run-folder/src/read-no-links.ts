@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /**
@@ -33,10 +33,27 @@ export function readFileNoFollow(path: string): Buffer {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new LinkRefused(stats.isDirectory() ? 'a folder' : 'not a regular file');
-    return readFileSync(fd);
+    return readOpenFile(fd, stats.size);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A regular file's bytes from its start, `size` (its fstat's) of them as `readFileSync` reads
+ * them, without the second fstat `readFileSync(fd)` makes: a report reads six thousand files.
+ */
+function readOpenFile(fd: number, size: number): Buffer {
+  // A file that says it is empty may not be (a kernel's pseudo-files): read to its end.
+  if (size === 0) return readFileSync(fd);
+  const bytes = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const read = readSync(fd, bytes, filled, size - filled, filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled === size ? bytes : bytes.subarray(0, filled);
 }
 
 /**

@@ -51,7 +51,8 @@ async function resolvePaths(given: string[], flags: ReportFlags, io: CommandCont
   return { paths, against };
 }
 
-const kilobytes = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
+/** `7,807 KB`, grouped by hand: `toLocaleString` sets up ICU's number formatting, 20 ms of a report's start. */
+const kilobytes = (bytes: number) => `${String(Math.round(bytes / 1024)).replace(/\B(?=(\d{3})+$)/g, ',')} KB`;
 
 async function report(given: string[], flags: ReportFlags, { io, signal, setExitCode }: CommandContext): Promise<void> {
   const [{ renderHtmlReportParts, serveReport }, { writeFileAtomic }, { paths, against }] = await Promise.all([

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJsonArtifact } from '@skeval/run-folder';
 import * as z from 'zod';
 
 /** What a report says about a case beyond its case runs: name, description, expected output. */
@@ -24,23 +24,24 @@ const evalMetadataSchema = z.looseObject({
   negative_control: z.boolean().optional(),
 });
 
-/** A case folder's eval_metadata.json, when it has one that parses. */
-export function readEvalMetadata(caseFolderDir: string): CaseInfo | undefined {
-  const path = join(caseFolderDir, 'eval_metadata.json');
-  // One read, no check first: a file that is not there is as much a miss as one that does not parse.
-  try {
-    const parsed = evalMetadataSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    if (!parsed.success) return undefined;
-    const { eval_name: name, prompt, expected_output: expectedOutput, description } = parsed.data;
-    const { negative_control: negativeControl } = parsed.data;
-    return {
-      ...(name === undefined ? {} : { name }),
-      ...(description === undefined ? {} : { description }),
-      ...(negativeControl === undefined ? {} : { negativeControl }),
-      ...(prompt === undefined ? {} : { prompt }),
-      ...(expectedOutput === undefined ? {} : { expectedOutput }),
-    };
-  } catch {
-    return undefined;
-  }
+/**
+ * A case folder's eval_metadata.json, when it has one that parses. It is read as the case runs'
+ * artifacts are: never through a link, checked by the schema's fast check before zod.
+ */
+export async function readEvalMetadata(caseFolderDir: string): Promise<CaseInfo | undefined> {
+  const read = await readJsonArtifact(
+    join(caseFolderDir, 'eval_metadata.json'),
+    evalMetadataSchema,
+    'eval_metadata.json',
+  );
+  if (read.status !== 'ok') return undefined;
+  const { eval_name: name, prompt, expected_output: expectedOutput, description } = read.value;
+  const { negative_control: negativeControl } = read.value;
+  return {
+    ...(name === undefined ? {} : { name }),
+    ...(description === undefined ? {} : { description }),
+    ...(negativeControl === undefined ? {} : { negativeControl }),
+    ...(prompt === undefined ? {} : { prompt }),
+    ...(expectedOutput === undefined ? {} : { expectedOutput }),
+  };
 }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { benchmarkSchema } from '@skeval/schema';
 import { armSummarySchema, comparisonOf, passRateOf } from '@skeval/schema/internal';
@@ -109,6 +109,24 @@ describe('collectReport', () => {
     } finally {
       await rename(moved, join(root, 'report-skill'));
     }
+  });
+
+  it("reads no case's eval_metadata.json through a link", async () => {
+    const metadata = join(runDir, caseOf('greet').folder, 'eval_metadata.json');
+    const forged = join(root, 'forged-metadata.json');
+    await writeFile(forged, JSON.stringify({ eval_name: 'forged', expected_output: 'forged' }));
+    await rename(metadata, `${metadata}.real`);
+    await symlink(forged, metadata);
+    try {
+      const collected = await collectReport({ paths: [runDir], cwd: root });
+      const greet = collected.data.runs[0]?.cases.find((entry) => entry.id === 'greet');
+      expect(greet?.name).toBe('greet');
+      expect(greet?.expectedOutput).toBeNull();
+    } finally {
+      await rm(metadata);
+      await rename(`${metadata}.real`, metadata);
+    }
+    expect(caseOf('greet').expectedOutput?.text).toBe("greeting.txt holds 'Hello, Ada!' and the reply names the file.");
   });
 
   it('shows the files the run wrote: text, inlines images as data URLs and lists binary files', () => {

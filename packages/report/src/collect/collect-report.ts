@@ -89,7 +89,7 @@ async function reportRunOf(folder: FolderRead<CaseRunBuilt>, context: BuildConte
   for (const entry of folder.runs) byCase.set(entry.run.folder, [...(byCase.get(entry.run.folder) ?? []), entry]);
   const cases: ReportCase[] = [];
   for (const [caseFolder, caseRuns] of byCase) {
-    const entry = reportCaseOf(runDir, caseFolder, caseRuns);
+    const entry = await reportCaseOf(runDir, caseFolder, caseRuns);
     if (!entry) continue;
     cases.push(entry.reportCase);
     context.images.push(...entry.images);
@@ -121,15 +121,15 @@ async function reportRunOf(folder: FolderRead<CaseRunBuilt>, context: BuildConte
 }
 
 /** One case of a run folder with its case runs, and the images its outputs show (in page order). */
-function reportCaseOf(
+async function reportCaseOf(
   runDir: string,
   caseFolder: string,
   caseRuns: readonly BuiltCaseRun<CaseRunBuilt>[],
-): { reportCase: ReportCase; images: PendingImage[] } | undefined {
+): Promise<{ reportCase: ReportCase; images: PendingImage[] } | undefined> {
   const first = caseRuns[0]?.run;
   if (!first) return undefined;
   const caseId = first.grading.case_id;
-  const info: CaseInfo = readEvalMetadata(join(runDir, caseFolder)) ?? {};
+  const info: CaseInfo = (await readEvalMetadata(join(runDir, caseFolder))) ?? {};
   const runs = caseRuns.map((entry) => entry.run);
   return {
     reportCase: {
