@@ -27,7 +27,7 @@ export {
 export { hashCaseRun } from './case-run-sha.js';
 export { paceHeap } from './heap-pacer.js';
 export * from './index.js';
-export { inChunks } from './json-parts.js';
+export { inChunks, jsonChunks } from './json-parts.js';
 export {
   isMatrixFolder,
   type MatrixFolder,

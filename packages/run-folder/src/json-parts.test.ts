@@ -31,6 +31,10 @@ describe('jsonChunks', () => {
       it(`gives JSON.stringify(value, null, 2) for ${name}, ${levels} levels written entry by entry`, () => {
         expect([...jsonChunks(value, levels)].join('')).toBe(JSON.stringify(value, null, 2));
       });
+
+      it(`gives JSON.stringify(value) for ${name} when compact, ${levels} levels written entry by entry`, () => {
+        expect([...jsonChunks(value, levels, { compact: true })].join('')).toBe(JSON.stringify(value));
+      });
     }
   }
 
@@ -39,5 +43,8 @@ describe('jsonChunks', () => {
     const chunks = [...jsonChunks(large)];
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.join('')).toBe(JSON.stringify(large, null, 2));
+    const compact = [...jsonChunks(large, 2, { compact: true })];
+    expect(compact.length).toBeGreaterThan(1);
+    expect(compact.join('')).toBe(JSON.stringify(large));
   });
 });

@@ -1,18 +1,37 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ReportData } from '../report-data.js';
-import { contentSecurityPolicy, embedJson, renderHtml } from './render-html.js';
+import { contentSecurityPolicy, embedJsonChunks, renderHtml } from './render-html.js';
 
 const hostile = '</script><script>alert(1)</script><!-- & \u2028\u2029 "quoted" \'single\'';
 const data: ReportData = { version: 1, generatedAt: '2026-12-01T00:00:00.000Z', serve: false, runs: [] };
 const assets = { script: 'document.title="x";', style: 'body{margin:0}' };
 const sha = (text: string) => createHash('sha256').update(text).digest('base64');
 
-describe('embedJson', () => {
+describe('embedJsonChunks', () => {
   it('writes no character that could end or confuse a script element, and reads back unchanged', () => {
-    const embedded = embedJson({ text: hostile });
+    const embedded = [...embedJsonChunks({ text: hostile })].join('');
     expect(embedded).not.toMatch(/[<>&\u2028\u2029]/);
     expect(JSON.parse(embedded)).toEqual({ text: hostile });
+  });
+
+  it("gives a thousand case runs' data in chunks, joined the JSON of the whole, escaped", () => {
+    const caseRun = (at: number) => ({ reviewId: `r${at}`, response: `${hostile} ${'é…'.repeat(at % 7)}`, n: at });
+    const cases = Array.from({ length: 1000 }, (_, at) => ({ id: String(at), runs: [caseRun(at), caseRun(at + 1)] }));
+    const value = {
+      ...data,
+      runs: [
+        { key: 'r0', cases },
+        { key: 'r1', cases, problems: [] },
+      ],
+    };
+    const chunks = [...embedJsonChunks(value)];
+    const whole = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(whole / 4);
+    const escaped = JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => {
+      return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    });
+    expect(chunks.join('')).toBe(escaped);
   });
 });
 
