@@ -33,11 +33,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * `JSON.stringify(value, null, space)` of a value nested at `indent` (`space` '' for compact
- * JSON, which has neither); undefined where JSON leaves it out.
+ * `JSON.stringify(value, null, space)` of a value nested at `indent` (`space` '' gives compact
+ * JSON, with neither); undefined where JSON leaves it out.
  */
 function stringifyAt(value: unknown, indent: string, space: string): string | undefined {
-  const text: string | undefined = space === '' ? JSON.stringify(value) : JSON.stringify(value, null, space);
+  const text: string | undefined = JSON.stringify(value, null, space);
   // JSON text holds no raw line break but between its lines, so each gets the indent.
   return text === undefined || indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
 }
