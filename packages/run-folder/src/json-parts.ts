@@ -6,9 +6,75 @@ const chunkLength = 1 << 16;
  * chunks: the first `levels` levels of plain objects and arrays are written entry by entry, so no
  * string of the whole is ever made (the benchmark.json of ten thousand case runs is 15 MB, its
  * `runs` ten thousand small entries; a report's page data is 8 MB at a thousand case runs).
+ * The levels are walked with a stack, not nested generators: each part is added where it is made,
+ * and only whole chunks are handed out (a report's page has a hundred thousand parts).
  */
-export function jsonChunks(value: unknown, levels = 2, options: { compact?: boolean } = {}): Generator<string> {
-  return inChunks(jsonParts(value, '', levels, options.compact ? '' : '  '));
+export function* jsonChunks(value: unknown, levels = 2, options: { compact?: boolean } = {}): Generator<string> {
+  const space = options.compact ? '' : '  ';
+  // Compact JSON has no line breaks, and no space after a key's colon.
+  const line = space === '' ? '' : '\n';
+  const colon = space === '' ? ':' : ': ';
+  let pending: string[] = [];
+  let length = 0;
+  const add = (part: string) => {
+    pending.push(part);
+    length += part.length;
+  };
+  const stack: Level[] = [];
+  /** Opens `item` as a level of its own when it is walked entry by entry; else adds its whole text. */
+  const enter = (item: unknown, indent: string, left: number) => {
+    if (left > 0 && Array.isArray(item) && item.length > 0) {
+      add('[');
+      stack.push({ keys: undefined, values: item, next: 0, indent, left, empty: false });
+    } else if (left > 0 && isPlainObject(item)) {
+      stack.push({ keys: Object.keys(item), values: Object.values(item), next: 0, indent, left, empty: true });
+    } else add(stringifyAt(item, indent, space) ?? 'null');
+  };
+  enter(value, '', levels);
+  for (let level = stack.at(-1); level; level = stack.at(-1)) {
+    if (level.next === level.values.length) {
+      stack.pop();
+      if (level.keys === undefined) add(`${line}${level.indent}]`);
+      else add(level.empty ? '{}' : `${line}${level.indent}}`);
+      continue;
+    }
+    const at = level.next++;
+    const item = level.values[at];
+    const inner = `${level.indent}${space}`;
+    const container = Array.isArray(item) || isPlainObject(item);
+    if (level.keys === undefined) {
+      add(`${at === 0 ? '' : ','}${line}${inner}`);
+      if (container) enter(item, inner, level.left - 1);
+      else add((isOmitted(item) ? undefined : stringifyAt(item, inner, space)) ?? 'null');
+    } else {
+      const text = container || isOmitted(item) ? undefined : stringifyAt(item, inner, space);
+      if (!container && text === undefined) continue;
+      add(`${level.empty ? '{' : ','}${line}${inner}${JSON.stringify(level.keys[at])}${colon}`);
+      level.empty = false;
+      if (text === undefined) enter(item, inner, level.left - 1);
+      else add(text);
+    }
+    if (length >= chunkLength) {
+      yield pending.join('');
+      pending = [];
+      length = 0;
+    }
+  }
+  if (pending.length > 0) yield pending.join('');
+}
+
+/** An array or object being written entry by entry. */
+interface Level {
+  /** An object's keys, in `values`' order; undefined for an array. */
+  keys: string[] | undefined;
+  values: unknown[];
+  /** The entry written next. */
+  next: number;
+  indent: string;
+  /** Levels left below this one to write entry by entry. */
+  left: number;
+  /** An object none of whose entries is written yet (each may be one JSON leaves out). */
+  empty: boolean;
 }
 
 /** Parts of a text joined into chunks of about 64 kB, each made as the parts before it are walked. */
@@ -44,35 +110,3 @@ function stringifyAt(value: unknown, indent: string, space: string): string | un
 
 /** A value JSON leaves out of an object (and writes as `null` in an array). */
 const isOmitted = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol';
-
-function* jsonParts(value: unknown, indent: string, levels: number, space: string): Generator<string> {
-  const inner = `${indent}${space}`;
-  // Compact JSON has no line breaks, and no space after a key's colon.
-  const line = space === '' ? '' : '\n';
-  const colon = space === '' ? ':' : ': ';
-  if (levels > 0 && Array.isArray(value) && value.length > 0) {
-    yield '[';
-    for (const [at, item] of value.entries()) {
-      yield `${at === 0 ? '' : ','}${line}${inner}`;
-      if (Array.isArray(item) || isPlainObject(item)) yield* jsonParts(item, inner, levels - 1, space);
-      else yield (isOmitted(item) ? undefined : stringifyAt(item, inner, space)) ?? 'null';
-    }
-    yield `${line}${indent}]`;
-    return;
-  }
-  if (levels > 0 && isPlainObject(value)) {
-    let first = true;
-    for (const [key, item] of Object.entries(value)) {
-      const container = Array.isArray(item) || isPlainObject(item);
-      const text = container || isOmitted(item) ? undefined : stringifyAt(item, inner, space);
-      if (!container && text === undefined) continue;
-      yield `${first ? '{' : ','}${line}${inner}${JSON.stringify(key)}${colon}`;
-      first = false;
-      if (text === undefined) yield* jsonParts(item, inner, levels - 1, space);
-      else yield text;
-    }
-    yield first ? '{}' : `${line}${indent}}`;
-    return;
-  }
-  yield stringifyAt(value, indent, space) ?? 'null';
-}

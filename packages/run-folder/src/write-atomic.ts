@@ -67,11 +67,24 @@ function writable(text: string | Iterable<string>): string | Generator<string> {
 }
 
 /**
- * Text in slices of about `sliceLength` characters, never splitting a surrogate pair (its halves
- * would be written as two U+FFFD).
+ * Text in slices of about `sliceLength` characters: short parts joined (a report's page comes in
+ * parts of 64 kB, and each write is a trip through the thread pool), long ones cut, never
+ * splitting a surrogate pair (its halves would be written as two U+FFFD).
  */
 function* slicesOf(text: string | Iterable<string>): Generator<string> {
+  let pending: string[] = [];
+  let length = 0;
   for (const part of typeof text === 'string' ? [text] : text) {
+    if (length + part.length > sliceLength && pending.length > 0) {
+      yield pending.join('');
+      pending = [];
+      length = 0;
+    }
+    if (part.length <= sliceLength) {
+      pending.push(part);
+      length += part.length;
+      continue;
+    }
     for (let start = 0; start < part.length; ) {
       let end = Math.min(part.length, start + sliceLength);
       const last = part.charCodeAt(end - 1);
@@ -80,6 +93,7 @@ function* slicesOf(text: string | Iterable<string>): Generator<string> {
       start = end;
     }
   }
+  if (pending.length > 0) yield pending.join('');
 }
 
 /** `value` as the artifacts hold JSON: indented, with a final line break. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazyValue } from './lazy.js';
 
 /** What `skeval check` says of one assertion. */
 export const checkVerdicts = ['ok', 'broken', 'vacuous', 'weak', 'unchecked'] as const;
@@ -98,7 +99,10 @@ export const llmMutantAnswersSchema = z.object({
 });
 export type LlmMutantAnswers = z.infer<typeof llmMutantAnswersSchema>;
 
-/** `llmMutantAnswersSchema` as the JSON Schema the model is asked to follow. */
-export const llmMutantAnswersJsonSchema: Record<string, unknown> = z.toJSONSchema(llmMutantAnswersSchema, {
-  io: 'input',
-});
+/**
+ * `llmMutantAnswersSchema` as the JSON Schema the model is asked to follow, made on the first
+ * call: only `skeval check` with LLM mutants asks for it, and every command loads this module.
+ */
+export const llmMutantAnswersJsonSchema = lazyValue(
+  (): Record<string, unknown> => z.toJSONSchema(llmMutantAnswersSchema, { io: 'input' }),
+);

@@ -58,7 +58,7 @@ export async function writeLlmMutants(options: LlmMutantsOptions): Promise<LlmMu
     responseSchema: {
       name: 'wrong_answers',
       description: 'Plausible wrong answers, each breaking one thing.',
-      schema: llmMutantAnswersJsonSchema,
+      schema: llmMutantAnswersJsonSchema(),
     },
     maxTokens: 1024 * Math.max(1, options.count),
     ...(judge.timeoutMs === undefined ? {} : { timeoutMs: judge.timeoutMs }),

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { ReportOutputFile } from '../report-data.js';
 import { createBudget } from './bounds.js';
@@ -35,12 +35,15 @@ function readdirOrNone(dir: string) {
   }
 }
 
+/** File names in the order `localeCompare` gives, from one collator rather than one per comparison. */
+const nameOrder = new Intl.Collator().compare;
+
 async function listTree(root: string, limit: number): Promise<{ entries: Entry[]; omitted: number }> {
   const entries: Entry[] = [];
   let omitted = 0;
   const walk = async (dir: string, prefix: string) => {
     const children = readdirOrNone(dir);
-    for (const child of children.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const child of children.sort((a, b) => nameOrder(a.name, b.name))) {
       const path = prefix ? `${prefix}/${child.name}` : child.name;
       const absolute = join(dir, child.name);
       if (child.isDirectory()) {
@@ -58,12 +61,16 @@ async function listTree(root: string, limit: number): Promise<{ entries: Entry[]
   return { entries, omitted };
 }
 
-/** Reads at most `max` bytes from the start of a file, and its size; never more. */
+/**
+ * Reads at most `max` bytes from the start of a file, and its size; never more. A file listed as
+ * one that has become a link since is not followed (`O_NOFOLLOW`), nor a FIFO waited on.
+ */
 function readHead(path: string, max: number): { bytes: Buffer; size: number } {
-  const fd = openSync(path, 'r');
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const { size } = fstatSync(fd);
-    const bytes = Buffer.alloc(Math.min(size, max));
+    // Only the bytes read are handed on: the rest of the buffer is never seen.
+    const bytes = Buffer.allocUnsafe(Math.min(size, max));
     const bytesRead = readSync(fd, bytes, 0, bytes.length, 0);
     return { bytes: bytes.subarray(0, bytesRead), size };
   } finally {
