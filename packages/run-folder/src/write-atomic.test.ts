@@ -28,6 +28,23 @@ describe('writing a file whole', () => {
     expect([...readFileSync(join(dir, 'bytes.bin'))]).toEqual([0, 255, 10]);
   });
 
+  it('writes many short parts as UTF-8 byte for byte, as Buffer.from encodes them, a lone surrogate as U+FFFD', async () => {
+    const dir = folder();
+    const parts = Array.from({ length: 150_000 }, (_, at) => (at % 1000 === 0 ? 'lone \ud800 ' : `part ${at} é…😀 `));
+    await writeFileAtomic(join(dir, 'parts.txt'), parts);
+    await writeFileAtomic(
+      join(dir, 'made.txt'),
+      (function* () {
+        yield* parts;
+      })(),
+    );
+    const expected = Buffer.from(parts.join(''), 'utf8');
+    expect(expected.length).toBeGreaterThan(2 * slice);
+    expect(readFileSync(join(dir, 'parts.txt')).equals(expected)).toBe(true);
+    expect(readFileSync(join(dir, 'made.txt')).equals(expected)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['made.txt', 'parts.txt']);
+  });
+
   it('writes JSON indented with a final line break', async () => {
     const dir = folder();
     const value = { runs: Array.from({ length: 40_000 }, (_, at) => ({ id: `case-${at}`, note: 'é😀' })) };

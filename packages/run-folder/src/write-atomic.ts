@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { jsonChunks } from './json-parts.js';
 
@@ -20,7 +20,7 @@ export async function writeFileAtomic(
   if (options.ensureFolder !== false) await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    await writeFile(temporary, contents instanceof Uint8Array ? contents : writable(contents));
+    await writeContents(temporary, contents);
     await rename(temporary, path);
   } catch (error) {
     // A disk that fills or a folder made read-only midway leaves no temporary file behind.
@@ -41,7 +41,7 @@ export async function stageFileAtomic(
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const discard = () => rm(temporary, { force: true }).catch(() => undefined);
   try {
-    await writeFile(temporary, writable(contents));
+    await writeContents(temporary, contents);
   } catch (error) {
     await discard();
     throw error;
@@ -55,15 +55,40 @@ export async function stageFileAtomic(
 }
 
 /**
- * Text as one string where it is short (one write, as most artifacts are), else in slices: a
- * long list of parts, or parts still being made (a generator), are written part by part.
+ * Bytes as they are; text in one write where it is short (as most artifacts are), else slice by
+ * slice: a long list of parts, or parts still being made (a generator).
  */
-function writable(text: string | Iterable<string>): string | Generator<string> {
-  if (typeof text !== 'string' && !Array.isArray(text)) return slicesOf(text);
-  const parts: readonly string[] = typeof text === 'string' ? [text] : text;
-  let length = 0;
-  for (const part of parts) length += part.length;
-  return length <= sliceLength ? parts.join('') : slicesOf(parts);
+async function writeContents(path: string, contents: string | Iterable<string> | Uint8Array): Promise<void> {
+  if (contents instanceof Uint8Array) return writeFile(path, contents);
+  if (typeof contents === 'string' || Array.isArray(contents)) {
+    const parts: readonly string[] = typeof contents === 'string' ? [contents] : contents;
+    let length = 0;
+    for (const part of parts) length += part.length;
+    if (length <= sliceLength) return writeFile(path, parts.join(''));
+  }
+  await writeSlices(path, slicesOf(contents));
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Text written slice by slice, each encoded in one pass into one buffer used again for the next:
+ * `Buffer.from` would measure each slice's UTF-8 length before encoding it, a second pass over
+ * the 8 MB of a report's page.
+ */
+async function writeSlices(path: string, slices: Iterable<string>): Promise<void> {
+  const file = await open(path, 'w');
+  try {
+    let buffer = Buffer.alloc(0);
+    for (const slice of slices) {
+      // Three bytes of UTF-8 at most for each UTF-16 unit.
+      if (buffer.length < slice.length * 3) buffer = Buffer.allocUnsafe(Math.max(slice.length, sliceLength) * 3);
+      const { written } = encoder.encodeInto(slice, buffer);
+      for (let at = 0; at < written; ) at += (await file.write(buffer, at, written - at)).bytesWritten;
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 /**
