@@ -1,5 +1,6 @@
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { type Feedback, feedbackSchema } from '@skeval/schema';
+import { pathBelow } from './layout.js';
 import { type ArtifactRead, readJsonArtifact } from './read-artifact.js';
 import { writeJsonAtomic } from './write-atomic.js';
 
@@ -11,7 +12,7 @@ export const feedbackFileName = 'feedback.json';
  * replaced by `-` (`eval-3`, `eval-3-with_skill-run-2`), so feedback.json means the same to both.
  */
 export function reviewRunIdOf(runDir: string, caseRunDir: string): string {
-  return relative(runDir, caseRunDir).split(sep).join('-');
+  return pathBelow(runDir, caseRunDir).split(sep).join('-');
 }
 
 /** A run folder's feedback.json, read back and checked. */

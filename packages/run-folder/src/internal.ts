@@ -28,6 +28,7 @@ export { hashCaseRun } from './case-run-sha.js';
 export { paceHeap } from './heap-pacer.js';
 export * from './index.js';
 export { inChunks, jsonChunks } from './json-parts.js';
+export { childPath, pathBelow } from './layout.js';
 export {
   isMatrixFolder,
   type MatrixFolder,

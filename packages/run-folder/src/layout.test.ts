@@ -1,5 +1,6 @@
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseFolderName } from './layout.js';
+import { caseFolderName, childPath, pathBelow } from './layout.js';
 
 describe('case folder names', () => {
   it('keep a safe lower-case id as it is', () => {
@@ -13,5 +14,37 @@ describe('case folder names', () => {
     expect(new Set(folders.map((folder) => folder.toLowerCase())).size).toBe(ids.length);
     for (const folder of folders) expect(folder).toMatch(/^eval-[A-Za-z0-9._-]+$/);
     for (const folder of folders) expect(folder.includes('..')).toBe(false);
+  });
+});
+
+describe('paths made without normalizing them again', () => {
+  const dirs = ['/runs/r1', '/runs/r1/', '/', 'runs/r1', '', '.', '/runs/./r1', '/runs//r1', '/runs/r1/..'];
+  const names = ['grading.json', 'eval-1', '.hidden', '.', '..', 'a/b', 'run-2', ''];
+
+  it('childPath names the file join names', () => {
+    for (const dir of dirs)
+      for (const name of names) {
+        const made = childPath(dir, name);
+        // The same file: equal once normalized, and equal outright where the folder was normalized.
+        expect(join(made)).toBe(join(dir, name));
+        if (join(dir) === dir || `${join(dir)}/` === dir) expect(made).toBe(join(dir, name));
+      }
+  });
+
+  it('pathBelow gives what relative gives', () => {
+    const roots = ['/runs/r1', '/runs/r1/', '/', 'runs/r1', '/runs/./r1', '/runs//r1'];
+    const paths = [
+      '/runs/r1/eval-1',
+      '/runs/r1/eval-1/with_skill/run-2',
+      '/runs/r1/.hidden/x',
+      '/runs/r1/../r2',
+      '/runs/r1',
+      '/runs/r10/eval-1',
+      '/runs/r1//eval-1',
+      '/runs/r1/eval-1/',
+      '/elsewhere',
+      'runs/r1/eval-1',
+    ];
+    for (const root of roots) for (const path of paths) expect(pathBelow(root, path)).toBe(relative(root, path));
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { type Configuration, configurationSchema } from '@skeval/schema/internal';
 
 /** Where one case run's artifacts are in a run folder. */
@@ -52,9 +52,34 @@ export function caseDirOf(runDir: string, id: string, nested?: { arm: Configurat
     : join(runDir, caseFolderName(id));
 }
 
+/**
+ * `join(dir, name)` for one entry's plain name, with `dir` as `join` or `resolve` made it: without
+ * normalizing the whole path once more, which a report does for each of its 9,000 files.
+ */
+export function childPath(dir: string, name: string): string {
+  if (
+    dir === '' ||
+    dir === '.' ||
+    name === '' ||
+    name === '.' ||
+    name === '..' ||
+    name.includes('/') ||
+    name.includes(sep)
+  )
+    return join(dir, name);
+  return dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
+}
+
+/** `relative(root, path)` for a path made below `root` (by `childPath` or `join`), without resolving both. */
+export function pathBelow(root: string, path: string): string {
+  const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+  const plain = !path.includes(`${sep}.`) && !path.includes(`${sep}${sep}`) && !path.endsWith(sep);
+  return path.startsWith(prefix) && plain ? path.slice(prefix.length) : relative(root, path);
+}
+
 /** A file of a run folder as messages name it: its path from the run folder. */
 export function labelOf(runDir: string, path: string): string {
-  return relative(runDir, path) || path;
+  return pathBelow(runDir, path) || path;
 }
 
 /**
@@ -76,17 +101,18 @@ export async function listCaseRunFolders(runDir: string): Promise<CaseRunFolder[
     .filter((entry) => entry.startsWith('eval-'))
     .sort();
   for (const folder of folders) {
-    const dir = join(runDir, folder);
+    const dir = childPath(runDir, folder);
     const arms = listFolder(dir).flatMap((entry) => configurationSchema.options.filter((arm) => arm === entry));
     if (arms.length === 0) {
       found.push({ folder, dir, arm: 'with_skill', runNumber: 1 });
       continue;
     }
     for (const arm of arms.sort()) {
-      const numbers = listFolder(join(dir, arm))
+      const numbers = listFolder(childPath(dir, arm))
         .flatMap((entry) => (/^run-\d+$/.test(entry) ? [Number(entry.slice(4))] : []))
         .sort((a, b) => a - b);
-      for (const runNumber of numbers) found.push({ folder, dir: join(dir, arm, `run-${runNumber}`), arm, runNumber });
+      for (const runNumber of numbers)
+        found.push({ folder, dir: childPath(childPath(dir, arm), `run-${runNumber}`), arm, runNumber });
     }
   }
   return found;

@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import {
   type ContextManifest,
   contextManifestSchema,
@@ -14,7 +14,7 @@ import {
 import { type Configuration, toolSummarySchema } from '@skeval/schema/internal';
 import type * as z from 'zod';
 import { type HashedFile, hashCaseRunFrom } from './case-run-sha.js';
-import { type CaseRunFolder, caseRunFiles, labelOf } from './layout.js';
+import { type CaseRunFolder, caseRunFiles, childPath, labelOf, pathBelow } from './layout.js';
 import { type ArtifactRead, parseJsonArtifact, readArtifactBytes, readTextArtifact } from './read-artifact.js';
 import { linkBetween, refusalOf } from './read-no-links.js';
 
@@ -178,7 +178,7 @@ export async function readCaseRun(
   options: ReadCaseRunOptions = {},
 ): Promise<CaseRunRead> {
   // A file's label is its path from the run folder (as `labelOf` gives it), the folder's part made once.
-  const inside = relative(runDir, folder.dir);
+  const inside = pathBelow(runDir, folder.dir);
   const labelFor = (file: string) => (inside ? `${inside}${sep}${file}` : file);
   const linked = linkBetween(runDir, folder.dir) ?? outputsLink(folder.dir, labelFor(caseRunFiles.outputs));
   if (linked) return { status: 'invalid', problems: [refusalOf(linked.label, linked.found)], refused: true };
@@ -230,13 +230,13 @@ export async function readCaseRun(
 
 /** An artifact of a case run folder, its bytes read. */
 function readBytes(dir: string, file: string, label: string): ArtifactRead<Buffer> {
-  return readArtifactBytes(join(dir, file), label);
+  return readArtifactBytes(childPath(dir, file), label);
 }
 
 /** `outputs/` when it is there and is not a folder of its own. */
 function outputsLink(dir: string, label: string): { label: string; found: string } | undefined {
   try {
-    const stats = lstatSync(join(dir, caseRunFiles.outputs));
+    const stats = lstatSync(childPath(dir, caseRunFiles.outputs));
     if (stats.isSymbolicLink()) return { label, found: 'a symbolic link' };
     if (!stats.isDirectory()) return { label, found: 'not a folder' };
   } catch {

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
+import { childPath, pathBelow } from './layout.js';
 
 /**
  * A run folder is input someone other than Skeval may have written (a shard from another CI
@@ -62,12 +63,12 @@ function readOpenFile(fd: number, size: number): Buffer {
  * folder of its own or `path` is not there. `path` must be inside `root`.
  */
 export function linkBetween(root: string, path: string): { label: string; found: string } | undefined {
-  const between = relative(root, path);
+  const between = pathBelow(root, path);
   if (between === '') return undefined;
   if (between.startsWith('..')) return { label: path, found: 'outside the run folder' };
   let current = root;
   for (const part of between.split(sep)) {
-    current = join(current, part);
+    current = childPath(current, part);
     let stats: ReturnType<typeof lstatSync>;
     try {
       stats = lstatSync(current);

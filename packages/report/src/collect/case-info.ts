@@ -1,5 +1,5 @@
-import { join } from 'node:path';
 import { readJsonArtifact } from '@skeval/run-folder';
+import { childPath } from '@skeval/run-folder/internal';
 import * as z from 'zod';
 
 /** What a report says about a case beyond its case runs: name, description, expected output. */
@@ -30,7 +30,7 @@ const evalMetadataSchema = z.looseObject({
  */
 export async function readEvalMetadata(caseFolderDir: string): Promise<CaseInfo | undefined> {
   const read = await readJsonArtifact(
-    join(caseFolderDir, 'eval_metadata.json'),
+    childPath(caseFolderDir, 'eval_metadata.json'),
     evalMetadataSchema,
     'eval_metadata.json',
   );

@@ -1,4 +1,5 @@
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
+import { childPath } from '@skeval/run-folder/internal';
 import type { ReportCase, ReportData, ReportRun } from '../report-data.js';
 import { markChanges } from './against.js';
 import { defaultBounds, excerptOf, type ReportBounds, runShareOf } from './bounds.js';
@@ -129,7 +130,7 @@ async function reportCaseOf(
   const first = caseRuns[0]?.run;
   if (!first) return undefined;
   const caseId = first.grading.case_id;
-  const info: CaseInfo = (await readEvalMetadata(join(runDir, caseFolder))) ?? {};
+  const info: CaseInfo = (await readEvalMetadata(childPath(runDir, caseFolder))) ?? {};
   const runs = caseRuns.map((entry) => entry.run);
   return {
     reportCase: {

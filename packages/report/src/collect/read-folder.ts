@@ -10,6 +10,7 @@ import {
   runFiles,
   type StoredCaseRun,
 } from '@skeval/run-folder';
+import { childPath } from '@skeval/run-folder/internal';
 import { type Feedback, SkevalError } from '@skeval/schema';
 import { type BenchmarkRead, benchmarkReadSchema, type SummaryRead, summaryReadSchema } from './folder-schemas.js';
 import type { KeptCaseRun } from './overview.js';
@@ -46,7 +47,7 @@ export interface ListedFolder {
 /** Lists a run folder's case runs and counts those that finished. */
 export async function listFolder(runDir: string): Promise<ListedFolder> {
   const caseRuns = await listCaseRunFolders(runDir);
-  const finished = caseRuns.filter((folder) => existsSync(join(folder.dir, caseRunFiles.grading))).length;
+  const finished = caseRuns.filter((folder) => existsSync(childPath(folder.dir, caseRunFiles.grading))).length;
   return { runDir, caseRuns, finished };
 }
 

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
+import { childPath } from '@skeval/run-folder/internal';
 import type { ReportOutputFile } from '../report-data.js';
 import { createBudget } from './bounds.js';
 
@@ -45,7 +46,7 @@ async function listTree(root: string, limit: number): Promise<{ entries: Entry[]
     const children = readdirOrNone(dir);
     for (const child of children.sort((a, b) => nameOrder(a.name, b.name))) {
       const path = prefix ? `${prefix}/${child.name}` : child.name;
-      const absolute = join(dir, child.name);
+      const absolute = childPath(dir, child.name);
       if (child.isDirectory()) {
         await walk(absolute, path);
         continue;

@@ -1,5 +1,5 @@
-import { join, relative } from 'node:path';
 import { caseRunFiles, reviewRunIdOf, type StoredCaseRun } from '@skeval/run-folder';
+import { childPath, pathBelow } from '@skeval/run-folder/internal';
 import type { ReportCaseRun } from '../report-data.js';
 import { excerptOf, type ReportBounds, type RunShare } from './bounds.js';
 import { conversationOf } from './conversation.js';
@@ -25,7 +25,7 @@ export async function reportCaseRunOf(
   const rows = grading.assertion_results;
   const evidenceChars = Math.max(200, Math.floor(share.evidence / Math.max(1, rows.length)));
   const outputs = await readOutputs({
-    outputsDir: join(run.dir, caseRunFiles.outputs),
+    outputsDir: childPath(run.dir, caseRunFiles.outputs),
     textBudget: share.outputs,
     maxFiles: bounds.outputFiles,
   });
@@ -34,7 +34,7 @@ export async function reportCaseRunOf(
     reviewId: reviewRunIdOf(runDir, run.dir),
     arm: run.arm,
     runNumber: run.runNumber,
-    dir: relative(runDir, run.dir),
+    dir: pathBelow(runDir, run.dir),
     status: grading.agent_error ? (grading.agent_error.code === 'agent_timeout' ? 'timeout' : 'error') : 'ok',
     error: grading.agent_error ?? null,
     summary: { passed, failed, errored, skipped, total, passRate: runPassRateOf(run) },

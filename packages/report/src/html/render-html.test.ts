@@ -15,6 +15,16 @@ describe('embedJsonChunks', () => {
     expect(JSON.parse(embedded)).toEqual({ text: hostile });
   });
 
+  it('escapes each such character when it is the only one in its chunk', () => {
+    for (const character of ['<', '>', '&', '\u2028', '\u2029']) {
+      const value = { before: 'x'.repeat(70_000), text: `a${character}b`, after: 'y'.repeat(70_000) };
+      const chunks = [...embedJsonChunks(value)];
+      expect(chunks.length).toBeGreaterThan(1);
+      expect(chunks.join('')).not.toContain(character);
+      expect(JSON.parse(chunks.join(''))).toEqual(value);
+    }
+  });
+
   it("gives a thousand case runs' data in chunks, joined the JSON of the whole, escaped", () => {
     const caseRun = (at: number) => ({ reviewId: `r${at}`, response: `${hostile} ${'é…'.repeat(at % 7)}`, n: at });
     const cases = Array.from({ length: 1000 }, (_, at) => ({ id: String(at), runs: [caseRun(at), caseRun(at + 1)] }));

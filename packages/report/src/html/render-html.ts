@@ -19,8 +19,20 @@ export interface UiAssets {
  */
 export function* embedJsonChunks(value: unknown): Generator<string> {
   // The data, its runs, a run, its cases, a case, its case runs: six levels down to one case run.
-  for (const chunk of jsonChunks(value, 6, { compact: true })) yield chunk.replace(unsafeInScript, escapeInScript);
+  for (const chunk of jsonChunks(value, 6, { compact: true }))
+    yield holdsUnsafe(chunk) ? chunk.replace(unsafeInScript, escapeInScript) : chunk;
 }
+
+/**
+ * Whether a chunk holds a character to escape: five searches for one character each, which skip
+ * through the text, are a third of the time of the regular expression's scan over a chunk with none.
+ */
+const holdsUnsafe = (chunk: string) =>
+  chunk.includes('<') ||
+  chunk.includes('>') ||
+  chunk.includes('&') ||
+  chunk.includes('\u2028') ||
+  chunk.includes('\u2029');
 
 const unsafeInScript = /[<>&\u2028\u2029]/g;
 
