@@ -16,6 +16,7 @@ export {
 } from './arms/small-samples.js';
 export { eachAtOnce } from './at-once.js';
 export { judgeNoiseFor } from './benchmark.js';
+export { armOrder, caseIdOrder } from './case-order.js';
 export {
   buildContextManifest,
   buildTiming,

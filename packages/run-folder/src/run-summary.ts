@@ -2,15 +2,13 @@ import { join } from 'node:path';
 import { type Benchmark, type EvalStrength, type RunSummary, runSummarySchema } from '@skeval/schema';
 import { type Configuration, type CostCapRecord, comparisonOf, type RunConfigRecord } from '@skeval/schema/internal';
 import { buildBenchmark, judgeNoiseFor } from './benchmark.js';
+import { armOrder, caseIdOrder } from './case-order.js';
 import { describesCase, type SummaryCase, withStoredControls, writeEvalMetadata } from './eval-metadata.js';
 import { paceHeap } from './heap-pacer.js';
 import { listCaseRunFolders, runFiles } from './layout.js';
 import { type ArtifactRead, readJsonArtifact } from './read-artifact.js';
 import { type CaseRunDigest, digestOf, readCaseRun, type StoredCaseRun, statusOf } from './read-case-run.js';
 import { writeFileAtomic, writeJsonAtomic } from './write-atomic.js';
-
-/** Case ids in order, numbers as numbers: one collator, where `localeCompare` with options makes one per call. */
-const caseIdOrder = new Intl.Collator(undefined, { numeric: true }).compare;
 
 /** Every finished case run of a run folder, and what could not be read back (each located). */
 export interface RunFolderContents<Run = StoredCaseRun> {
@@ -49,7 +47,7 @@ type ListedCaseRun = Pick<StoredCaseRun, 'grading' | 'arm' | 'runNumber'>;
 
 /** Case runs in the order a run folder lists them: case id (numbers as numbers), arm, run number. */
 function byCaseArmAndRun(a: ListedCaseRun, b: ListedCaseRun): number {
-  return caseIdOrder(a.grading.case_id, b.grading.case_id) || a.arm.localeCompare(b.arm) || a.runNumber - b.runNumber;
+  return caseIdOrder(a.grading.case_id, b.grading.case_id) || armOrder(a.arm, b.arm) || a.runNumber - b.runNumber;
 }
 
 /** `summary.json` of a run folder, read back and checked. */

@@ -1,12 +1,10 @@
 import type { EvalsIssue } from '@skeval/evals';
 import type { CaseRunOutcome } from '@skeval/run-folder';
+import { armOrder, caseIdOrder } from '@skeval/run-folder/internal';
 import type { Benchmark, RunSummary } from '@skeval/schema';
 import type { Configuration } from '@skeval/schema/internal';
 import type { AssertionSources } from './assertion-sources.js';
 import type { CostCapState } from './cost-cap.js';
-
-/** Case ids in order, numbers as numbers: one collator, where `localeCompare` with options makes one per call. */
-const caseIdOrder = new Intl.Collator(undefined, { numeric: true }).compare;
 
 /** One skill's run folder after a run or a re-grade. */
 export interface SkillRun {
@@ -69,5 +67,5 @@ export function totalsOf(runs: readonly SkillRun[]): RunTotals {
 
 /** Case runs in report order: by case id (numbers as numbers), arm, repetition. */
 export function byCaseOrder(a: CaseRunOutcome, b: CaseRunOutcome): number {
-  return caseIdOrder(a.caseId, b.caseId) || a.arm.localeCompare(b.arm) || a.runNumber - b.runNumber;
+  return caseIdOrder(a.caseId, b.caseId) || armOrder(a.arm, b.arm) || a.runNumber - b.runNumber;
 }

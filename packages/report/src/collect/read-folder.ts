@@ -10,13 +10,10 @@ import {
   runFiles,
   type StoredCaseRun,
 } from '@skeval/run-folder';
-import { childPath } from '@skeval/run-folder/internal';
+import { armOrder, caseIdOrder, childPath } from '@skeval/run-folder/internal';
 import { type Feedback, SkevalError } from '@skeval/schema';
 import { type BenchmarkRead, benchmarkReadSchema, type SummaryRead, summaryReadSchema } from './folder-schemas.js';
 import type { KeptCaseRun } from './overview.js';
-
-/** Case ids in order, numbers as numbers: one collator, where `localeCompare` with options makes one per call. */
-const caseIdOrder = new Intl.Collator(undefined, { numeric: true }).compare;
 
 /** A case run as the report keeps it once its page data is made: its verdicts, timing and case, and what was built. */
 export interface BuiltCaseRun<Built> {
@@ -72,7 +69,7 @@ async function readCaseRuns<Built>(
   }
   runs.sort(
     ({ run: a }, { run: b }) =>
-      caseIdOrder(a.grading.case_id, b.grading.case_id) || a.arm.localeCompare(b.arm) || a.runNumber - b.runNumber,
+      caseIdOrder(a.grading.case_id, b.grading.case_id) || armOrder(a.arm, b.arm) || a.runNumber - b.runNumber,
   );
   return { runs, problems };
 }

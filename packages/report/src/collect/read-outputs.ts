@@ -36,8 +36,11 @@ function readdirOrNone(dir: string) {
   }
 }
 
-/** File names in the order `localeCompare` gives, from one collator rather than one per comparison. */
-const nameOrder = new Intl.Collator().compare;
+/**
+ * File names in the order of their UTF-16 code units: the same on every machine, where a collator
+ * would follow the machine's language (and the first one made costs 6 ms).
+ */
+const nameOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 async function listTree(root: string, limit: number): Promise<{ entries: Entry[]; omitted: number }> {
   const entries: Entry[] = [];
