@@ -58,6 +58,8 @@ export function caseDirOf(runDir: string, id: string, nested?: { arm: Configurat
  */
 export function childPath(dir: string, name: string): string {
   if (
+    // Windows' paths (drives, `/` and `\` alike) are left to `join`.
+    sep !== '/' ||
     dir === '' ||
     dir === '.' ||
     name === '' ||
@@ -72,6 +74,7 @@ export function childPath(dir: string, name: string): string {
 
 /** `relative(root, path)` for a path made below `root` (by `childPath` or `join`), without resolving both. */
 export function pathBelow(root: string, path: string): string {
+  if (sep !== '/') return relative(root, path);
   const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
   const plain = !path.includes(`${sep}.`) && !path.includes(`${sep}${sep}`) && !path.endsWith(sep);
   return path.startsWith(prefix) && plain ? path.slice(prefix.length) : relative(root, path);
