@@ -28,7 +28,7 @@ export {
 export { hashCaseRun } from './case-run-sha.js';
 export { paceHeap } from './heap-pacer.js';
 export * from './index.js';
-export { inChunks, jsonChunks } from './json-parts.js';
+export { inChunks, jsonParts } from './json-parts.js';
 export { childPath, pathBelow } from './layout.js';
 export {
   isMatrixFolder,
@@ -39,3 +39,4 @@ export {
 } from './matrix-folder.js';
 export type { SharedStrings } from './read-case-run.js';
 export { digestGrading } from './read-case-run.js';
+export { readSmallFile } from './read-no-links.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonChunks } from './json-parts.js';
+import { jsonParts } from './json-parts.js';
 
 const nullPrototype: Record<string, unknown> = Object.create(null);
 nullPrototype.kept = 'yes';
@@ -25,26 +25,47 @@ const samples: Record<string, unknown> = {
   null: null,
 };
 
-describe('jsonChunks', () => {
+describe('jsonParts', () => {
   for (const [name, value] of Object.entries(samples)) {
     for (const levels of [0, 1, 2, 5]) {
       it(`gives JSON.stringify(value, null, 2) for ${name}, ${levels} levels written entry by entry`, () => {
-        expect([...jsonChunks(value, levels)].join('')).toBe(JSON.stringify(value, null, 2));
+        expect([...jsonParts(value, levels)].flat().join('')).toBe(JSON.stringify(value, null, 2));
       });
 
       it(`gives JSON.stringify(value) for ${name} when compact, ${levels} levels written entry by entry`, () => {
-        expect([...jsonChunks(value, levels, { compact: true })].join('')).toBe(JSON.stringify(value));
+        expect([...jsonParts(value, levels, { compact: true })].flat().join('')).toBe(JSON.stringify(value));
       });
     }
   }
 
-  it('writes a large array in several chunks', () => {
+  it('writes a large array in batches of short parts, none of them the whole', () => {
     const large = { runs: Array.from({ length: 5000 }, (_, at) => ({ id: at, text: 'x'.repeat(40) })) };
-    const chunks = [...jsonChunks(large)];
-    expect(chunks.length).toBeGreaterThan(1);
-    expect(chunks.join('')).toBe(JSON.stringify(large, null, 2));
-    const compact = [...jsonChunks(large, 2, { compact: true })];
-    expect(compact.length).toBeGreaterThan(1);
-    expect(compact.join('')).toBe(JSON.stringify(large));
+    for (const [batches, whole] of [
+      [[...jsonParts(large)], JSON.stringify(large, null, 2)],
+      [[...jsonParts(large, 2, { compact: true })], JSON.stringify(large)],
+    ] as const) {
+      expect(batches.length).toBeGreaterThan(1);
+      const parts = batches.flat();
+      expect(parts.length).toBeGreaterThan(5000);
+      expect(Math.max(...parts.map((part) => part.length))).toBeLessThan(200);
+      expect(parts.join('')).toBe(whole);
+    }
+  });
+
+  it('hands out a batch once it is made, before the rest is walked', () => {
+    let walked = 0;
+    const runs = Array.from({ length: 5000 }, (_, at) => ({
+      get id() {
+        walked += 1;
+        return at;
+      },
+      text: 'x'.repeat(40),
+    }));
+    const batches = jsonParts({ runs });
+    const first = batches.next();
+    expect(first.done).toBe(false);
+    expect(walked).toBeGreaterThan(0);
+    expect(walked).toBeLessThan(5000);
+    expect([first.value ?? [], ...batches].flat().join('')).toBe(JSON.stringify({ runs }, null, 2));
   });
 });

@@ -1,23 +1,23 @@
-/** Parts are joined into chunks of about this many characters before they are written. */
-const chunkLength = 1 << 16;
-
 /**
  * The text of `JSON.stringify(value, null, 2)` (or, `compact`, of `JSON.stringify(value)`), in
- * chunks: the first `levels` levels of plain objects and arrays are written entry by entry, so no
- * string of the whole is ever made (the benchmark.json of ten thousand case runs is 15 MB, its
- * `runs` ten thousand small entries; a report's page data is 8 MB at a thousand case runs).
- * The levels are walked with a stack, not nested generators: each part is added where it is made,
- * and only whole chunks are handed out (a report's page has a hundred thousand parts).
+ * batches of parts: the first `levels` levels of plain objects and arrays are written entry by
+ * entry, so no string of the whole is ever made (the benchmark.json of ten thousand case runs is
+ * 15 MB, its `runs` ten thousand small entries; a report's page data is 8 MB at a thousand case
+ * runs). The parts are never joined: a writer encodes each where it goes (`writeFileAtomic`),
+ * and joining the 32,000 parts of a report's page into chunks cost more than making them. They
+ * come in batches of about 64 kB, each handed out once made (one batch per part cost the
+ * suspending and resuming of a generator for each). The levels are walked with a stack.
  */
-export function* jsonChunks(value: unknown, levels = 2, options: { compact?: boolean } = {}): Generator<string> {
+export function* jsonParts(value: unknown, levels = 2, options: { compact?: boolean } = {}): Generator<string[]> {
   const space = options.compact ? '' : '  ';
   // Compact JSON has no line breaks, and no space after a key's colon.
   const line = space === '' ? '' : '\n';
   const colon = space === '' ? ':' : ': ';
-  let pending: string[] = [];
+  // The parts made since the last batch was handed out, and how many characters they hold.
+  let made: string[] = [];
   let length = 0;
   const add = (part: string) => {
-    pending.push(part);
+    made.push(part);
     length += part.length;
   };
   const stack: Level[] = [];
@@ -32,6 +32,11 @@ export function* jsonChunks(value: unknown, levels = 2, options: { compact?: boo
   };
   enter(value, '', levels);
   for (let level = stack.at(-1); level; level = stack.at(-1)) {
+    if (length >= batchLength) {
+      yield made;
+      made = [];
+      length = 0;
+    }
     if (level.next === level.values.length) {
       stack.pop();
       if (level.keys === undefined) add(`${line}${level.indent}]`);
@@ -54,13 +59,8 @@ export function* jsonChunks(value: unknown, levels = 2, options: { compact?: boo
       if (text === undefined) enter(item, inner, level.left - 1);
       else add(text);
     }
-    if (length >= chunkLength) {
-      yield pending.join('');
-      pending = [];
-      length = 0;
-    }
   }
-  if (pending.length > 0) yield pending.join('');
+  if (made.length > 0) yield made;
 }
 
 /** An array or object being written entry by entry. */
@@ -76,6 +76,10 @@ interface Level {
   /** An object none of whose entries is written yet (each may be one JSON leaves out). */
   empty: boolean;
 }
+
+/** Parts are joined into chunks (`inChunks`), or handed out in batches (`jsonParts`), of about this many characters. */
+const chunkLength = 1 << 16;
+const batchLength = chunkLength;
 
 /** Parts of a text joined into chunks of about 64 kB, each made as the parts before it are walked. */
 export function* inChunks(parts: Iterable<string>): Generator<string> {

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LinkRefused, readFileNoFollow } from './read-no-links.js';
+import { LinkRefused, readFileNoFollow, readSmallFile } from './read-no-links.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'skeval-read-no-links-'));
 
@@ -46,5 +46,45 @@ describe('reading a file without following a link', () => {
     expect(refusal(() => readFileNoFollow(join(dir, 'folder')))).toBe('a folder');
     expect(refusal(() => readFileNoFollow(join(dir, 'pipe')))).toBe('not a regular file');
     expect(refusal(() => readFileNoFollow(join(dir, 'missing.json')))).toMatch(/ENOENT/);
+  });
+
+  it('refuses a device, which never ends, and /dev/null, which reads as nothing', () => {
+    expect(refusal(() => readFileNoFollow('/dev/zero'))).toBe('not a regular file');
+    expect(refusal(() => readFileNoFollow('/dev/null'))).toBe('not a regular file');
+  });
+
+  it('reads a small file whole without a stat, and leaves anything else to one', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'small.json'), '{"a":1}\n');
+    writeFileSync(join(dir, 'large.bin'), Buffer.alloc(64 * 1024, 1));
+    writeFileSync(join(dir, 'empty.txt'), '');
+    mkdirSync(join(dir, 'folder'));
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const small = (path: string) => {
+      const fd = openSync(path, 'r');
+      try {
+        return readSmallFile(fd)?.toString('utf8');
+      } finally {
+        closeSync(fd);
+      }
+    };
+    expect(small(join(dir, 'small.json'))).toBe('{"a":1}\n');
+    for (const name of ['large.bin', 'empty.txt', 'folder']) expect(small(join(dir, name))).toBeUndefined();
+    const fd = openSync(join(dir, 'pipe'), 'r+');
+    try {
+      expect(readSmallFile(fd)).toBeUndefined();
+    } finally {
+      closeSync(fd);
+    }
+    expect(small('/dev/zero')).toBeUndefined();
+  });
+
+  it('keeps the bytes it gives apart from the next read', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'one.txt'), 'one');
+    writeFileSync(join(dir, 'two.txt'), 'two');
+    const one = readFileNoFollow(join(dir, 'one.txt'));
+    readFileNoFollow(join(dir, 'two.txt'));
+    expect(one.toString('utf8')).toBe('one');
   });
 });

@@ -38,11 +38,23 @@ describe('writing a file whole', () => {
         yield* parts;
       })(),
     );
+    // In batches of parts, as jsonParts hands them out, a batch's long part cut into slices.
+    const long = `${'a'.repeat(slice - 1)}😀${'ü'.repeat(slice)}`;
+    await writeFileAtomic(
+      join(dir, 'batches.txt'),
+      (function* () {
+        for (let at = 0; at < parts.length; at += 7000) yield parts.slice(at, at + 7000);
+        yield ['x', long, 'y'];
+        yield 'end';
+      })(),
+    );
     const expected = Buffer.from(parts.join(''), 'utf8');
     expect(expected.length).toBeGreaterThan(2 * slice);
     expect(readFileSync(join(dir, 'parts.txt')).equals(expected)).toBe(true);
     expect(readFileSync(join(dir, 'made.txt')).equals(expected)).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['made.txt', 'parts.txt']);
+    const batches = Buffer.concat([expected, Buffer.from(`x${long}yend`, 'utf8')]);
+    expect(readFileSync(join(dir, 'batches.txt')).equals(batches)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['batches.txt', 'made.txt', 'parts.txt']);
   });
 
   it('writes JSON indented with a final line break', async () => {

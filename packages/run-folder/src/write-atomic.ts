@@ -1,6 +1,6 @@
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { jsonChunks } from './json-parts.js';
+import { jsonParts } from './json-parts.js';
 
 /**
  * Text longer than this many characters is written in slices: the benchmark.json of ten thousand
@@ -9,12 +9,18 @@ import { jsonChunks } from './json-parts.js';
 const sliceLength = 1 << 20;
 
 /**
+ * Text as a writer takes it: one string, or parts (and batches of parts, as `jsonParts` makes
+ * them) written one after another.
+ */
+export type TextParts = Iterable<string | readonly string[]>;
+
+/**
  * Writes a file whole or not at all: into a temporary file beside it, then renamed over it; on
  * failure the temporary file is removed. Text may come in parts, written one after another.
  */
 export async function writeFileAtomic(
   path: string,
-  contents: string | Iterable<string> | Uint8Array,
+  contents: string | TextParts | Uint8Array,
   options: { ensureFolder?: boolean } = {},
 ): Promise<void> {
   if (options.ensureFolder !== false) await mkdir(dirname(path), { recursive: true });
@@ -55,70 +61,65 @@ export async function stageFileAtomic(
 }
 
 /**
- * Bytes as they are; text in one write where it is short (as most artifacts are), else slice by
- * slice: a long list of parts, or parts still being made (a generator).
+ * Bytes as they are; text in one write where it is short (as most artifacts are), else part by
+ * part: a long list of parts, or parts still being made (a generator).
  */
-async function writeContents(path: string, contents: string | Iterable<string> | Uint8Array): Promise<void> {
+async function writeContents(path: string, contents: string | TextParts | Uint8Array): Promise<void> {
   if (contents instanceof Uint8Array) return writeFile(path, contents);
-  if (typeof contents === 'string' || Array.isArray(contents)) {
-    const parts: readonly string[] = typeof contents === 'string' ? [contents] : contents;
-    let length = 0;
-    for (const part of parts) length += part.length;
-    if (length <= sliceLength) return writeFile(path, parts.join(''));
+  if (typeof contents === 'string') {
+    if (contents.length <= sliceLength) return writeFile(path, contents);
+    return writeParts(path, [contents]);
   }
-  await writeSlices(path, slicesOf(contents));
+  if (isStringArray(contents)) {
+    let length = 0;
+    for (const part of contents) length += part.length;
+    if (length <= sliceLength) return writeFile(path, contents.join(''));
+  }
+  await writeParts(path, contents);
 }
 
-const encoder = new TextEncoder();
+const isStringArray = (contents: TextParts): contents is readonly string[] =>
+  Array.isArray(contents) && contents.every((part) => typeof part === 'string');
 
 /**
- * Text written slice by slice, each encoded in one pass into one buffer used again for the next:
- * `Buffer.from` would measure each slice's UTF-8 length before encoding it, a second pass over
- * the 8 MB of a report's page.
+ * Text written part by part, each part encoded as UTF-8 where it goes in one buffer, which is
+ * written out and used again whenever the next part might not fit: no part is joined to another
+ * (joining a report's 32,000 parts into slices first cost as much again as encoding them), and
+ * a part longer than a slice is cut, never between the halves of a surrogate pair (they would
+ * be written as two U+FFFD).
  */
-async function writeSlices(path: string, slices: Iterable<string>): Promise<void> {
+async function writeParts(path: string, parts: TextParts): Promise<void> {
   const file = await open(path, 'w');
+  // Three bytes of UTF-8 at most for each UTF-16 unit: a slice always fits an empty buffer.
+  const buffer = Buffer.allocUnsafe((sliceLength + 1) * 3);
+  let filled = 0;
+  const flush = async () => {
+    for (let at = 0; at < filled; ) at += (await file.write(buffer, at, filled - at)).bytesWritten;
+    filled = 0;
+  };
   try {
-    let buffer = Buffer.alloc(0);
-    for (const slice of slices) {
-      // Three bytes of UTF-8 at most for each UTF-16 unit.
-      if (buffer.length < slice.length * 3) buffer = Buffer.allocUnsafe(Math.max(slice.length, sliceLength) * 3);
-      const { written } = encoder.encodeInto(slice, buffer);
-      for (let at = 0; at < written; ) at += (await file.write(buffer, at, written - at)).bytesWritten;
+    for (const entry of parts) {
+      for (const part of typeof entry === 'string' ? [entry] : entry) {
+        // Most parts are short, and go in whole: the buffer is written out first if need be.
+        if (part.length <= sliceLength) {
+          if (part.length * 3 > buffer.length - filled) await flush();
+          filled += buffer.write(part, filled);
+          continue;
+        }
+        for (let start = 0; start < part.length; ) {
+          let end = Math.min(part.length, start + sliceLength);
+          const last = part.charCodeAt(end - 1);
+          if (end < part.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+          await flush();
+          filled += buffer.write(part.slice(start, end), filled);
+          start = end;
+        }
+      }
     }
+    await flush();
   } finally {
     await file.close();
   }
-}
-
-/**
- * Text in slices of about `sliceLength` characters: short parts joined (a report's page comes in
- * parts of 64 kB, and each write is a trip through the thread pool), long ones cut, never
- * splitting a surrogate pair (its halves would be written as two U+FFFD).
- */
-function* slicesOf(text: string | Iterable<string>): Generator<string> {
-  let pending: string[] = [];
-  let length = 0;
-  for (const part of typeof text === 'string' ? [text] : text) {
-    if (length + part.length > sliceLength && pending.length > 0) {
-      yield pending.join('');
-      pending = [];
-      length = 0;
-    }
-    if (part.length <= sliceLength) {
-      pending.push(part);
-      length += part.length;
-      continue;
-    }
-    for (let start = 0; start < part.length; ) {
-      let end = Math.min(part.length, start + sliceLength);
-      const last = part.charCodeAt(end - 1);
-      if (end < part.length && last >= 0xd800 && last <= 0xdbff) end += 1;
-      yield part.slice(start, end);
-      start = end;
-    }
-  }
-  if (pending.length > 0) yield pending.join('');
 }
 
 /** `value` as the artifacts hold JSON: indented, with a final line break. */
@@ -129,13 +130,13 @@ export function jsonText(value: unknown): string[] {
 
 /**
  * Writes `value` as JSON, indented, with a final line break: the text of `JSON.stringify(value,
- * null, 2)`, made and written in chunks (`jsonChunks`), so a large file is never one string.
+ * null, 2)`, made and written in chunks (`jsonParts`), so a large file is never one string.
  */
 export function writeJsonAtomic(path: string, value: unknown, options: { ensureFolder?: boolean } = {}): Promise<void> {
-  return writeFileAtomic(path, withLineBreak(jsonChunks(value)), options);
+  return writeFileAtomic(path, withLineBreak(jsonParts(value)), options);
 }
 
-function* withLineBreak(chunks: Iterable<string>): Generator<string> {
+function* withLineBreak(chunks: TextParts): Generator<string | readonly string[]> {
   yield* chunks;
   yield '\n';
 }

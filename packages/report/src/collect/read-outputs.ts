@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { childPath } from '@skeval/run-folder/internal';
+import { childPath, readSmallFile } from '@skeval/run-folder/internal';
 import type { ReportOutputFile } from '../report-data.js';
 import { createBudget } from './bounds.js';
 
@@ -72,6 +72,9 @@ async function listTree(root: string, limit: number): Promise<{ entries: Entry[]
 function readHead(path: string, max: number): { bytes: Buffer; size: number } {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
+    // Most outputs are small, and read whole without a stat.
+    const small = readSmallFile(fd);
+    if (small !== undefined) return { bytes: Buffer.from(small.subarray(0, max)), size: small.length };
     const { size } = fstatSync(fd);
     // Only the bytes read are handed on: the rest of the buffer is never seen.
     const bytes = Buffer.allocUnsafe(Math.min(size, max));

@@ -1,31 +1,33 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ReportData } from '../report-data.js';
-import { contentSecurityPolicy, embedJsonChunks, renderHtml } from './render-html.js';
+import { contentSecurityPolicy, embedJsonParts, renderHtml } from './render-html.js';
 
 const hostile = '</script><script>alert(1)</script><!-- & \u2028\u2029 "quoted" \'single\'';
 const data: ReportData = { version: 1, generatedAt: '2026-12-01T00:00:00.000Z', serve: false, runs: [] };
 const assets = { script: 'document.title="x";', style: 'body{margin:0}' };
 const sha = (text: string) => createHash('sha256').update(text).digest('base64');
 
-describe('embedJsonChunks', () => {
+describe('embedJsonParts', () => {
   it('writes no character that could end or confuse a script element, and reads back unchanged', () => {
-    const embedded = [...embedJsonChunks({ text: hostile })].join('');
+    const embedded = embedJsonParts({ text: hostile }).join('');
     expect(embedded).not.toMatch(/[<>&\u2028\u2029]/);
     expect(JSON.parse(embedded)).toEqual({ text: hostile });
   });
 
-  it('escapes each such character when it is the only one in its chunk', () => {
+  it('escapes each such character when it is the only one in its part, in a key or a value', () => {
     for (const character of ['<', '>', '&', '\u2028', '\u2029']) {
-      const value = { before: 'x'.repeat(70_000), text: `a${character}b`, after: 'y'.repeat(70_000) };
-      const chunks = [...embedJsonChunks(value)];
-      expect(chunks.length).toBeGreaterThan(1);
-      expect(chunks.join('')).not.toContain(character);
-      expect(JSON.parse(chunks.join(''))).toEqual(value);
+      const escaped = `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+      const value = { before: 'x'.repeat(70_000), text: `a${character}b`, [`key${character}`]: 1, after: 'y' };
+      const parts = embedJsonParts(value);
+      expect(parts).toContain(`"a${escaped}b"`);
+      expect(parts).toContain(`,"key${escaped}":`);
+      expect(parts.join('')).not.toContain(character);
+      expect(JSON.parse(parts.join(''))).toEqual(value);
     }
   });
 
-  it("gives a thousand case runs' data in chunks, joined the JSON of the whole, escaped", () => {
+  it("gives a thousand case runs' data in parts, joined the JSON of the whole, escaped", () => {
     const caseRun = (at: number) => ({ reviewId: `r${at}`, response: `${hostile} ${'é…'.repeat(at % 7)}`, n: at });
     const cases = Array.from({ length: 1000 }, (_, at) => ({ id: String(at), runs: [caseRun(at), caseRun(at + 1)] }));
     const value = {
@@ -35,9 +37,9 @@ describe('embedJsonChunks', () => {
         { key: 'r1', cases, problems: [] },
       ],
     };
-    const chunks = [...embedJsonChunks(value)];
+    const chunks = embedJsonParts(value);
     const whole = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(whole / 4);
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(whole / 1000);
     const escaped = JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => {
       return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
     });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { jsonChunks } from '@skeval/run-folder/internal';
+import { jsonParts } from '@skeval/run-folder/internal';
 import { dataElementId, type ReportData } from '../report-data.js';
 
 /** The page's compiled script and style sheet (see build-ui.ts). */
@@ -9,30 +9,28 @@ export interface UiAssets {
 }
 
 /**
- * JSON that can sit inside a `<script>` element whatever the strings hold, in chunks of about
- * 64 kB: `<`, `>` and `&` are written as `\u003c`, `\u003e`, `\u0026` (so no `</script>` or `<!--`
- * can appear), and U+2028 and U+2029 escaped too; `JSON.parse` reads the chunks joined back
- * unchanged. The page data is walked down to each case run, so no string of the whole 8 MB is
- * made: made whole, it was a copy of 16 MB (the data holds characters beyond Latin-1, so two
- * bytes each) that a cold process pays in page faults, and its escaping ran once over all of it
- * in the regular expression's interpreter, before V8 compiles the expression.
+ * JSON that can sit inside a `<script>` element whatever the strings hold, in parts: `<`, `>` and
+ * `&` are written as `\u003c`, `\u003e`, `\u0026` (so no `</script>` or `<!--` can appear), and
+ * U+2028 and U+2029 escaped too; `JSON.parse` reads the parts joined back unchanged. The page
+ * data is walked down to each case run (`jsonParts`), so no string of the whole 8 MB is made:
+ * made whole, it was a copy of 16 MB (the data holds characters beyond Latin-1, so two bytes
+ * each) that a cold process pays in page faults. Each part is escaped on its own, and only
+ * where it holds such a character: the structure's parts (`,"cases":`) never do.
  */
-export function* embedJsonChunks(value: unknown): Generator<string> {
+export function embedJsonParts(value: unknown): string[] {
+  const parts: string[] = [];
   // The data, its runs, a run, its cases, a case, its case runs: six levels down to one case run.
-  for (const chunk of jsonChunks(value, 6, { compact: true }))
-    yield holdsUnsafe(chunk) ? chunk.replace(unsafeInScript, escapeInScript) : chunk;
+  for (const batch of jsonParts(value, 6, { compact: true }))
+    for (const part of batch) parts.push(holdsUnsafe(part) ? part.replace(unsafeInScript, escapeInScript) : part);
+  return parts;
 }
 
 /**
- * Whether a chunk holds a character to escape: five searches for one character each, which skip
- * through the text, are a third of the time of the regular expression's scan over a chunk with none.
+ * Whether a part holds a character to escape: five searches for one character each, which skip
+ * through the text, are a third of the time of the regular expression's scan over a part with none.
  */
-const holdsUnsafe = (chunk: string) =>
-  chunk.includes('<') ||
-  chunk.includes('>') ||
-  chunk.includes('&') ||
-  chunk.includes('\u2028') ||
-  chunk.includes('\u2029');
+const holdsUnsafe = (part: string) =>
+  part.includes('<') || part.includes('>') || part.includes('&') || part.includes('\u2028') || part.includes('\u2029');
 
 const unsafeInScript = /[<>&\u2028\u2029]/g;
 
@@ -96,5 +94,8 @@ export function renderHtmlParts(data: ReportData, assets: UiAssets): string[] {
 </body>
 </html>
 `;
-  return [head, ...embedJsonChunks(data), tail];
+  const parts = embedJsonParts(data);
+  parts.unshift(head);
+  parts.push(tail);
+  return parts;
 }
