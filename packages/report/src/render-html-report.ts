@@ -21,13 +21,13 @@ export interface RenderedReport {
  */
 export async function renderHtmlReport(options: RenderHtmlReportOptions): Promise<RenderedReport> {
   const { parts, runDirs, data } = await renderHtmlReportParts(options);
-  return { html: parts.join(''), runDirs, data };
+  return { html: [...parts].flat().join(''), runDirs, data };
 }
 
 /** A report page in parts, as `renderHtmlReport` makes it: `html` is `parts` joined. */
 export interface RenderedReportParts extends Omit<RenderedReport, 'html'> {
-  /** The page's text in the order it is written. */
-  parts: string[];
+  /** The page's text in the order it is written, parts and batches of parts, made as they are iterated (once). */
+  parts: Iterable<string | readonly string[]>;
 }
 
 /**

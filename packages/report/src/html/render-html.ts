@@ -17,12 +17,15 @@ export interface UiAssets {
  * each) that a cold process pays in page faults. Each part is escaped on its own, and only
  * where it holds such a character: the structure's parts (`,"cases":`) never do.
  */
-export function embedJsonParts(value: unknown): string[] {
-  const parts: string[] = [];
+export function* embedJsonParts(value: unknown): Generator<string[]> {
   // The data, its runs, a run, its cases, a case, its case runs: six levels down to one case run.
-  for (const batch of jsonParts(value, 6, { compact: true }))
-    for (const part of batch) parts.push(holdsUnsafe(part) ? part.replace(unsafeInScript, escapeInScript) : part);
-  return parts;
+  for (const batch of jsonParts(value, 6, { compact: true })) {
+    for (let at = 0; at < batch.length; at += 1) {
+      const part = batch[at] ?? '';
+      if (holdsUnsafe(part)) batch[at] = part.replace(unsafeInScript, escapeInScript);
+    }
+    yield batch;
+  }
 }
 
 /**
@@ -66,14 +69,16 @@ function titleOf(data: ReportData): string {
 
 /** The whole page: one file, everything inline, readable offline. */
 export function renderHtml(data: ReportData, assets: UiAssets): string {
-  return renderHtmlParts(data, assets).join('');
+  return [...renderHtmlParts(data, assets)].flat().join('');
 }
 
 /**
- * The page in the parts it is made of (`renderHtml` joined): a writer can write them one after
- * another, without a copy of the whole page in one string.
+ * The page in the parts it is made of (`renderHtml` joined), made as they are asked for: a
+ * writer writes each batch of the data before the next is made, so the page is never one
+ * string, nor its 32,000 parts all held at once (held, they outlived the young generation and
+ * were copied by every scavenge until the page was written).
  */
-export function renderHtmlParts(data: ReportData, assets: UiAssets): string[] {
+export function* renderHtmlParts(data: ReportData, assets: UiAssets): Generator<string | string[]> {
   const head = `<!doctype html>
 <html lang="en">
 <head>
@@ -94,8 +99,7 @@ export function renderHtmlParts(data: ReportData, assets: UiAssets): string[] {
 </body>
 </html>
 `;
-  const parts = embedJsonParts(data);
-  parts.unshift(head);
-  parts.push(tail);
-  return parts;
+  yield head;
+  yield* embedJsonParts(data);
+  yield tail;
 }
