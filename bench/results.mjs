@@ -38,7 +38,9 @@ const load = (averages) => averages.map((average) => average.toFixed(1)).join(',
 function earlierResults() {
   if (!existsSync(resultsFile)) return { rows: [], sections: [], date: 'an earlier run' };
   const text = readFileSync(resultsFile, 'utf8');
-  const date = /^\| date +\| ([^|]+?) +\|$/m.exec(text)?.[1] ?? 'an earlier run';
+  // An earlier `--only` run kept the others' figures from a run before it: they are that old still.
+  const keptFrom = /the other benchmarks' figures are kept from ([^|]+?) +\|$/m.exec(text)?.[1];
+  const date = keptFrom ?? /^\| date +\| ([^|]+?) +\|$/m.exec(text)?.[1] ?? 'an earlier run';
   const goalsPart = text.slice(text.indexOf('## Goals'), text.indexOf('## Figures'));
   const rows = goalsPart
     .split('\n')
