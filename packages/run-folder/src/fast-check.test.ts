@@ -101,6 +101,12 @@ describe('fastCheckOf', () => {
     expect(fastCheckOf(schema)?.({ a: 'x', b: 1.5 })).toBe(false);
     expect(fastCheckOf(loose)?.({ a: 'x', c: 1 })).toBe(true);
     expect(fastCheckOf(loose)?.({ c: 1, a: 'x' })).toBe(true);
+    expect(fastCheckOf(schema)?.({ a: 'x' })).toBe(true);
+    expect(fastCheckOf(schema)?.({ b: 1 })).toBe(false);
+    expect(fastCheckOf(loose)?.({ c: 1 })).toBe(false);
+    // JSON.parse makes `__proto__` a key of its own, which a copy would not keep.
+    expect(fastCheckOf(loose)?.(JSON.parse('{"a":"x","__proto__":{"c":1}}'))).toBe(false);
+    expect(fastCheckOf(schema)?.(JSON.parse('{"a":"x","__proto__":{"c":1}}'))).toBe(false);
   });
 
   it('applies a refinement, and refuses a value it does not hold for', () => {
