@@ -32,7 +32,7 @@ export function* jsonParts(value: unknown, levels = 2, options: { compact?: bool
   };
   enter(value, '', levels);
   for (let level = stack.at(-1); level; level = stack.at(-1)) {
-    if (length >= batchLength) {
+    if (length >= chunkLength) {
       yield made;
       made = [];
       length = 0;
@@ -79,7 +79,6 @@ interface Level {
 
 /** Parts are joined into chunks (`inChunks`), or handed out in batches (`jsonParts`), of about this many characters. */
 const chunkLength = 1 << 16;
-const batchLength = chunkLength;
 
 /** Parts of a text joined into chunks of about 64 kB, each made as the parts before it are walked. */
 export function* inChunks(parts: Iterable<string>): Generator<string> {
